@@ -1,0 +1,230 @@
+"""The MindSpore engine: builds the generated program, trains it one step at a time.
+
+Every MindSpore object lives in an Engine, and an Engine must only be used from the thread that
+made it. Results leave as numpy copies (StepResult, NodeSnapshot)."""
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .codegen import Program, generate
+from .devices import quiet_mindspore, use_device
+from .graph import Graph, initial_values
+from .session import Options, Session, SessionError
+
+_module_ids = itertools.count(1)
+_gen_dir: str | None = None
+
+
+@dataclass
+class Layout:
+    """Names and shapes of the tensors of one record kind, flattened end to end."""
+    names: list[str]
+    shapes: list[tuple[int, ...]]
+
+    @property
+    def sizes(self) -> list[int]:
+        return [int(np.prod(s)) if s else 1 for s in self.shapes]
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes)
+
+    def labels(self) -> list[str]:
+        """One label per flattened element: w[0,1], b[2], loss."""
+        out = []
+        for n, s in zip(self.names, self.shapes):
+            if not s:
+                out.append(n)
+            else:
+                out += [f"{n}[{','.join(map(str, idx))}]" for idx in np.ndindex(*s)]
+        return out
+
+    def flatten(self, d: dict[str, np.ndarray]) -> np.ndarray:
+        if not self.names:
+            return np.zeros(0, np.float32)
+        return np.concatenate([np.asarray(d[n], np.float32).reshape(-1) for n in self.names])
+
+    def unflatten(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        out, i = {}, 0
+        for n, s, k in zip(self.names, self.shapes, self.sizes):
+            out[n] = np.asarray(flat[i:i + k]).reshape(s)
+            i += k
+        return out
+
+    def to_dict(self) -> dict:
+        return {"names": list(self.names), "shapes": [list(s) for s in self.shapes]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Layout":
+        return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
+
+
+@dataclass
+class StepResult:
+    step: int
+    loss: float
+    params: np.ndarray  # flat, before this step's update (Engine.param_layout)
+    grads: np.ndarray   # flat, at those values (Engine.grad_layout)
+    aux: np.ndarray     # flat (Engine.aux_layout)
+    step_ms: float
+
+    @property
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.loss) and np.all(np.isfinite(self.grads)))
+
+
+@dataclass
+class NodeSnapshot:
+    """Value and dL/d(node) of every node at one step (from a PyNative side pass)."""
+    step: int
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    grads: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
+    """Import the generated source as a real module: MindSpore's jit parser reads its source."""
+    global _gen_dir
+    if _gen_dir is None:
+        _gen_dir = tempfile.mkdtemp(prefix="gradviz-gen-")
+    name = f"gradviz_generated_{os.getpid()}_{next(_module_ids)}"
+    path = os.path.join(_gen_dir, name + ".py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(prog.source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    mod.parameters = parameters  # type: ignore[attr-defined]
+    mod.make_optimizer = make_optimizer  # type: ignore[attr-defined]
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+class Engine:
+    """One training run of a session on MindSpore. Build a new Engine to apply new options."""
+
+    def __init__(self, session: Session):
+        problems = session.problems()
+        if problems:
+            raise SessionError("; ".join(problems))
+        quiet_mindspore()
+        use_device(session.options.device)
+        import mindspore as ms
+        from mindspore import Parameter, Tensor, nn
+
+        self._ms = ms
+        self.session = session.copy()
+        g: Graph = self.session.graph
+        o: Options = self.session.options
+        self.shapes = g.check()
+        attr = {p.name: (p.name if not hasattr(nn.Cell, p.name) else f"param_{p.name}") for p in g.parameters()}
+        self.program = generate(g, o, attr)
+        init = initial_values(g, o.seed)
+        self.initial = init
+        self._inputs = [Tensor(init[n]) for n in self.program.input_names]
+        self._params = {n.name: Parameter(Tensor(init[n.name]), name=n.name, requires_grad=n.requires_grad)
+                        for n in g.parameters()}
+        self.param_layout = Layout(self.program.param_names, [self.shapes[n] for n in self.program.param_names])
+        self.grad_layout = Layout(self.program.trainable_names, [self.shapes[n] for n in self.program.trainable_names])
+        aux_srcs = [o_.inputs["x"] for o_ in g.aux_outputs()] if self.program.aux_names else []
+        self.aux_layout = Layout(self.program.aux_names, [self.shapes[s] for s in aux_srcs])
+        self.optimizer = None
+        self._module = _load_program(self.program, self._params, self._make_optimizer)
+        self.optimizer = self._module.optimizer
+        step = self._module.train_step
+        self._step_fn = ms.jit(step) if o.mode == "graph" else step
+        self._probe_grad = None
+        self.steps_done = 0
+        self._before = self.param_layout.flatten(init)
+        self.compiled = o.mode != "graph"
+
+    # -- building -------------------------------------------------------------------------------
+    def _make_optimizer(self, params):
+        from mindspore import nn
+
+        o = self.session.options
+        lr = float(o.lr)
+        if o.optimizer == "sgd":
+            return nn.SGD(params, learning_rate=lr)
+        if o.optimizer == "momentum":
+            return nn.Momentum(params, learning_rate=lr, momentum=0.9)
+        if o.optimizer == "adam":
+            return nn.Adam(params, learning_rate=lr)
+        raise SessionError(f"unknown optimizer {o.optimizer}")
+
+    def set_lr(self, lr: float) -> None:
+        """Change the learning rate in place; compiled graphs see the new value."""
+        from mindspore import Tensor, ops
+
+        if not (np.isfinite(lr) and lr > 0):
+            raise SessionError(f"learning rate must be a number above 0, not {lr!r}")
+        ops.assign(self.optimizer.learning_rate, Tensor(np.float32(lr)))
+        self.session.options.lr = float(lr)
+
+    # -- training -------------------------------------------------------------------------------
+    def step(self) -> StepResult:
+        """One forward, backward and update. The result holds the parameters before the update."""
+        t0 = time.perf_counter()
+        loss, aux, grads = self._step_fn(*self._inputs)
+        loss_v = float(loss.asnumpy())
+        g = np.concatenate([gr.asnumpy().reshape(-1) for gr in grads]).astype(np.float32, copy=False)
+        a = (np.concatenate([x.asnumpy().reshape(-1) for x in aux]).astype(np.float32, copy=False)
+             if len(aux) else np.zeros(0, np.float32))
+        after = np.concatenate([self._params[n].asnumpy().reshape(-1) for n in self.program.param_names]).astype(np.float32, copy=False)
+        ms_ = (time.perf_counter() - t0) * 1e3
+        self.compiled = True
+        self.steps_done += 1
+        res = StepResult(self.steps_done, loss_v, self._before, g, a, ms_)
+        self._before = after
+        return res
+
+    def undo_last_update(self, result: StepResult) -> None:
+        """Put the parameters back to their values before `result`'s update (written in place).
+
+        Used when a run ends at a step, like the seed's loop that breaks before optimizer(grads)."""
+        from mindspore import Tensor, ops
+
+        vals = self.param_layout.unflatten(result.params)
+        for n, v in vals.items():
+            ops.assign(self._params[n], Tensor(np.ascontiguousarray(v, np.float32)))
+        self._before = result.params.copy()
+
+    def current_params(self) -> dict[str, np.ndarray]:
+        return self.param_layout.unflatten(self._before)
+
+    # -- node values -----------------------------------------------------------------------------
+    def node_snapshot(self) -> NodeSnapshot:
+        """Values and gradients of every node at the current parameters (PyNative side pass).
+
+        The gradients are those of what MindSpore differentiates with the current options, so
+        with z returned as a second output (and no stop_gradient / has_aux) they include sum(z)."""
+        ms = self._ms
+        from mindspore import Tensor, ops
+
+        o = self.session.options
+        names = self.program.node_names
+        args = self._inputs + [self._params[n] for n in self.program.param_names]
+        vals = self._module.values(*args)
+        snap = NodeSnapshot(self.steps_done)
+        for n, v in zip(names, vals):
+            snap.values[n] = np.array(v.asnumpy(), np.float32)
+        if self._probe_grad is None:
+            has_aux = bool(self.program.aux_names) and o.has_aux
+            pos = tuple(range(len(args), len(args) + len(names)))
+            self._probe_grad = ms.grad(self._module.probe, pos, has_aux=has_aux)
+        zeros = [ops.zeros(tuple(self.shapes[n]), ms.float32) for n in names]
+        out = self._probe_grad(*args, *zeros)
+        if self.program.aux_names and o.has_aux:
+            out = out[0]
+        if len(names) == 1:
+            out = (out,)
+        for n, gr in zip(names, out):
+            snap.grads[n] = np.array(gr.asnumpy(), np.float32)
+        return snap

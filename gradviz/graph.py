@@ -1,0 +1,413 @@
+"""The computation graph: node kinds, shape inference and validation.
+
+Qt-free and MindSpore-free, so that the editor, the session loader and the CLI can check a graph
+without starting a runtime. Every problem names the node and the rule it breaks.
+"""
+from __future__ import annotations
+
+import copy
+import keyword
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+MAX_ELEMENTS = 1_000_000  # per tensor; larger shapes are refused before anything is allocated
+MAX_DIM = 1_000_000
+MAX_NDIM = 2
+MAX_NODES = 200
+
+INITS = ("ones", "zeros", "randn", "values")
+
+# kind -> input ports, in call order
+PORTS: dict[str, tuple[str, ...]] = {
+    "Input": (),
+    "Parameter": (),
+    "MatMul": ("a", "b"),
+    "Add": ("a", "b"),
+    "Mul": ("a", "b"),
+    "StopGradient": ("x",),
+    "BCEWithLogits": ("logits", "target"),
+    "MSE": ("pred", "target"),
+    "Output": ("x",),
+}
+KINDS = tuple(PORTS)
+SOURCE_KINDS = ("Input", "Parameter")
+LOSS_KINDS = ("BCEWithLogits", "MSE")
+
+# One-line descriptions, shown in the palette and in tooltips.
+DESCRIPTIONS = {
+    "Input": "A constant tensor (data or target): no gradient is applied to it.",
+    "Parameter": "A trainable tensor, updated by the optimizer.",
+    "MatMul": "ops.matmul(a, b): matrix (or vector-matrix) product.",
+    "Add": "a + b, with broadcasting.",
+    "Mul": "a * b, element-wise with broadcasting.",
+    "StopGradient": "ops.stop_gradient(x): passes the value, blocks the gradient.",
+    "BCEWithLogits": "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.",
+    "MSE": "ops.mse_loss(pred, target), mean of squared errors.",
+    "Output": "Marks a returned value: the first Output is the loss, later ones are auxiliary.",
+}
+
+# Names the generated MindSpore code uses itself.
+RESERVED_NAMES = frozenset({
+    "ops", "nn", "ms", "mindspore", "np", "function", "Network", "self", "values", "probe",
+    "forward_fn", "train_step", "grad_fn", "super", "print", "len", "range", "tuple", "None",
+    "grad", "grads", "optimizer", "parameters", "make_optimizer", "network",
+})
+
+
+class GraphError(ValueError):
+    """A graph that cannot be built; the message names the node and the rule broken."""
+
+
+@dataclass
+class Problem:
+    node: str | None  # None for problems of the whole graph
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class Node:
+    name: str
+    kind: str
+    inputs: dict[str, str] = field(default_factory=dict)  # port -> source node name
+    shape: tuple[int, ...] = ()
+    init: str = "zeros"
+    values: Any = None  # nested lists in `shape` when init == "values"
+    requires_grad: bool = True
+    pos: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def is_source(self) -> bool:
+        return self.kind in SOURCE_KINDS
+
+    @property
+    def is_trainable(self) -> bool:
+        return self.kind == "Parameter" and self.requires_grad
+
+    def label(self) -> str:
+        return f'{self.kind} "{self.name}"'
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.is_source:
+            d["shape"] = list(self.shape)
+            d["init"] = self.init
+            if self.init == "values":
+                d["values"] = self.values
+            if self.kind == "Parameter":
+                d["requires_grad"] = self.requires_grad
+        else:
+            d["inputs"] = dict(self.inputs)
+        d["pos"] = [float(self.pos[0]), float(self.pos[1])]
+        return d
+
+
+def shape_str(shape: tuple[int, ...] | None) -> str:
+    if shape is None:
+        return "(unknown)"
+    return str(tuple(shape))
+
+
+def numel(shape: tuple[int, ...]) -> int:
+    return int(math.prod(shape)) if shape else 1
+
+
+class Graph:
+    """An ordered set of named nodes. Order matters: it fixes argument order and init order."""
+
+    def __init__(self, nodes: list[Node] | None = None):
+        self.nodes: list[Node] = list(nodes or [])
+
+    # -- access -------------------------------------------------------------------------------
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def get(self, name: str) -> Node | None:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        return None
+
+    def __getitem__(self, name: str) -> Node:
+        n = self.get(name)
+        if n is None:
+            raise KeyError(name)
+        return n
+
+    def names(self) -> list[str]:
+        return [n.name for n in self.nodes]
+
+    def copy(self) -> "Graph":
+        return Graph(copy.deepcopy(self.nodes))
+
+    def inputs(self) -> list[Node]:
+        return [n for n in self.nodes if n.kind == "Input"]
+
+    def parameters(self) -> list[Node]:
+        return [n for n in self.nodes if n.kind == "Parameter"]
+
+    def trainable(self) -> list[Node]:
+        return [n for n in self.nodes if n.is_trainable]
+
+    def outputs(self) -> list[Node]:
+        return [n for n in self.nodes if n.kind == "Output"]
+
+    def loss_output(self) -> Node | None:
+        outs = self.outputs()
+        return outs[0] if outs else None
+
+    def aux_outputs(self) -> list[Node]:
+        return self.outputs()[1:]
+
+    def args(self) -> list[Node]:
+        """Arguments of the generated function: inputs first, then parameters (tutorial order)."""
+        return self.inputs() + self.parameters()
+
+    def consumers(self, name: str) -> list[tuple[Node, str]]:
+        return [(n, p) for n in self.nodes for p, s in n.inputs.items() if s == name]
+
+    def unique_name(self, stem: str) -> str:
+        stem = "".join(c if (c.isalnum() or c == "_") else "_" for c in stem) or "node"
+        if stem[0].isdigit():
+            stem = "n_" + stem
+        taken = set(self.names()) | RESERVED_NAMES
+        if stem not in taken and not keyword.iskeyword(stem):
+            return stem
+        i = 1
+        while f"{stem}{i}" in taken:
+            i += 1
+        return f"{stem}{i}"
+
+    def to_dict(self) -> dict:
+        return {"nodes": [n.to_dict() for n in self.nodes]}
+
+    # -- analysis -----------------------------------------------------------------------------
+    def topo_order(self) -> list[Node]:
+        """Nodes so that every node comes after its sources (stable w.r.t. graph order).
+
+        Raises GraphError naming a cycle."""
+        by_name = {n.name: n for n in self.nodes}
+        state: dict[str, int] = {}
+        order: list[Node] = []
+
+        def visit(n: Node, path: list[str]) -> None:
+            s = state.get(n.name, 0)
+            if s == 2:
+                return
+            if s == 1:
+                cyc = path[path.index(n.name):] + [n.name]
+                raise GraphError(f'{n.label()}: the graph has a cycle: {" -> ".join(cyc)}')
+            state[n.name] = 1
+            for port in PORTS.get(n.kind, ()):
+                src = by_name.get(n.inputs.get(port, ""))
+                if src is not None:
+                    visit(src, path + [n.name])
+            state[n.name] = 2
+            order.append(n)
+
+        for n in self.nodes:
+            visit(n, [])
+        return order
+
+    def infer_shapes(self) -> tuple[dict[str, tuple[int, ...] | None], list[Problem]]:
+        """Shape of every node (None where it cannot be known) and every problem found."""
+        problems: list[Problem] = []
+        shapes: dict[str, tuple[int, ...] | None] = {}
+        by_name: dict[str, Node] = {}
+        for n in self.nodes:
+            if n.name in by_name:
+                problems.append(Problem(n.name, f'{n.label()}: the name "{n.name}" is used twice'))
+            by_name.setdefault(n.name, n)
+        for n in self.nodes:
+            msg = check_name(n.name)
+            if msg:
+                problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+            if n.kind not in PORTS:
+                problems.append(Problem(n.name, f'node "{n.name}": unknown kind "{n.kind}"'))
+        try:
+            order = self.topo_order()
+        except GraphError as e:
+            problems.append(Problem(None, str(e)))
+            return {n.name: None for n in self.nodes}, problems
+
+        for n in order:
+            if n.kind not in PORTS:
+                shapes[n.name] = None
+                continue
+            if n.is_source:
+                msg = check_source(n)
+                if n.name == "loss":
+                    msg = msg or f'"loss" names the computed loss; call this {n.kind.lower()} something else'
+                if msg:
+                    problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+                    shapes[n.name] = None
+                else:
+                    shapes[n.name] = tuple(n.shape)
+                continue
+            ins: list[tuple[str, tuple[int, ...] | None]] = []
+            ok = True
+            for port in PORTS[n.kind]:
+                src = n.inputs.get(port)
+                if not src:
+                    problems.append(Problem(n.name, f"{n.label()}: input port '{port}' is not connected"))
+                    ok = False
+                    continue
+                if src not in by_name:
+                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' refers to "{src}", which does not exist'))
+                    ok = False
+                    continue
+                if by_name[src].kind == "Output":
+                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' is fed by Output "{src}"; an Output only marks a result'))
+                    ok = False
+                    continue
+                ins.append((src, shapes.get(src)))
+            extra = set(n.inputs) - set(PORTS[n.kind])
+            if extra:
+                problems.append(Problem(n.name, f"{n.label()}: unknown input port(s) {', '.join(sorted(extra))}"))
+            if not ok or any(s is None for _, s in ins):
+                shapes[n.name] = None
+                continue
+            shape, msg = _rule(n.kind, ins)
+            if msg:
+                problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+            shapes[n.name] = shape
+        return shapes, problems
+
+    def validate(self) -> list[Problem]:
+        """Every problem of the graph; an empty list means it can be trained."""
+        if len(self.nodes) > MAX_NODES:
+            return [Problem(None, f"the graph has {len(self.nodes)} nodes; at most {MAX_NODES} are supported")]
+        shapes, problems = self.infer_shapes()
+        outs = self.outputs()
+        if not outs:
+            problems.append(Problem(None, "the graph has no Output node: add an Output and connect the loss to it"))
+        else:
+            loss = outs[0]
+            s = shapes.get(loss.name)
+            if s is not None and s != ():
+                src = loss.inputs.get("x", "?")
+                problems.append(Problem(loss.name, f'{loss.label()}: the loss (first output) must be a scalar, but "{src}" has shape {shape_str(s)}'))
+        if not self.trainable():
+            problems.append(Problem(None, "the graph has no trainable Parameter: there is nothing to train"))
+        return problems
+
+    def check(self) -> dict[str, tuple[int, ...]]:
+        """Shapes of all nodes, or GraphError with every problem, one per line."""
+        problems = self.validate()
+        if problems:
+            raise GraphError("\n".join(p.message for p in problems))
+        shapes, _ = self.infer_shapes()
+        return shapes  # type: ignore[return-value]
+
+
+def check_name(name: Any) -> str | None:
+    if not isinstance(name, str) or not name:
+        return "a node needs a name"
+    if not name.isidentifier() or not name.isascii():
+        return f'"{name}" is not a valid name: use letters, digits and _ and do not start with a digit'
+    if keyword.iskeyword(name) or name in RESERVED_NAMES:
+        return f'"{name}" is reserved; choose another name'
+    if name.startswith("gv_"):
+        return f'"{name}" is reserved: names starting with gv_ are used by GradViz'
+    if len(name) > 40:
+        return "a name has at most 40 characters"
+    return None
+
+
+def check_shape(shape: Any) -> str | None:
+    if not isinstance(shape, (tuple, list)):
+        return f"shape must be a list of sizes, not {shape!r}"
+    if len(shape) > MAX_NDIM:
+        return f"shape {shape_str(tuple(shape))} has {len(shape)} axes; at most {MAX_NDIM} are supported"
+    for d in shape:
+        if isinstance(d, bool) or not isinstance(d, int):
+            return f"shape {list(shape)} must hold whole numbers"
+        if d < 1:
+            return f"shape {shape_str(tuple(shape))} has a size {d}; sizes must be at least 1"
+        if d > MAX_DIM:
+            return f"shape {shape_str(tuple(shape))} is too large"
+    if numel(tuple(shape)) > MAX_ELEMENTS:
+        return f"shape {shape_str(tuple(shape))} has {numel(tuple(shape)):,} elements; at most {MAX_ELEMENTS:,} are allowed"
+    return None
+
+
+def check_source(n: Node) -> str | None:
+    msg = check_shape(n.shape)
+    if msg:
+        return msg
+    if n.init not in INITS:
+        return f'init "{n.init}" is unknown; use one of {", ".join(INITS)}'
+    if n.init == "values":
+        try:
+            arr = np.asarray(n.values, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            return "values must be numbers"
+        if arr.shape != tuple(n.shape):
+            return f"values have shape {shape_str(arr.shape)} but the node's shape is {shape_str(tuple(n.shape))}"
+        if not np.all(np.isfinite(arr)):
+            return "values must be finite numbers (no NaN or infinity)"
+        if np.any(np.abs(arr) > 3.0e38):
+            return "values are too large for float32"
+    return None
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    try:
+        return tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        return None
+
+
+def _rule(kind: str, ins: list[tuple[str, tuple[int, ...]]]) -> tuple[tuple[int, ...] | None, str | None]:
+    """Output shape of a computing node from its input shapes, or a message naming the rule."""
+    if kind in ("StopGradient", "Output"):
+        return ins[0][1], None
+    (na, sa), (nb, sb) = ins
+    both = f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}"
+    if kind == "MatMul":
+        if len(sa) == 0 or len(sb) == 0:
+            return None, f"{both}; matmul needs vectors or matrices, not scalars"
+        if sa[-1] != sb[0]:
+            return None, f"{both}; matmul needs the last axis of {na} ({sa[-1]}) to equal the first axis of {nb} ({sb[0]})"
+        return tuple(sa[:-1]) + tuple(sb[1:]), None
+    if kind in ("Add", "Mul"):
+        s = _broadcast(sa, sb)
+        if s is None:
+            return None, f"{both}; these shapes do not broadcast"
+        return s, None
+    if kind in LOSS_KINDS:
+        if sa != sb:
+            return None, f"{both}; the prediction and the target must have the same shape"
+        return (), None
+    return None, f'unknown kind "{kind}"'
+
+
+def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:
+    """float32 values of every Input and Parameter, drawn in graph order from the run's seed.
+
+    np.random.seed(42) followed by randn(5, 3), randn(3) is what the tutorial does; the legacy
+    RandomState reproduces it exactly."""
+    rng = np.random.RandomState(seed)
+    out: dict[str, np.ndarray] = {}
+    for n in graph.nodes:
+        if not n.is_source:
+            continue
+        shape = tuple(n.shape)
+        if n.init == "ones":
+            v = np.ones(shape)
+        elif n.init == "zeros":
+            v = np.zeros(shape)
+        elif n.init == "randn":
+            v = np.asarray(rng.randn(*shape))
+        else:
+            v = np.asarray(n.values, dtype=np.float64).reshape(shape)
+        out[n.name] = np.ascontiguousarray(v, dtype=np.float32)
+    return out

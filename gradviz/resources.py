@@ -1,0 +1,17 @@
+"""Find runtime resources (presets, icons) from a checkout and from an installed wheel alike."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def resource_dir() -> Path:
+    """The resources folder: packaged as gradviz/resources in a wheel, top-level in a checkout."""
+    here = Path(__file__).resolve().parent
+    for cand in (here / "resources", here.parent / "resources"):
+        if (cand / "presets").is_dir():
+            return cand
+    raise FileNotFoundError("GradViz resources not found (looked in the package and the checkout)")
+
+
+def resource_path(*parts: str) -> Path:
+    return resource_dir().joinpath(*parts)

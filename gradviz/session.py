@@ -1,0 +1,283 @@
+"""A session: a graph plus its training options, saved as versioned JSON.
+
+Loading checks everything and reports what is wrong with one error type, SessionError."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str
+
+FORMAT = "gradviz-session"
+VERSION = 1
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+APIS = ("grad", "value_and_grad", "cell")
+OPTIMIZERS = ("sgd", "momentum", "adam")
+MODES = ("pynative", "graph")
+DEVICES = ("CPU", "GPU", "Ascend")
+
+
+class SessionError(ValueError):
+    """A session that cannot be loaded or an option that is invalid; the message says why."""
+
+
+@dataclass
+class Options:
+    """Training options. Those marked 'reset' apply when the run is (re)built."""
+    aux_output: bool = False     # return the auxiliary outputs (the tutorial's z) too
+    stop_gradient: bool = False  # wrap auxiliary outputs in ops.stop_gradient
+    has_aux: bool = False        # differentiate with has_aux=True
+    api: str = "value_and_grad"
+    optimizer: str = "sgd"
+    lr: float = 0.01
+    seed: int = 42
+    steps: int = 1000            # max steps of a run
+    until_loss: float | None = None  # stop once the loss is below this
+    mode: str = "pynative"
+    device: str = "CPU"
+    speed: float = 0.0           # steps per second in the app; 0 = as fast as possible
+
+    def problems(self) -> list[str]:
+        """Every invalid option, as messages naming the option."""
+        out = []
+        if self.api not in APIS:
+            out.append(f'unknown API "{self.api}"; use one of {", ".join(APIS)}')
+        if self.optimizer not in OPTIMIZERS:
+            out.append(f'unknown optimizer "{self.optimizer}"; use one of {", ".join(OPTIMIZERS)}')
+        if self.mode not in MODES:
+            out.append(f'unknown mode "{self.mode}"; use one of {", ".join(MODES)}')
+        if self.device not in DEVICES:
+            out.append(f'unknown device "{self.device}"; use one of {", ".join(DEVICES)}')
+        if not _finite(self.lr) or self.lr <= 0 or self.lr > 1e3:
+            out.append(f"learning rate must be a number above 0 and at most 1000, not {self.lr!r}")
+        if not _int(self.seed) or not (0 <= self.seed < 2**32):
+            out.append(f"seed must be a whole number from 0 to 4294967295, not {self.seed!r}")
+        if not _int(self.steps) or not (1 <= self.steps <= 100_000_000):
+            out.append(f"steps must be a whole number from 1 to 100000000, not {self.steps!r}")
+        if self.until_loss is not None and (not _finite(self.until_loss) or self.until_loss <= 0):
+            out.append(f"stop-at-loss must be a number above 0, not {self.until_loss!r}")
+        if not _finite(self.speed) or self.speed < 0:
+            out.append(f"speed must be 0 (as fast as possible) or a positive number of steps per second, not {self.speed!r}")
+        for name in ("aux_output", "stop_gradient", "has_aux"):
+            if not isinstance(getattr(self, name), bool):
+                out.append(f"{name} must be true or false")
+        return out
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@dataclass
+class Session:
+    graph: Graph
+    options: Options = field(default_factory=Options)
+    name: str = "untitled"
+
+    def copy(self) -> "Session":
+        return Session(self.graph.copy(), replace(self.options), self.name)
+
+    def problems(self) -> list[str]:
+        """Everything that keeps this session from training, graph and options together."""
+        out = [p.message for p in self.graph.validate()]
+        out += self.options.problems()
+        if self.options.aux_output and not self.graph.aux_outputs():
+            out.append("'return auxiliary outputs' is on but the graph has only one Output")
+        return out
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "name": self.name,
+                "graph": self.graph.to_dict(), "options": self.options.to_dict()}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "session") -> "Session":
+        return _parse_session(data, where)
+
+    @classmethod
+    def from_json(cls, text: str, where: str = "session") -> "Session":
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError) as e:
+            raise SessionError(f"{where}: not valid JSON ({_short(e)})") from None
+        return _parse_session(data, where)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _short(e: Exception) -> str:
+    s = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return s[:200]
+
+
+def load_session(path: str | os.PathLike) -> Session:
+    """Read and check a session file; SessionError names the file and the problem."""
+    p = Path(path)
+    where = str(p)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SessionError(f"{where}: the file is {size:,} bytes; a session is at most {MAX_FILE_BYTES:,}")
+        raw = p.read_bytes()
+    except SessionError:
+        raise
+    except FileNotFoundError:
+        raise SessionError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise SessionError(f"{where}: is a folder, not a session file") from None
+    except OSError as e:
+        raise SessionError(f"{where}: cannot be read ({e.strerror or e})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SessionError(f"{where}: not a text file (not UTF-8)") from None
+    if not text.strip():
+        raise SessionError(f"{where}: the file is empty")
+    return Session.from_json(text, where)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write via a temporary file in the same folder and rename, so no torn file is ever left."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent) or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_session(session: Session, path: str | os.PathLike) -> None:
+    atomic_write_text(path, session.to_json())
+
+
+# -- parsing ----------------------------------------------------------------------------------
+def _parse_session(data: Any, where: str) -> Session:
+    if not isinstance(data, dict):
+        raise SessionError(f"{where}: expected a JSON object, found {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise SessionError(f'{where}: not a GradViz session (missing "format": "{FORMAT}")')
+    version = data.get("version")
+    if not _int(version):
+        raise SessionError(f"{where}: the version must be a whole number, found {version!r}")
+    if version > VERSION or version < 1:
+        raise SessionError(f"{where}: version {version} is not supported (this GradViz reads version {VERSION})")
+    name = data.get("name", "untitled")
+    if not isinstance(name, str):
+        raise SessionError(f"{where}: name must be text")
+    graph = _parse_graph(data.get("graph"), where)
+    options = _parse_options(data.get("options", {}), where)
+    session = Session(graph, options, name[:200])
+    problems = session.problems()
+    if problems:
+        raise SessionError(f"{where}: " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
+    return session
+
+
+def _parse_graph(g: Any, where: str) -> Graph:
+    if not isinstance(g, dict) or not isinstance(g.get("nodes"), list):
+        raise SessionError(f'{where}: "graph" must be an object with a list of "nodes"')
+    raw_nodes = g["nodes"]
+    if len(raw_nodes) > MAX_NODES:
+        raise SessionError(f"{where}: the graph has {len(raw_nodes)} nodes; at most {MAX_NODES} are supported")
+    nodes = []
+    for i, d in enumerate(raw_nodes):
+        nodes.append(_parse_node(d, f"{where}: node {i + 1}"))
+    return Graph(nodes)
+
+
+def _parse_node(d: Any, where: str) -> Node:
+    if not isinstance(d, dict):
+        raise SessionError(f"{where} must be an object")
+    name, kind = d.get("name"), d.get("kind")
+    if not isinstance(name, str):
+        raise SessionError(f"{where}: a node needs a name (text)")
+    where = f'{where} "{name}"'
+    if kind not in KINDS:
+        raise SessionError(f'{where}: unknown kind {kind!r}; known kinds are {", ".join(KINDS)}')
+    pos = d.get("pos", [0, 0])
+    if not (isinstance(pos, list) and len(pos) == 2 and all(_finite(v) for v in pos)):
+        raise SessionError(f"{where}: pos must be two numbers")
+    node = Node(name=name, kind=kind, pos=(float(pos[0]), float(pos[1])))
+    if kind in SOURCE_KINDS:
+        shape = d.get("shape")
+        msg = check_shape(shape)
+        if msg:
+            raise SessionError(f"{where}: {msg}")
+        node.shape = tuple(shape)
+        init = d.get("init", "zeros")
+        if init not in INITS:
+            raise SessionError(f'{where}: init {init!r} is unknown; use one of {", ".join(INITS)}')
+        node.init = init
+        if init == "values":
+            node.values = d.get("values")
+            _check_values(node.values, node.shape, where)
+        rg = d.get("requires_grad", True)
+        if not isinstance(rg, bool):
+            raise SessionError(f"{where}: requires_grad must be true or false")
+        node.requires_grad = rg
+    else:
+        ins = d.get("inputs", {})
+        if not isinstance(ins, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in ins.items()):
+            raise SessionError(f"{where}: inputs must map port names to node names")
+        unknown = set(ins) - set(PORTS[kind])
+        if unknown:
+            raise SessionError(f"{where}: unknown input port(s) {', '.join(sorted(unknown))} for {kind}")
+        node.inputs = dict(ins)
+    return node
+
+
+def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
+    """Check nested-list values against the shape without building anything large first."""
+    def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
+        if not dims:
+            if not _finite(v):
+                raise SessionError(f"{where}: value {path or ''} is {v!r}; values must be finite numbers")
+            return
+        if not isinstance(v, list) or len(v) != dims[0]:
+            got = f"a list of {len(v)}" if isinstance(v, list) else repr(v)[:40]
+            raise SessionError(f"{where}: values do not match shape {shape_str(shape)} (found {got} at {path or 'top level'})")
+        for i, item in enumerate(v):
+            walk(item, dims[1:], f"{path}[{i}]")
+    walk(values, tuple(shape), "")
+
+
+def options_from_dict(d: dict) -> Options:
+    return _parse_options(d, "options")
+
+
+def _parse_options(d: Any, where: str) -> Options:
+    if not isinstance(d, dict):
+        raise SessionError(f'{where}: "options" must be an object')
+    known = {f.name for f in fields(Options)}
+    unknown = set(d) - known
+    if unknown:
+        raise SessionError(f"{where}: unknown option(s) {', '.join(sorted(unknown))}")
+    opts = Options(**{k: v for k, v in d.items() if k in known})
+    if _finite(opts.lr):
+        opts.lr = float(opts.lr)
+    return opts
