@@ -48,13 +48,13 @@ def use_device(device: str) -> None:
     global _chosen
     if device not in DEVICES:
         raise DeviceError(f'unknown device "{device}"; use one of {", ".join(DEVICES)}')
-    if _chosen is not None:
-        if _chosen != device:
-            raise DeviceError(f"this process already runs on {_chosen}; MindSpore cannot switch to {device} without a new process")
+    if _chosen == device:
         return
     ok, why = probe()[device]
     if not ok:
         raise DeviceError(f"device {device} is not available: {why}")
+    if _chosen is not None:
+        raise DeviceError(f"this process already runs on {_chosen}; MindSpore cannot switch to {device} without a new process")
     import mindspore
 
     mindspore.set_device(device)

@@ -17,54 +17,11 @@ import numpy as np
 from .codegen import Program, generate
 from .devices import quiet_mindspore, use_device
 from .graph import Graph, initial_values
+from .layout import Layout
 from .session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
 _gen_dir: str | None = None
-
-
-@dataclass
-class Layout:
-    """Names and shapes of the tensors of one record kind, flattened end to end."""
-    names: list[str]
-    shapes: list[tuple[int, ...]]
-
-    @property
-    def sizes(self) -> list[int]:
-        return [int(np.prod(s)) if s else 1 for s in self.shapes]
-
-    @property
-    def total(self) -> int:
-        return sum(self.sizes)
-
-    def labels(self) -> list[str]:
-        """One label per flattened element: w[0,1], b[2], loss."""
-        out = []
-        for n, s in zip(self.names, self.shapes):
-            if not s:
-                out.append(n)
-            else:
-                out += [f"{n}[{','.join(map(str, idx))}]" for idx in np.ndindex(*s)]
-        return out
-
-    def flatten(self, d: dict[str, np.ndarray]) -> np.ndarray:
-        if not self.names:
-            return np.zeros(0, np.float32)
-        return np.concatenate([np.asarray(d[n], np.float32).reshape(-1) for n in self.names])
-
-    def unflatten(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        out, i = {}, 0
-        for n, s, k in zip(self.names, self.shapes, self.sizes):
-            out[n] = np.asarray(flat[i:i + k]).reshape(s)
-            i += k
-        return out
-
-    def to_dict(self) -> dict:
-        return {"names": list(self.names), "shapes": [list(s) for s in self.shapes]}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Layout":
-        return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
 
 
 @dataclass

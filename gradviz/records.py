@@ -1,0 +1,78 @@
+"""The history format: JSON Lines with a run record, one record per step and an end record.
+
+The CLI's output and the app's history export are this one format, written by HistoryWriter."""
+from __future__ import annotations
+
+import json
+import math
+from typing import IO, Any, Iterable
+
+import numpy as np
+
+FORMAT = "gradviz-history"
+VERSION = 1
+END_REASONS = ("max_steps", "until_loss", "non_finite", "stopped", "error")
+
+
+def _num(v: float) -> float | None:
+    """float32 values written with their shortest exact form; NaN and infinities as null."""
+    f = float(v)
+    if not math.isfinite(f):
+        return None
+    return float(str(np.float32(f)))
+
+
+def tolist(arr: np.ndarray) -> Any:
+    arr = np.asarray(arr)
+    if arr.ndim == 0:
+        return _num(arr)
+    return [tolist(a) for a in arr]
+
+
+def _named(layout, flat: np.ndarray) -> dict[str, Any]:
+    return {n: tolist(v) for n, v in layout.unflatten(flat).items()}
+
+
+class HistoryWriter:
+    """Writes records to a text stream, one JSON object per line."""
+
+    def __init__(self, fp: IO[str], param_layout, grad_layout, aux_layout):
+        self.fp = fp
+        self.layouts = (param_layout, grad_layout, aux_layout)
+
+    def _write(self, rec: dict) -> None:
+        self.fp.write(json.dumps(rec, allow_nan=False) + "\n")
+
+    def write_run(self, config: dict, inputs: dict[str, np.ndarray], session: dict | None = None,
+                  program: str | None = None) -> None:
+        pl, gl, al = self.layouts
+        rec: dict[str, Any] = {
+            "type": "run", "format": FORMAT, "version": VERSION, "config": config,
+            "inputs": {k: tolist(v) for k, v in inputs.items()},
+            "layout": {"params": pl.to_dict(), "grads": gl.to_dict(), "aux": al.to_dict()},
+        }
+        if session is not None:
+            rec["session"] = session
+        if program is not None:
+            rec["program"] = program
+        self._write(rec)
+
+    def write_step(self, step: int, loss: float, params: np.ndarray, grads: np.ndarray,
+                   aux: np.ndarray, step_ms: float) -> None:
+        pl, gl, al = self.layouts
+        rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss),
+                               "params": _named(pl, params), "grads": _named(gl, grads)}
+        if al.names:
+            rec["aux"] = _named(al, aux)
+        rec["step_ms"] = round(float(step_ms), 4)
+        self._write(rec)
+
+    def write_end(self, reason: str, steps: int, message: str | None = None) -> None:
+        rec: dict[str, Any] = {"type": "end", "reason": reason, "steps": int(steps)}
+        if message:
+            rec["message"] = message
+        self._write(rec)
+
+
+def read_records(lines: Iterable[str]) -> list[dict]:
+    return [json.loads(line) for line in lines if line.strip()]

@@ -1,0 +1,176 @@
+"""The engine against analytic numpy gradients, the tutorial's observations and the seeds."""
+import itertools
+
+import numpy as np
+import pytest
+
+from gradviz.engine import Engine
+from gradviz.presets import load_preset
+from gradviz.training import finish_step
+from reference import NumpyOptimizer, forward, grads_for
+from gradviz.graph import initial_values
+
+APIS = ("grad", "value_and_grad", "cell")
+MODES = ("pynative", "graph")
+AUX_OPTIONS = [(False, False, False), (True, False, False), (True, True, False), (True, False, True), (True, True, True)]
+
+
+def tutorial(**opts):
+    s = load_preset("tutorial")
+    for k, v in opts.items():
+        setattr(s.options, k, v)
+    return s
+
+
+@pytest.mark.parametrize("api,mode", list(itertools.product(APIS, MODES)))
+def test_every_option_matches_numpy(api, mode):
+    for aux, sg, ha in AUX_OPTIONS:
+        s = tutorial(api=api, mode=mode, aux_output=aux, stop_gradient=sg, has_aux=ha)
+        e = Engine(s)
+        loss, g, v = grads_for(s)
+        r = e.step()
+        got = e.grad_layout.unflatten(r.grads)
+        assert r.loss == pytest.approx(loss, rel=1e-6)
+        np.testing.assert_allclose(got["w"], g["w"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got["b"], g["b"], rtol=1e-5, atol=1e-6)
+        if aux:
+            np.testing.assert_allclose(e.aux_layout.unflatten(r.aux)["z"], v["z"], rtol=1e-6)
+
+
+def test_tutorial_observations():
+    """The tutorial's four grad calls, with np.random.seed(42) values (notes/mindspore.md)."""
+    def db(**o):
+        e = Engine(tutorial(**o))
+        r = e.step()
+        assert r.loss == pytest.approx(1.3423151, abs=1e-6)
+        return e.grad_layout.unflatten(r.grads)
+
+    plain = db()
+    np.testing.assert_allclose(plain["b"], [0.326, 0.016, 0.042], atol=1e-3)
+    with_z = db(aux_output=True)
+    np.testing.assert_allclose(with_z["b"], plain["b"] + 1, rtol=1e-6)       # each db grows by 1
+    np.testing.assert_allclose(with_z["w"], plain["w"] + np.ones((5, 1)), rtol=1e-6)  # dw by x
+    for o in ({"stop_gradient": True}, {"has_aux": True}):
+        back = db(aux_output=True, **o)
+        np.testing.assert_allclose(back["b"], plain["b"], rtol=1e-6)
+        np.testing.assert_allclose(back["w"], plain["w"], rtol=1e-6)
+
+
+def test_has_aux_still_returns_z():
+    e = Engine(tutorial(aux_output=True, has_aux=True))
+    r = e.step()
+    _, _, v = grads_for(tutorial())
+    np.testing.assert_allclose(e.aux_layout.unflatten(r.aux)["z"], v["z"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "momentum", "adam"])
+@pytest.mark.parametrize("mode", MODES)
+def test_training_follows_numpy_optimizer(optimizer, mode):
+    s = tutorial(optimizer=optimizer, mode=mode, lr=0.05, aux_output=True)
+    e = Engine(s)
+    ref = NumpyOptimizer(optimizer, 0.05)
+    params = {k: v.astype(np.float64) for k, v in initial_values(s.graph, 42).items() if k in ("w", "b")}
+    for _ in range(5):
+        loss, g, _ = grads_for(s, params)
+        r = e.step()
+        got = e.param_layout.unflatten(r.params)
+        np.testing.assert_allclose(got["w"], params["w"], rtol=1e-4, atol=1e-5)
+        assert r.loss == pytest.approx(loss, rel=1e-5)
+        params = ref.update(params, {"w": g["w"], "b": g["b"]})
+    np.testing.assert_allclose(e.current_params()["b"], params["b"], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_linreg_seed_reproduced_step_for_step(mode):
+    """The MindSpore loop of seed 000: loss 25290.72 at loop 0, stop at loop 299 (0.00099342)."""
+    s = load_preset("linreg_seed")
+    s.options.mode = mode
+    e = Engine(s)
+    first = e.step()
+    assert first.loss == pytest.approx(25290.72, rel=1e-6)
+    after = e.current_params()
+    np.testing.assert_allclose(after["weight"], [4.716075], rtol=1e-6)
+    np.testing.assert_allclose(after["bias"], [0.94298875, 3.8777747], rtol=1e-6)
+    second = e.step()
+    assert second.loss == pytest.approx(22346.92, rel=1e-6)
+    reason, r = None, second
+    while reason is None:
+        r = e.step()
+        reason = finish_step(e, r)
+    assert reason == "until_loss"
+    assert r.step == 300  # loops 0..299 of the seed
+    assert r.loss == pytest.approx(0.0009934219, rel=1e-3)
+    np.testing.assert_allclose(e.current_params()["weight"], [83.50287], rtol=1e-4)  # update not kept
+
+
+def test_linreg_reaches_target_like_pytorch_seed():
+    s = load_preset("linreg")
+    e = Engine(s)
+    reason = None
+    while reason is None:
+        r = e.step()
+        reason = finish_step(e, r)
+    assert reason == "until_loss" and r.step < 600
+    p = e.current_params()
+    np.testing.assert_allclose(forward(s.graph, {**initial_values(s.graph, 42), **p})["pred"], [101, 202], atol=0.1)
+
+
+def test_pytorch_seed_initial_values_match_its_first_step():
+    """Seed 000's PyTorch run: weight 1.0824, bias [1.0168, -0.8306] -> loss 25024.06, then 6.0848."""
+    s = load_preset("linreg_seed")
+    s.graph["weight"].values = [1.0824]
+    s.graph["bias"].values = [1.0168, -0.8306]
+    e = Engine(s)
+    r = e.step()
+    assert r.loss == pytest.approx(25024.0586, rel=1e-4)
+    np.testing.assert_allclose(e.current_params()["weight"], [6.0848], atol=2e-3)
+    np.testing.assert_allclose(e.current_params()["bias"], [2.0058, 1.1760], atol=2e-3)
+
+
+@pytest.mark.parametrize("aux,sg,ha", AUX_OPTIONS)
+def test_node_snapshot_values_and_gradients(aux, sg, ha):
+    s = tutorial(aux_output=aux, stop_gradient=sg, has_aux=ha)
+    e = Engine(s)
+    snap = e.node_snapshot()
+    _, g, v = grads_for(s)
+    for name in ("x", "w", "b", "matmul", "z", "loss"):
+        np.testing.assert_allclose(snap.values[name], v[name], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(snap.grads[name], g[name], rtol=1e-5, atol=1e-6)
+
+
+def test_learning_rate_changes_mid_run_in_graph_mode():
+    s = load_preset("linreg")
+    s.options.mode = "graph"
+    e = Engine(s)
+    e.step()
+    before = e.current_params()
+    e.set_lr(0.0001)
+    r = e.step()
+    after = e.current_params()
+    g = e.grad_layout.unflatten(r.grads)
+    np.testing.assert_allclose(after["bias"], before["bias"] - 0.0001 * g["bias"], rtol=1e-5)
+
+
+def test_divergence_stops_at_the_first_non_finite_step():
+    s = load_preset("linreg")
+    s.options.lr = 100.0
+    e = Engine(s)
+    reason = None
+    while reason is None:
+        r = e.step()
+        reason = finish_step(e, r)
+    assert reason == "non_finite"
+    assert not r.finite and r.step < 50
+    assert all(np.all(np.isfinite(v)) or True for v in e.current_params().values())
+
+
+def test_requires_grad_false_parameter_is_not_trained():
+    s = tutorial()
+    s.graph["b"].requires_grad = False
+    e = Engine(s)
+    r = e.step()
+    assert e.grad_layout.names == ["w"]
+    b0 = initial_values(s.graph, 42)["b"]
+    np.testing.assert_array_equal(e.current_params()["b"], b0)
+    _, g, _ = grads_for(s)
+    np.testing.assert_allclose(e.grad_layout.unflatten(r.grads)["w"], g["w"], rtol=1e-5)
