@@ -1,0 +1,19 @@
+"""Launch the desktop app."""
+from __future__ import annotations
+
+import sys
+
+
+def launch(argv: list[str] | None = None) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from .ui import theme
+    from .ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("GradViz")
+    app.setOrganizationName("GradViz")
+    app.setFont(theme.font(theme.BASE_POINT_SIZE))
+    w = MainWindow(restore=True)
+    w.show()
+    return app.exec()

@@ -1,0 +1,215 @@
+"""The engine process: owns MindSpore and trains on command, sending numpy batches back.
+
+The app starts it with multiprocessing's spawn context (MindSpore fixes its device once per
+process, a fork of a running MindSpore hangs, and a crash here cannot take the window down).
+All MindSpore calls happen on this process's main thread. Qt-free.
+
+Commands (tuples): ("build", run_id, session_dict), ("start",), ("pause",), ("step",),
+("set", name, value) for lr / speed / steps / until_loss, ("nodes",), ("quit",).
+Replies: ("devices", {dev: (ok, why)}), ("built", run_id, info), ("state", run_id, state),
+("batch", run_id, steps, loss, params, grads, aux, step_ms), ("nodes", run_id, step, values,
+grads), ("ended", run_id, reason, steps), ("error", run_id, message)."""
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+BATCH_SECONDS = 1 / 60   # at most this long between batches while training
+NODES_SECONDS = 0.5      # node values/gradients side pass at most this often while training
+
+
+def describe(e: BaseException) -> str:
+    msg = str(e).strip().splitlines()
+    first = next((line for line in msg if line.strip() and not line.startswith("-")), "")
+    return f"{type(e).__name__}: {first}" if first else type(e).__name__
+
+
+class Server:
+    def __init__(self, conn):
+        self.conn = conn
+        self.engine = None
+        self.run_id = 0
+        self.running = False
+        self.speed = 0.0
+        self.next_time = 0.0
+        self.last_nodes = 0.0
+        self.ended = False
+        self._reset_batch()
+
+    def _reset_batch(self):
+        self.b_steps, self.b_loss, self.b_params, self.b_grads, self.b_aux, self.b_ms = [], [], [], [], [], []
+
+    def send(self, *msg):
+        self.conn.send(msg)
+
+    # -- main loop ----------------------------------------------------------------------------
+    def loop(self) -> None:
+        while True:
+            if self.running:
+                while self.conn.poll():
+                    if not self.handle(self.conn.recv()):
+                        return
+                if self.running:
+                    self.train_slice()
+            else:
+                try:
+                    msg = self.conn.recv()
+                except EOFError:
+                    return
+                if not self.handle(msg):
+                    return
+
+    def handle(self, msg) -> bool:
+        cmd = msg[0]
+        if cmd == "quit":
+            return False
+        try:
+            if cmd == "build":
+                self.build(msg[1], msg[2])
+            elif cmd == "start":
+                if self.engine is not None and not self.ended:
+                    self.running = True
+                    self.next_time = time.perf_counter()
+                    self.send("state", self.run_id, "running")
+            elif cmd == "pause":
+                if self.running:
+                    self.running = False
+                    self.flush()
+                    self.send("state", self.run_id, "paused")
+                    self.send_nodes()
+            elif cmd == "step":
+                if self.engine is not None and not self.running:
+                    self.ended = False
+                    self.one_step()
+                    self.flush()
+                    if not self.ended:
+                        self.send("state", self.run_id, "paused")
+                    self.send_nodes()
+            elif cmd == "set":
+                self.set_option(msg[1], msg[2])
+            elif cmd == "nodes":
+                self.send_nodes()
+        except Exception as e:  # everything reaches the window as a message
+            self.fail(e)
+        return True
+
+    def fail(self, e: BaseException) -> None:
+        self.running = False
+        self.flush()
+        detail = traceback.format_exc(limit=3)
+        self.send("error", self.run_id, describe(e), detail)
+
+    def build(self, run_id: int, session_dict: dict) -> None:
+        from .engine import Engine
+        from .session import Session
+
+        self.run_id, self.running, self.ended, self.engine = run_id, False, False, None
+        self._reset_batch()
+        session = Session.from_dict(session_dict)
+        self.speed = float(session.options.speed)
+        self.engine = e = Engine(session)
+        info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
+                "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
+                "inputs": {n: e.initial[n] for n in e.program.input_names},
+                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()},
+                "compiled": e.compiled}
+        self.send("built", run_id, info)
+        self.send_nodes()
+
+    def set_option(self, name: str, value) -> None:
+        if name == "speed":
+            self.speed = float(value)
+            self.next_time = time.perf_counter()
+            return
+        if self.engine is None:
+            return
+        o = self.engine.session.options
+        if name == "lr":
+            self.engine.set_lr(float(value))
+        elif name == "steps":
+            o.steps = int(value)
+        elif name == "until_loss":
+            o.until_loss = None if value is None else float(value)
+
+    # -- training -----------------------------------------------------------------------------
+    def one_step(self) -> None:
+        from .training import finish_step
+
+        e = self.engine
+        if not e.compiled:
+            self.send("state", self.run_id, "compiling")
+        r = e.step()
+        self.b_steps.append(r.step)
+        self.b_loss.append(r.loss)
+        self.b_params.append(r.params)
+        self.b_grads.append(r.grads)
+        self.b_aux.append(r.aux)
+        self.b_ms.append(r.step_ms)
+        reason = finish_step(e, r)
+        if reason:
+            self.running, self.ended = False, True
+            self.flush()
+            self.send("ended", self.run_id, reason, r.step)
+
+    def train_slice(self) -> None:
+        """Train until a batch is due (1/60 s), a command arrives or the run ends."""
+        t_end = time.perf_counter() + BATCH_SECONDS
+        try:
+            while self.running:
+                now = time.perf_counter()
+                if now >= t_end and self.b_steps:
+                    break
+                if self.speed > 0:
+                    wait = self.next_time - now
+                    if wait > 0:
+                        if self.conn.poll(min(wait, BATCH_SECONDS)):
+                            break  # a command came: handle it first
+                        continue
+                    self.next_time = max(self.next_time + 1.0 / self.speed, now - 0.5)
+                compiled_before = self.engine.compiled
+                self.one_step()
+                if not compiled_before and self.running:
+                    self.send("state", self.run_id, "running")
+                    break
+        except Exception as e:
+            self.fail(e)
+            return
+        self.flush()
+        if not self.running or time.perf_counter() - self.last_nodes > NODES_SECONDS:
+            self.send_nodes()
+
+    def flush(self) -> None:
+        if not self.b_steps:
+            return
+        self.send("batch", self.run_id, np.asarray(self.b_steps, np.int64), np.asarray(self.b_loss, np.float32),
+                  np.stack(self.b_params), np.stack(self.b_grads), np.stack(self.b_aux),
+                  np.asarray(self.b_ms, np.float32))
+        self._reset_batch()
+
+    def send_nodes(self) -> None:
+        if self.engine is None:
+            return
+        self.last_nodes = time.perf_counter()
+        snap = self.engine.node_snapshot()
+        self.send("nodes", self.run_id, snap.step, snap.values, snap.grads)
+
+
+def serve(conn) -> None:
+    """Entry point of the spawned engine process."""
+    from .devices import probe, quiet_mindspore
+
+    quiet_mindspore()
+    try:
+        devices = probe()
+    except Exception as e:  # MindSpore itself failed to load
+        conn.send(("fatal", f"MindSpore could not be loaded: {describe(e)}"))
+        return
+    conn.send(("devices", devices))
+    try:
+        Server(conn).loop()
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass  # the app went away
+    finally:
+        conn.close()

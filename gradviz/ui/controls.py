@@ -1,0 +1,207 @@
+"""The training controls, bound to the document's options and the controller's state."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from ..presets import preset_names
+from ..session import DEVICES
+from . import theme
+
+API_ITEMS = [("grad", "mindspore.grad"), ("value_and_grad", "mindspore.value_and_grad"),
+             ("cell", "nn.Cell + value_and_grad(weights=)")]
+MODE_ITEMS = [("pynative", "PyNative"), ("graph", "Graph (mindspore.jit)")]
+OPT_ITEMS = [("sgd", "SGD"), ("momentum", "Momentum (0.9)"), ("adam", "Adam")]
+
+# options that need a new run when changed, hence locked while training
+RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
+
+
+def _combo(name: str, items) -> QComboBox:
+    c = QComboBox()
+    c.setObjectName(name)
+    for key, text in items:
+        c.addItem(text, key)
+    return c
+
+
+class ControlPanel(QWidget):
+    presetChosen = Signal(str)
+    startClicked = Signal()
+    stepClicked = Signal()
+    resetClicked = Signal()
+    cancelClicked = Signal()
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.doc = document
+        self._updating = False
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 8, 8, 8)
+
+        self.presetCombo = QComboBox()
+        self.presetCombo.setObjectName("presetCombo")
+        self.presetCombo.addItems(preset_names())
+        self.presetCombo.setToolTip("Load a ready-made graph (replaces the current one)")
+        top = QFormLayout()
+        top.addRow("Preset", self.presetCombo)
+        lay.addLayout(top)
+
+        box = QGroupBox("What MindSpore differentiates")
+        bl = QVBoxLayout(box)
+        self.auxOutputCheck = QCheckBox("Return z too  (return loss, z)")
+        self.auxOutputCheck.setObjectName("auxOutputCheck")
+        self.auxOutputCheck.setToolTip("function_with_logits: the function returns the auxiliary outputs after the loss.\n"
+                                       "MindSpore then differentiates every output: the gradients include sum(z).")
+        self.stopGradientCheck = QCheckBox("ops.stop_gradient(z)")
+        self.stopGradientCheck.setObjectName("stopGradientCheck")
+        self.hasAuxCheck = QCheckBox("has_aux=True")
+        self.hasAuxCheck.setObjectName("hasAuxCheck")
+        for w in (self.auxOutputCheck, self.stopGradientCheck, self.hasAuxCheck):
+            bl.addWidget(w)
+        lay.addWidget(box)
+
+        form = QFormLayout()
+        self.apiCombo = _combo("apiCombo", API_ITEMS)
+        self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES])
+        self.modeCombo = _combo("modeCombo", MODE_ITEMS)
+        self.optimizerCombo = _combo("optimizerCombo", OPT_ITEMS)
+        self.lrSpin = QDoubleSpinBox()
+        self.lrSpin.setObjectName("lrSpin")
+        self.lrSpin.setDecimals(5)
+        self.lrSpin.setRange(0.00001, 100.0)
+        self.lrSpin.setSingleStep(0.01)
+        self.lrSpin.setToolTip("Learning rate; can change while training")
+        self.seedSpin = QSpinBox()
+        self.seedSpin.setObjectName("seedSpin")
+        self.seedSpin.setRange(0, 2**31 - 1)
+        self.untilLossSpin = QDoubleSpinBox()
+        self.untilLossSpin.setObjectName("untilLossSpin")
+        self.untilLossSpin.setDecimals(6)
+        self.untilLossSpin.setRange(0.0, 1e6)
+        self.untilLossSpin.setSingleStep(0.001)
+        self.untilLossSpin.setSpecialValueText("off")
+        self.untilLossSpin.setToolTip("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)")
+        self.maxStepsSpin = QSpinBox()
+        self.maxStepsSpin.setObjectName("maxStepsSpin")
+        self.maxStepsSpin.setRange(1, 100_000_000)
+        self.speedSpin = QDoubleSpinBox()
+        self.speedSpin.setObjectName("speedSpin")
+        self.speedSpin.setRange(0.0, 10000.0)
+        self.speedSpin.setDecimals(1)
+        self.speedSpin.setSpecialValueText("as fast as possible")
+        self.speedSpin.setSuffix(" steps/s")
+        self.speedSpin.setToolTip("Slow training down to watch it; 0 = as fast as possible")
+        form.addRow("API", self.apiCombo)
+        form.addRow("Device", self.deviceCombo)
+        form.addRow("Mode", self.modeCombo)
+        form.addRow("Optimizer", self.optimizerCombo)
+        form.addRow("Learning rate", self.lrSpin)
+        form.addRow("Seed", self.seedSpin)
+        form.addRow("Stop at loss", self.untilLossSpin)
+        form.addRow("Max steps", self.maxStepsSpin)
+        form.addRow("Speed", self.speedSpin)
+        lay.addLayout(form)
+
+        row = QHBoxLayout()
+        self.startButton = QPushButton("Start")
+        self.startButton.setObjectName("startButton")
+        self.stepButton = QPushButton("Step")
+        self.stepButton.setObjectName("stepButton")
+        self.stepButton.setToolTip("Exactly one training step")
+        self.resetButton = QPushButton("Reset")
+        self.resetButton.setObjectName("resetButton")
+        self.resetButton.setToolTip("Re-initialise from the seed and clear the history")
+        for b in (self.startButton, self.stepButton, self.resetButton):
+            b.setMinimumHeight(40)
+            b.setFont(theme.font(12, bold=True))
+            row.addWidget(b)
+        lay.addLayout(row)
+        self.cancelButton = QPushButton("Cancel compiling")
+        self.cancelButton.setObjectName("cancelButton")
+        self.cancelButton.setVisible(False)
+        lay.addWidget(self.cancelButton)
+        self.reasonLabel = QLabel("")
+        self.reasonLabel.setObjectName("startReason")
+        self.reasonLabel.setWordWrap(True)
+        self.reasonLabel.setStyleSheet(f"color: {theme.ERROR_COLOR};")
+        lay.addWidget(self.reasonLabel)
+        lay.addStretch(1)
+
+        # wiring: widgets -> document
+        self.presetCombo.activated.connect(lambda _i: self.presetChosen.emit(self.presetCombo.currentText()))
+        self.auxOutputCheck.toggled.connect(lambda v: self._set("aux_output", v))
+        self.stopGradientCheck.toggled.connect(lambda v: self._set("stop_gradient", v))
+        self.hasAuxCheck.toggled.connect(lambda v: self._set("has_aux", v))
+        self.apiCombo.currentIndexChanged.connect(lambda _i: self._set("api", self.apiCombo.currentData()))
+        self.deviceCombo.currentIndexChanged.connect(lambda _i: self._set("device", self.deviceCombo.currentData()))
+        self.modeCombo.currentIndexChanged.connect(lambda _i: self._set("mode", self.modeCombo.currentData()))
+        self.optimizerCombo.currentIndexChanged.connect(lambda _i: self._set("optimizer", self.optimizerCombo.currentData()))
+        self.lrSpin.valueChanged.connect(lambda v: self._set("lr", float(v)))
+        self.seedSpin.valueChanged.connect(lambda v: self._set("seed", int(v)))
+        self.untilLossSpin.valueChanged.connect(lambda v: self._set("until_loss", float(v) if v > 0 else None))
+        self.maxStepsSpin.valueChanged.connect(lambda v: self._set("steps", int(v)))
+        self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v)))
+        self.startButton.clicked.connect(self.startClicked)
+        self.stepButton.clicked.connect(self.stepClicked)
+        self.resetButton.clicked.connect(self.resetClicked)
+        self.cancelButton.clicked.connect(self.cancelClicked)
+        document.optionsChanged.connect(lambda _n: self.sync_from_document())
+        document.sessionReplaced.connect(self.sync_from_document)
+        self.sync_from_document()
+
+    def _set(self, name: str, value) -> None:
+        if not self._updating:
+            self.doc.set_option(name, value)
+
+    def sync_from_document(self) -> None:
+        """Show the document's options (without echoing changes back)."""
+        o = self.doc.options
+        self._updating = True
+        try:
+            self.auxOutputCheck.setChecked(o.aux_output)
+            self.stopGradientCheck.setChecked(o.stop_gradient)
+            self.hasAuxCheck.setChecked(o.has_aux)
+            for combo, val in ((self.apiCombo, o.api), (self.deviceCombo, o.device), (self.modeCombo, o.mode),
+                               (self.optimizerCombo, o.optimizer)):
+                i = combo.findData(val)
+                if i >= 0:
+                    combo.setCurrentIndex(i)
+            self.lrSpin.setValue(o.lr)
+            self.seedSpin.setValue(o.seed)
+            self.untilLossSpin.setValue(o.until_loss or 0.0)
+            self.maxStepsSpin.setValue(o.steps)
+            self.speedSpin.setValue(o.speed)
+            has_aux_outputs = bool(self.doc.graph.aux_outputs())
+            self.auxOutputCheck.setEnabled(has_aux_outputs and not self._locked)
+            self.auxOutputCheck.setToolTip(self.auxOutputCheck.toolTip() if has_aux_outputs
+                                           else "This graph has a single Output: add a second Output to return z too")
+            why = "" if o.aux_output else "Only meaningful when z is returned too: tick 'Return z too' first."
+            for w in (self.stopGradientCheck, self.hasAuxCheck):
+                w.setEnabled(o.aux_output and not self._locked)
+            self.stopGradientCheck.setToolTip(why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.")
+            self.hasAuxCheck.setToolTip(why or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data.")
+        finally:
+            self._updating = False
+
+    _locked = False
+
+    def set_devices(self, devices: dict) -> None:
+        model: QStandardItemModel = self.deviceCombo.model()  # type: ignore[assignment]
+        for i in range(self.deviceCombo.count()):
+            dev = self.deviceCombo.itemData(i)
+            ok, why = devices.get(dev, (False, "unknown"))
+            item = model.item(i)
+            item.setEnabled(ok)
+            item.setToolTip("" if ok else why)
+            self.deviceCombo.setItemText(i, dev if ok else f"{dev} (not available)")
+
+    def set_running(self, running: bool) -> None:
+        """While training, only the learning rate, stop conditions and speed stay editable."""
+        self._locked = running
+        for w in (self.presetCombo, self.apiCombo, self.deviceCombo, self.modeCombo, self.optimizerCombo, self.seedSpin):
+            w.setEnabled(not running)
+            w.setToolTip(w.toolTip().split("\n(")[0] + ("\n(Pause to change this: it needs a new run.)" if running else ""))
+        self.sync_from_document()

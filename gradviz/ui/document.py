@@ -1,0 +1,131 @@
+"""The session being edited: graph and options, with undo/redo for graph edits.
+
+Widgets read from and write to the document; they never keep their own copy of the graph.
+Every graph edit is a whole-graph before/after pair (graphs are small), so undo is exact."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ..graph import Graph, Node
+from ..session import Options, Session
+
+
+class _GraphEdit(QUndoCommand):
+    def __init__(self, doc: "SessionDocument", before: Graph, after: Graph, text: str, merge_id: int = -1):
+        super().__init__(text)
+        self.doc, self.before, self.after, self._id = doc, before, after, merge_id
+
+    def redo(self):
+        self.doc._set_graph(self.after.copy())
+
+    def undo(self):
+        self.doc._set_graph(self.before.copy())
+
+    def id(self):
+        return self._id
+
+    def mergeWith(self, other):
+        if other.id() != self._id or self._id == -1:
+            return False
+        self.after = other.after
+        return True
+
+
+class SessionDocument(QObject):
+    graphChanged = Signal()
+    optionsChanged = Signal(str)  # the option's name
+    sessionReplaced = Signal()
+    modifiedChanged = Signal(bool)
+
+    MOVE_ID = 1
+
+    def __init__(self, session: Session, parent=None):
+        super().__init__(parent)
+        self.session = session.copy()
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self.path: str | None = None
+
+    @property
+    def graph(self) -> Graph:
+        return self.session.graph
+
+    @property
+    def options(self) -> Options:
+        return self.session.options
+
+    def replace_session(self, session: Session, path: str | None = None) -> None:
+        self.session = session.copy()
+        self.path = path
+        self.undo_stack.clear()
+        self.sessionReplaced.emit()
+        self.graphChanged.emit()
+
+    def _set_graph(self, g: Graph) -> None:
+        self.session.graph = g
+        self.graphChanged.emit()
+
+    def edit(self, text: str, fn, merge_id: int = -1) -> bool:
+        """Apply fn(graph_copy) as one undoable edit. fn may return False to cancel."""
+        before = self.graph.copy()
+        after = self.graph.copy()
+        if fn(after) is False:
+            return False
+        self.undo_stack.push(_GraphEdit(self, before, after, text, merge_id))
+        return True
+
+    def set_option(self, name: str, value) -> None:
+        if getattr(self.options, name) == value:
+            return
+        self.session.options = replace(self.options, **{name: value})
+        self.optionsChanged.emit(name)
+
+    # -- common edits ---------------------------------------------------------------------------
+    def add_node(self, kind: str, pos: tuple[float, float]) -> str:
+        name = self.graph.unique_name(kind.lower() if kind not in ("Input", "Parameter") else kind[0].lower())
+        node = Node(name=name, kind=kind, pos=pos)
+        if node.is_source:
+            node.shape = (3,)
+            node.init = "randn" if kind == "Parameter" else "ones"
+        self.edit(f"Add {kind} {name}", lambda g: g.nodes.append(node))
+        return name
+
+    def remove_nodes(self, names: list[str]) -> None:
+        def fn(g: Graph):
+            g.nodes = [n for n in g.nodes if n.name not in names]
+            for n in g.nodes:
+                n.inputs = {p: s for p, s in n.inputs.items() if s not in names}
+        if names:
+            self.edit(f"Delete {', '.join(names)}", fn)
+
+    def connect_ports(self, src: str, dst: str, port: str) -> None:
+        def fn(g: Graph):
+            g[dst].inputs[port] = src
+        self.edit(f"Connect {src} -> {dst}.{port}", fn)
+
+    def disconnect_port(self, dst: str, port: str) -> None:
+        self.edit(f"Disconnect {dst}.{port}", lambda g: g[dst].inputs.pop(port, None))
+
+    def move_nodes(self, moves: dict[str, tuple[float, float]]) -> None:
+        def fn(g: Graph):
+            for name, pos in moves.items():
+                if g.get(name):
+                    g[name].pos = pos
+        self.edit("Move", fn, merge_id=-1)
+
+    def rename_node(self, old: str, new: str) -> None:
+        def fn(g: Graph):
+            g[old].name = new
+            for n in g.nodes:
+                n.inputs = {p: (new if s == old else s) for p, s in n.inputs.items()}
+        self.edit(f"Rename {old} to {new}", fn)
+
+    def update_node(self, name: str, text: str, **fields) -> None:
+        def fn(g: Graph):
+            n = g[name]
+            for k, v in fields.items():
+                setattr(n, k, v)
+        self.edit(text, fn)

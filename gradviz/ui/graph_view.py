@@ -1,0 +1,413 @@
+"""The node editor: nodes with live values and gradients, ports, edges, drag to connect.
+
+The scene mirrors SessionDocument.graph; every edit goes through the document (undoable), and
+the scene rebuilds from it. Live values arrive with set_node_data."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
+                               QGraphicsScene, QGraphicsView)
+
+from ..formatting import fmt_full, fmt_tensor
+from ..graph import DESCRIPTIONS, PORTS, Node, shape_str
+from . import theme
+from .heatmap import to_qimage
+
+W = 290
+HEADER = 34
+ROW = 26
+CELL = 11
+PORT_R = 7
+
+
+class PortItem(QGraphicsEllipseItem):
+    def __init__(self, node: "NodeItem", port: str | None, is_input: bool, y: float):
+        super().__init__(-PORT_R, -PORT_R, 2 * PORT_R, 2 * PORT_R, node)
+        self.node, self.port, self.is_input = node, port, is_input
+        self.setPos(0 if is_input else W, y)
+        self.setBrush(QBrush(QColor("#ffffff")))
+        self.setPen(QPen(QColor("#374151"), 2))
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.CrossCursor)
+        self.setToolTip(f"input '{port}': drag an output here" if is_input else "output: drag to an input port to connect")
+        self.setZValue(2)
+
+    def hoverEnterEvent(self, e):
+        self.setBrush(QBrush(QColor("#fde68a")))
+
+    def hoverLeaveEvent(self, e):
+        self.setBrush(QBrush(QColor("#ffffff")))
+
+
+class NodeItem(QGraphicsObject):
+    def __init__(self, node: Node, shape, color_index: int | None, role: str = ""):
+        super().__init__()
+        self.node = node
+        self.name = node.name
+        self.shape_ = shape
+        self.color_index = color_index
+        self.role = role
+        self.value = None
+        self.grad = None
+        self.problems: list[str] = []
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setPos(*node.pos)
+        self.ports_in = {p: PortItem(self, p, True, HEADER + ROW * i + ROW / 2) for i, p in enumerate(PORTS.get(node.kind, ()))}
+        self.port_out = None if node.kind == "Output" else PortItem(self, None, False, HEADER / 2)
+        self.setObjectName(f"node_{node.name}")
+        self._update_tooltip()
+
+    # geometry
+    def _matrix(self) -> bool:
+        return self.shape_ is not None and len(self.shape_) == 2
+
+    def _rows_top(self) -> float:
+        n_ports = len(self.ports_in)
+        return HEADER + ROW * max(n_ports, 1)
+
+    def height(self) -> float:
+        if self.node.kind == "Output":
+            return self._rows_top() + ROW * 1 + 6
+        if self._matrix():
+            return self._rows_top() + 20 + CELL * self.shape_[0] + 10
+        return self._rows_top() + 2 * ROW + 6
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-PORT_R - 2, -2, W + 2 * PORT_R + 4, self.height() + 4)
+
+    def set_data(self, value, grad) -> None:
+        self.value, self.grad = value, grad
+        self._update_tooltip()
+        self.update()
+
+    def set_problems(self, msgs: list[str]) -> None:
+        self.problems = msgs
+        self._update_tooltip()
+        self.update()
+
+    def _update_tooltip(self) -> None:
+        lines = [f"<b>{self.node.kind} \"{self.name}\"</b>", DESCRIPTIONS.get(self.node.kind, "")]
+        if self.shape_ is not None:
+            lines.append(f"shape {shape_str(self.shape_)}")
+        for m in self.problems:
+            lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {m}</span>")
+        if self.value is not None:
+            lines.append(f"<pre>value =\n{fmt_full(self.value)}</pre>")
+        if self.grad is not None:
+            lines.append(f"<pre>∂L/∂{self.name} =\n{fmt_full(self.grad)}</pre>")
+        self.setToolTip("<br>".join(l for l in lines if l))
+
+    # painting
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        n = self.node
+        h = self.height()
+        kind_color = QColor(theme.KIND_COLORS.get(n.kind, "#555"))
+        if n.kind == "Parameter" and self.color_index is not None:
+            kind_color = theme.param_color(self.color_index)
+        border = QColor(theme.ERROR_COLOR) if self.problems else (QColor("#f59e0b") if self.isSelected() else QColor("#374151"))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(border, 4 if (self.problems or self.isSelected()) else 1.5))
+        p.setBrush(QBrush(QColor("#ffffff")))
+        p.drawRoundedRect(QRectF(0, 0, W, h), 8, 8)
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(0, 0, W, HEADER), 8, 8)
+        p.fillPath(path, kind_color)
+        p.setPen(QColor("#ffffff"))
+        p.setFont(theme.font(13, bold=True))
+        p.drawText(QRectF(12, 0, W - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name)
+        p.setFont(theme.font(10))
+        kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else "Parameter (frozen)"
+        p.drawText(QRectF(12, 0, W - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
+        if self.problems:
+            p.setPen(QColor("#fff"))
+            p.setFont(theme.font(13, bold=True))
+            p.drawText(QRectF(W - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
+
+        # one row per input port ("a ← x"), or the source's shape and init
+        p.setFont(theme.font(11))
+        y = HEADER
+        if self.ports_in:
+            for port in self.ports_in:
+                src = n.inputs.get(port)
+                p.setPen(QColor(theme.VALUE_COLOR if src else theme.ERROR_COLOR))
+                p.drawText(QRectF(14, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"{port} ← {src or '(not connected)'}")
+                y += ROW
+        else:
+            p.setPen(QColor("#374151"))
+            init = n.init if n.init != "values" else "values"
+            p.drawText(QRectF(12, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"shape {shape_str(tuple(n.shape))} · {init}")
+            y += ROW
+        p.setPen(QPen(QColor("#e5e7eb"), 1))
+        p.drawLine(QPointF(6, y), QPointF(W - 6, y))
+
+        if n.kind == "Output":
+            p.setPen(QColor("#14532d" if "not returned" not in self.role else theme.MUTED))
+            p.setFont(theme.font(11, bold=True))
+            p.drawText(QRectF(12, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, self.role)
+            return
+        if self._matrix():
+            self._paint_matrices(p, y)
+        else:
+            self._paint_row(p, y, "value", self.value, QColor(theme.VALUE_COLOR))
+            self._paint_row(p, y + ROW, f"∂L/∂{n.name}" if len(n.name) <= 4 else "grad", self.grad, QColor(theme.GRAD_COLOR))
+
+    def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor) -> None:
+        p.setFont(theme.font(10))
+        p.setPen(QColor("#6b7280"))
+        p.drawText(QRectF(12, y, 64, ROW), Qt.AlignmentFlag.AlignVCenter, label)
+        r = QRectF(76, y + 2, W - 80, ROW - 4)
+        if v is None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QBrush(QColor("#e5e7eb"), Qt.BrushStyle.BDiagPattern))
+            p.drawRoundedRect(r, 4, 4)
+            p.setPen(QColor(theme.MUTED))
+            p.setFont(theme.font(10, italic=True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "not computed")
+            return
+        bad = not np.all(np.isfinite(v))
+        p.setPen(QColor(theme.ERROR_COLOR) if bad else color)
+        text = fmt_tensor(v, 4)
+        p.setFont(theme.font(12 if len(text) < 22 else 10.5, bold=len(text) < 22, mono=True))
+        p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+
+    def _paint_matrices(self, p: QPainter, y: float) -> None:
+        rows, cols = self.shape_
+        p.setFont(theme.font(10))
+        for i, (label, v, color) in enumerate((("value", self.value, theme.VALUE_COLOR),
+                                                (f"∂L/∂{self.name}", self.grad, theme.GRAD_COLOR))):
+            x = 12 + i * (W / 2)
+            p.setPen(QColor(color))
+            p.drawText(QRectF(x, y + 2, W / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
+            cell = min(CELL, (W / 2 - 20) / cols)
+            r = QRectF(x, y + 20, cell * cols, CELL * rows)
+            if v is None:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QBrush(QColor("#d1d5db"), Qt.BrushStyle.BDiagPattern))
+                p.drawRect(r)
+                p.setPen(QColor(theme.MUTED))
+                p.setFont(theme.font(9, italic=True))
+                p.drawText(r.adjusted(0, 0, 60, 0), Qt.AlignmentFlag.AlignCenter, "not computed")
+                p.setFont(theme.font(10))
+            else:
+                p.drawImage(r, to_qimage(v))
+                p.setPen(QPen(QColor("#9ca3af"), 1))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(r)
+                p.setFont(theme.font(9, mono=True))
+                p.setPen(QColor(color))
+                span = f"{fmt_tensor(np.nanmin(v))}…\n{fmt_tensor(np.nanmax(v))}" if np.isfinite(v).any() else "NaN"
+                p.drawText(QRectF(r.right() + 4, r.top(), W / 2 - cell * cols - 18, r.height()),
+                           Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, span)
+                p.setFont(theme.font(10))
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
+            self.scene().node_moved(self)
+        return super().itemChange(change, value)
+
+
+class EdgeItem(QGraphicsPathItem):
+    def __init__(self, src: NodeItem, dst: NodeItem, port: str):
+        super().__init__()
+        self.src, self.dst, self.port = src, dst, port
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setZValue(-1)
+        self.setToolTip(f"{src.name} → {dst.name}.{port} (select and press Delete to disconnect)")
+        self.update_path()
+
+    def update_path(self) -> None:
+        a = self.src.port_out.scenePos() if self.src.port_out else self.src.scenePos()
+        b = self.dst.ports_in[self.port].scenePos()
+        path = QPainterPath(a)
+        dx = max(60.0, abs(b.x() - a.x()) * 0.5)
+        path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b)
+        self.setPath(path)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        color = QColor("#f59e0b") if self.isSelected() else QColor("#4b5563")
+        self.setPen(QPen(color, 3 if self.isSelected() else 2.2))
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            QTimer.singleShot(0, self._restyle)
+        return super().itemChange(change, value)
+
+
+class GraphScene(QGraphicsScene):
+    nodeSelected = Signal(str)  # "" when nothing is selected
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.doc = document
+        self.items_by_name: dict[str, NodeItem] = {}
+        self.edges: list[EdgeItem] = []
+        self._drag_line: QGraphicsPathItem | None = None
+        self._drag_src: NodeItem | None = None
+        self._press_positions: dict[str, tuple[float, float]] = {}
+        self._data: tuple | None = None
+        self.locked = False
+        self.setBackgroundBrush(QColor("#f8fafc"))
+        self.selectionChanged.connect(self._on_selection)
+        document.graphChanged.connect(self.rebuild)
+        document.optionsChanged.connect(lambda _name: self.rebuild())
+        self.rebuild()
+
+    # -- building --------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        selected = [i.name for i in self.items_by_name.values() if i.isSelected()]
+        self.blockSignals(True)
+        self.clear()
+        self.items_by_name.clear()
+        self.edges.clear()
+        self._drag_line = None
+        g = self.doc.graph
+        shapes, problems = g.infer_shapes()
+        all_problems = g.validate()
+        colors = {p.name: i for i, p in enumerate(g.parameters())}
+        outs = g.outputs()
+        o = self.doc.options
+        for n in g.nodes:
+            role = ""
+            if n.kind == "Output":
+                src = n.inputs.get("x", "?")
+                if outs and n is outs[0]:
+                    role = f"returns {src}: the loss"
+                elif o.aux_output:
+                    role = (f"returns ops.stop_gradient({src})" if o.stop_gradient else
+                            f"returns {src} as aux (has_aux)" if o.has_aux else f"returns {src}: differentiated too!")
+                else:
+                    role = "not returned (z output off)"
+            item = NodeItem(n, shapes.get(n.name), colors.get(n.name), role)
+            self.addItem(item)
+            self.items_by_name[n.name] = item
+        for n in g.nodes:
+            for port, src in n.inputs.items():
+                if src in self.items_by_name and port in self.items_by_name[n.name].ports_in \
+                        and self.items_by_name[src].port_out is not None:
+                    e = EdgeItem(self.items_by_name[src], self.items_by_name[n.name], port)
+                    self.addItem(e)
+                    self.edges.append(e)
+        by_node: dict[str, list[str]] = {}
+        for p in all_problems:
+            if p.node:
+                by_node.setdefault(p.node, []).append(p.message)
+        for name, msgs in by_node.items():
+            if name in self.items_by_name:
+                self.items_by_name[name].set_problems(msgs)
+        for name in selected:
+            if name in self.items_by_name:
+                self.items_by_name[name].setSelected(True)
+        self.blockSignals(False)
+        if self._data is not None:
+            self.set_node_data(*self._data)
+        self._on_selection()
+
+    def set_node_data(self, values: dict | None, grads: dict | None) -> None:
+        """Show live values; None clears them to 'not computed'."""
+        self._data = (values, grads) if values is not None else None
+        for name, item in self.items_by_name.items():
+            v = values.get(name) if values else None
+            g = grads.get(name) if grads else None
+            if v is not None and item.shape_ is not None and tuple(np.shape(v)) != tuple(item.shape_):
+                v = g = None  # stale data from a graph that has since changed
+            item.set_data(v, g)
+
+    # -- interaction -----------------------------------------------------------------------------
+    def _on_selection(self) -> None:
+        sel = [i for i in self.selectedItems() if isinstance(i, NodeItem)]
+        self.nodeSelected.emit(sel[0].name if len(sel) == 1 else "")
+
+    def node_moved(self, item: NodeItem) -> None:
+        for e in self.edges:
+            if e.src is item or e.dst is item:
+                e.update_path()
+
+    def mousePressEvent(self, event):
+        item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
+        if isinstance(item, PortItem) and not self.locked:
+            if not item.is_input:
+                self._drag_src = item.node
+                self._drag_line = QGraphicsPathItem()
+                self._drag_line.setPen(QPen(QColor("#f59e0b"), 2.5, Qt.PenStyle.DashLine))
+                self.addItem(self._drag_line)
+                event.accept()
+                return
+        self._press_positions = {n: (i.pos().x(), i.pos().y()) for n, i in self.items_by_name.items()}
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event):
+        if self._drag_line is not None and self._drag_src is not None:
+            a = self._drag_src.port_out.scenePos()
+            b = event.scenePos()
+            path = QPainterPath(a)
+            path.cubicTo(a + QPointF(60, 0), b - QPointF(60, 0), b)
+            self._drag_line.setPath(path)
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event):
+        if self._drag_line is not None:
+            src = self._drag_src
+            target = None
+            for it in self.items(event.scenePos()):
+                if isinstance(it, PortItem) and it.is_input:
+                    target = it
+                    break
+            self.removeItem(self._drag_line)
+            self._drag_line, self._drag_src = None, None
+            if target is not None and src is not None and target.node is not src:
+                QTimer.singleShot(0, lambda: self.doc.connect_ports(src.name, target.node.name, target.port))
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+        moves = {n: (i.pos().x(), i.pos().y()) for n, i in self.items_by_name.items()
+                 if self._press_positions.get(n) is not None and self._press_positions[n] != (i.pos().x(), i.pos().y())}
+        self._press_positions = {}
+        if moves and not self.locked:
+            QTimer.singleShot(0, lambda: self.doc.move_nodes(moves))
+
+    def delete_selection(self) -> None:
+        if self.locked:
+            return
+        nodes = [i.name for i in self.selectedItems() if isinstance(i, NodeItem)]
+        edges = [(e.dst.name, e.port) for e in self.selectedItems() if isinstance(e, EdgeItem)]
+        if nodes:
+            self.doc.remove_nodes(nodes)
+        elif edges:
+            def fn(g):
+                for dst, port in edges:
+                    g[dst].inputs.pop(port, None)
+            self.doc.edit("Disconnect", fn)
+
+
+class GraphView(QGraphicsView):
+    def __init__(self, scene: GraphScene, parent=None):
+        super().__init__(scene, parent)
+        self.setObjectName("graphView")
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+
+    def fit(self) -> None:
+        r = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)
+        self.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.3:
+            self.resetTransform()
+            self.scale(1.3, 1.3)
+            self.centerOn(r.center())
+
+    def wheelEvent(self, e):
+        f = 1.15 if e.angleDelta().y() > 0 else 1 / 1.15
+        self.scale(f, f)
+
+    def keyPressEvent(self, e):
+        if e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.scene().delete_selection()
+            return
+        super().keyPressEvent(e)

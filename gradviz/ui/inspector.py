@@ -1,0 +1,143 @@
+"""Edit the selected node: name, shape, init, values, requires_grad. Edits are undoable."""
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from ..graph import DESCRIPTIONS, INITS, check_name, check_shape
+from . import theme
+
+
+def parse_shape(text: str):
+    """'5, 3' or '(5, 3)' or '' (a scalar) -> tuple, or raise ValueError with the reason."""
+    t = text.strip().strip("()[]").strip()
+    if not t:
+        return ()
+    try:
+        shape = tuple(int(p) for p in t.replace("×", ",").replace("x", ",").split(",") if p.strip())
+    except ValueError:
+        raise ValueError(f"'{text}' is not a shape: write sizes separated by commas, like 5, 3") from None
+    msg = check_shape(list(shape))
+    if msg:
+        raise ValueError(msg)
+    return shape
+
+
+class Inspector(QWidget):
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.doc = document
+        self.name: str = ""
+        lay = QVBoxLayout(self)
+        self.title = QLabel("Select a node to edit it")
+        self.title.setFont(theme.font(12, bold=True))
+        self.title.setWordWrap(True)
+        lay.addWidget(self.title)
+        form = QFormLayout()
+        self.nameEdit = QLineEdit()
+        self.nameEdit.setObjectName("inspectorName")
+        self.shapeEdit = QLineEdit()
+        self.shapeEdit.setObjectName("inspectorShape")
+        self.shapeEdit.setPlaceholderText("e.g. 5, 3")
+        self.initCombo = QComboBox()
+        self.initCombo.setObjectName("inspectorInit")
+        self.initCombo.addItems(INITS)
+        self.valuesEdit = QPlainTextEdit()
+        self.valuesEdit.setObjectName("inspectorValues")
+        self.valuesEdit.setPlaceholderText("[[1, 2], [3, 4]]")
+        self.valuesEdit.setMaximumHeight(80)
+        self.gradCheck = QCheckBox("requires_grad (trainable)")
+        self.gradCheck.setObjectName("inspectorRequiresGrad")
+        form.addRow("Name", self.nameEdit)
+        form.addRow("Shape", self.shapeEdit)
+        form.addRow("Init", self.initCombo)
+        form.addRow("Values", self.valuesEdit)
+        form.addRow("", self.gradCheck)
+        lay.addLayout(form)
+        self.applyButton = QPushButton("Apply")
+        self.applyButton.setObjectName("inspectorApply")
+        lay.addWidget(self.applyButton)
+        self.error = QLabel("")
+        self.error.setObjectName("inspectorError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.ERROR_COLOR};")
+        lay.addWidget(self.error)
+        lay.addStretch(1)
+        self.applyButton.clicked.connect(self.apply)
+        self.nameEdit.returnPressed.connect(self.apply)
+        self.shapeEdit.returnPressed.connect(self.apply)
+        self.initCombo.currentTextChanged.connect(lambda t: self.valuesEdit.setEnabled(t == "values"))
+        document.graphChanged.connect(lambda: self.show_node(self.name))
+        self.show_node("")
+
+    def show_node(self, name: str) -> None:
+        n = self.doc.graph.get(name) if name else None
+        self.name = n.name if n else ""
+        self.error.setText("")
+        for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
+            w.setEnabled(n is not None)
+        if n is None:
+            self.title.setText("Select a node to edit it")
+            self.nameEdit.clear()
+            self.shapeEdit.clear()
+            self.valuesEdit.clear()
+            return
+        self.title.setText(f"{n.kind} \"{n.name}\"\n{DESCRIPTIONS.get(n.kind, '')}")
+        self.nameEdit.setText(n.name)
+        src = n.is_source
+        self.shapeEdit.setText(", ".join(map(str, n.shape)) if src else "")
+        self.initCombo.setCurrentText(n.init)
+        self.valuesEdit.setPlainText(json.dumps(n.values) if n.init == "values" and n.values is not None else "")
+        self.gradCheck.setChecked(n.requires_grad)
+        for w in (self.shapeEdit, self.initCombo):
+            w.setEnabled(src)
+        self.valuesEdit.setEnabled(src and n.init == "values")
+        self.gradCheck.setEnabled(n.kind == "Parameter")
+
+    def set_locked(self, locked: bool) -> None:
+        self.applyButton.setEnabled(not locked and bool(self.name))
+        self.applyButton.setToolTip("Pause training to edit the graph" if locked else "")
+
+    def apply(self) -> None:
+        n = self.doc.graph.get(self.name)
+        if n is None:
+            return
+        new_name = self.nameEdit.text().strip()
+        if new_name != n.name:
+            msg = check_name(new_name)
+            if msg is None and self.doc.graph.get(new_name) is not None:
+                msg = f'the name "{new_name}" is already used'
+            if msg:
+                self.error.setText(msg)
+                return
+        fields = {}
+        if n.is_source:
+            try:
+                shape = parse_shape(self.shapeEdit.text())
+            except ValueError as e:
+                self.error.setText(str(e))
+                return
+            init = self.initCombo.currentText()
+            fields.update(shape=shape, init=init)
+            if init == "values":
+                try:
+                    values = json.loads(self.valuesEdit.toPlainText() or "null")
+                except json.JSONDecodeError as e:
+                    self.error.setText(f"values are not a list of numbers: {e.msg}")
+                    return
+                fields["values"] = values
+            fields["requires_grad"] = self.gradCheck.isChecked()
+        old = n.name
+        self.error.setText("")
+        if new_name != old:
+            self.doc.rename_node(old, new_name)
+            self.name = new_name
+        if fields:
+            changed = {k: v for k, v in fields.items() if getattr(self.doc.graph[self.name], k) != v}
+            if changed:
+                self.doc.update_node(self.name, f"Edit {self.name}", **changed)
+        problems = [p.message for p in self.doc.graph.validate() if p.node == self.name]
+        if problems:
+            self.error.setText("\n".join(problems))

@@ -1,0 +1,413 @@
+"""The main window: assembles the editor, controls, plots and status bar around a document
+(the session being edited) and a TrainingController (which owns the engine process)."""
+from __future__ import annotations
+
+import json
+import os
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow,
+                               QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
+
+from ..graph import KINDS
+from ..presets import load_preset
+from ..session import Session, SessionError, atomic_write_text, load_session, save_session
+from . import theme
+from .controller import LIVE_OPTIONS, TrainingController
+from .controls import ControlPanel
+from .document import SessionDocument
+from .graph_view import GraphScene, GraphView
+from .inspector import Inspector
+from .plots import PlotPanel
+
+STATE_TEXT = {"starting": "starting MindSpore…", "building": "building…", "ready": "ready", "compiling": "compiling…",
+              "running": "training", "paused": "paused", "ended": "finished", "error": "error",
+              "dead": "engine stopped", "stopped": "stopped"}
+
+
+def _structure_key(session: Session) -> str:
+    """The session without node positions and live options: what a run is built from."""
+    d = session.to_dict()
+    for n in d["graph"]["nodes"]:
+        n.pop("pos", None)
+    for k in LIVE_OPTIONS:
+        d["options"].pop(k, None)
+    d.pop("name", None)
+    return json.dumps(d, sort_keys=True)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session | None = None, restore: bool = False):
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("GradViz: MindSpore autodiff, live")
+        self._restore = restore
+        self._settings = QSettings("GradViz", "GradViz") if restore else None
+        if session is None and self._settings is not None:
+            session = self._restored_session()
+        self.document = SessionDocument(session or load_preset("tutorial"), self)
+        self.controller = TrainingController(self)
+        self._built_key: str | None = None
+        self._closing = False
+
+        # centre: error banner, palette and graph editor
+        self.scene = GraphScene(self.document, self)
+        self.graphView = GraphView(self.scene)
+        central = QWidget()
+        cl = QVBoxLayout(central)
+        cl.setContentsMargins(0, 0, 0, 0)
+        self.errorBanner = QLabel("")
+        self.errorBanner.setObjectName("errorBanner")
+        self.errorBanner.setWordWrap(True)
+        self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;")
+        self.errorBanner.setVisible(False)
+        dismiss = QPushButton("Dismiss")
+        dismiss.clicked.connect(lambda: self.errorBanner.setVisible(False))
+        banner_row = QHBoxLayout()
+        banner_row.addWidget(self.errorBanner, 1)
+        cl.addLayout(banner_row)
+        cl.addWidget(self.graphView, 1)
+        self.setCentralWidget(central)
+        self.palette = QToolBar("Add node")
+        self.palette.setObjectName("paletteToolbar")
+        for kind in KINDS:
+            act = QAction(kind, self)
+            act.setObjectName(f"add{kind}")
+            act.setToolTip(f"Add a {kind} node")
+            act.triggered.connect(lambda _=False, k=kind: self.add_node(k))
+            self.palette.addAction(act)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.palette)
+
+        # docks
+        self.controls = ControlPanel(self.document)
+        self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
+        self.inspector = Inspector(self.document)
+        self._dock("Node", self.inspector, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
+        self.problemsList = QListWidget()
+        self.problemsList.setObjectName("problemsList")
+        self.problemsList.setWordWrap(True)
+        self.problemsList.setStyleSheet(f"color: {theme.ERROR_COLOR};")
+        self._dock("Problems", self.problemsList, Qt.DockWidgetArea.LeftDockWidgetArea, "problemsDock")
+        self.codeView = QPlainTextEdit()
+        self.codeView.setObjectName("codeView")
+        self.codeView.setReadOnly(True)
+        self.codeView.setFont(theme.font(10, mono=True))
+        self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self._dock("MindSpore program", self.codeView, Qt.DockWidgetArea.LeftDockWidgetArea, "codeDock")
+        self.plots = PlotPanel()
+        self._dock("Plots", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
+        self.lossPlot, self.paramPlot, self.gradPlot = self.plots.lossPlot, self.plots.paramPlot, self.plots.gradPlot
+        self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "problemsDock"))
+        self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "codeDock"))
+        self.findChild(QDockWidget, "codeDock").raise_()
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
+
+        # status bar
+        self.stepLabel = QLabel("step 0")
+        self.stepLabel.setObjectName("stepLabel")
+        self.rateLabel = QLabel("")
+        self.rateLabel.setObjectName("rateLabel")
+        self.lossLabel = QLabel("")
+        self.lossLabel.setObjectName("lossLabel")
+        self.modeLabel = QLabel("")
+        self.modeLabel.setObjectName("modeLabel")
+        self.stateLabel = QLabel("")
+        self.stateLabel.setObjectName("stateLabel")
+        for w in (self.stateLabel, self.stepLabel, self.rateLabel, self.lossLabel, self.modeLabel):
+            w.setFont(theme.font(12, bold=w in (self.stepLabel, self.lossLabel)))
+            self.statusBar().addPermanentWidget(w)
+
+        self._menus()
+
+        # wiring
+        self.scene.nodeSelected.connect(self.inspector.show_node)
+        self.scene.nodeSelected.connect(lambda n: n and self.findChild(QDockWidget, "inspectorDock").raise_())
+        self.document.graphChanged.connect(lambda: self._session_changed(None))
+        self.document.optionsChanged.connect(self._session_changed)
+        self.document.modifiedChanged.connect(lambda _m: self._update_title())
+        self.controls.presetChosen.connect(self.load_preset)
+        self.controls.startClicked.connect(self.toggle_start)
+        self.controls.stepClicked.connect(self.controller.step)
+        self.controls.resetClicked.connect(self.reset)
+        self.controls.cancelClicked.connect(self.controller.cancel)
+        c = self.controller
+        c.stateChanged.connect(self._state_changed)
+        c.devicesChanged.connect(self.controls.set_devices)
+        c.built.connect(self._on_built)
+        c.ticked.connect(self._on_tick)
+        c.nodesChanged.connect(self._on_nodes)
+        c.ended.connect(self._on_ended)
+        c.errorOccurred.connect(self.show_error)
+        c.message.connect(lambda m: self.statusBar().showMessage(m, 5000))
+
+        self.resize(1600, 1000)
+        if self._settings is not None:
+            geo = self._settings.value("geometry")
+            st = self._settings.value("windowState")
+            if isinstance(geo, QByteArray):
+                self.restoreGeometry(geo)
+            if isinstance(st, QByteArray):
+                self.restoreState(st)
+        self._update_problems()
+        self._update_title()
+        QTimer.singleShot(0, self.graphView.fit)
+        self._session_changed(None)
+
+    def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(name)
+        d.setWidget(widget)
+        self.addDockWidget(area, d)
+        return d
+
+    def _menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, self.open_dialog),
+                              ("&Save session…", QKeySequence.StandardKey.Save, self.save_dialog),
+                              ("&Export history (JSON Lines)…", None, self.export_dialog),
+                              ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
+            a = m.addAction(text)
+            if key is not None:
+                a.setShortcut(key)
+            a.triggered.connect(fn)
+        e = self.menuBar().addMenu("&Edit")
+        self.undoAction = self.document.undo_stack.createUndoAction(self, "&Undo")
+        self.undoAction.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redoAction = self.document.undo_stack.createRedoAction(self, "&Redo")
+        self.redoAction.setShortcut(QKeySequence.StandardKey.Redo)
+        e.addAction(self.undoAction)
+        e.addAction(self.redoAction)
+        dl = e.addAction("&Delete selection")
+        dl.triggered.connect(self.scene.delete_selection)
+        v = self.menuBar().addMenu("&View")
+        fit = v.addAction("&Fit graph")
+        fit.triggered.connect(self.graphView.fit)
+        for d in self.findChildren(QDockWidget):
+            v.addAction(d.toggleViewAction())
+
+    # -- session ------------------------------------------------------------------------------
+    def add_node(self, kind: str) -> str:
+        c = self.graphView.mapToScene(self.graphView.viewport().rect().center())
+        name = self.document.add_node(kind, (c.x() - 120, c.y() - 40))
+        self.scene.clearSelection()
+        if name in self.scene.items_by_name:
+            self.scene.items_by_name[name].setSelected(True)
+        return name
+
+    def load_preset(self, name: str) -> None:
+        try:
+            session = load_preset(name)
+        except SessionError as e:
+            self.show_error(str(e))
+            return
+        self.document.replace_session(session)
+        QTimer.singleShot(0, self.graphView.fit)
+
+    def open_session_file(self, path: str) -> bool:
+        """Open a session; on any problem the current session is untouched and a message says why."""
+        try:
+            session = load_session(path)
+        except SessionError as e:
+            self.show_error(f"Could not open the session. {e}")
+            return False
+        self.document.replace_session(session, path)
+        QTimer.singleShot(0, self.graphView.fit)
+        return True
+
+    def save_session_file(self, path: str) -> bool:
+        try:
+            save_session(self.document.session, path)
+        except OSError as e:
+            self.show_error(f"Could not save {path}: {e.strerror or e}")
+            return False
+        self.document.path = path
+        self.document.undo_stack.setClean()
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def export_history(self, path: str) -> bool:
+        h = self.controller.history
+        if h is None or not h.n:
+            self.show_error("There is no history to export yet: train a few steps first.")
+            return False
+        import io
+        buf = io.StringIO()
+        c = self.controller
+        h.export(buf, dict(self.document.options.to_dict(), source="app"), c.info.get("inputs", {}),
+                 c.end_reason or "stopped", session=self.document.session.to_dict(), program=c.info.get("program"))
+        try:
+            atomic_write_text(path, buf.getvalue())
+        except OSError as e:
+            self.show_error(f"Could not export to {path}: {e.strerror or e}")
+            return False
+        self.statusBar().showMessage(f"Exported {h.n} steps to {path}", 4000)
+        return True
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "GradViz sessions (*.json);;All files (*)")
+        if path:
+            self.open_session_file(path)
+
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", self.document.path or "session.json", "GradViz sessions (*.json)")
+        if path:
+            self.save_session_file(path)
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export history", "history.jsonl", "JSON Lines (*.jsonl)")
+        if path:
+            self.export_history(path)
+
+    def show_error(self, text: str) -> None:
+        self.errorBanner.setText(f"⚠ {text}")
+        self.errorBanner.setVisible(True)
+        self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
+
+    # -- reacting to edits --------------------------------------------------------------------------
+    def _session_changed(self, name: str | None) -> None:
+        self._update_problems()
+        if name in LIVE_OPTIONS:
+            self.controller.set_live_option(name, getattr(self.document.options, name))
+            self._update_buttons()
+            return
+        problems = self.document.session.problems()
+        if problems:
+            self._built_key = None
+            self.scene.set_node_data(None, None)
+            self._update_buttons()
+            return
+        key = _structure_key(self.document.session)
+        if key != self._built_key:
+            self._built_key = key
+            if self.controller.history is not None and self.controller.history.n:
+                self.statusBar().showMessage("Changed: training restarts from step 0 with the new settings", 5000)
+            self.controller.load(self.document.session)
+        self._update_buttons()
+
+    def _update_problems(self) -> None:
+        self.problemsList.clear()
+        for p in self.document.session.problems():
+            self.problemsList.addItem(p)
+        dock = self.findChild(QDockWidget, "problemsDock")
+        if dock is not None:
+            dock.setWindowTitle(f"Problems ({self.problemsList.count()})" if self.problemsList.count() else "Problems")
+            if self.problemsList.count():
+                dock.raise_()
+        self.problemsList.setToolTip("Fix these to train" if self.problemsList.count() else "No problems")
+
+    def reset(self) -> None:
+        self.errorBanner.setVisible(False)
+        if not self.document.session.problems():
+            self._built_key = _structure_key(self.document.session)
+            self.controller.load(self.document.session)
+
+    def toggle_start(self) -> None:
+        if self.controller.state in ("running", "compiling"):
+            self.controller.pause()
+        else:
+            self.controller.start()
+
+    # -- controller events --------------------------------------------------------------------------
+    def _on_built(self) -> None:
+        c = self.controller
+        self.plots.set_history(c.history)
+        self.codeView.setPlainText(c.info.get("program", ""))
+        self.scene.set_node_data(None, None)
+        self._update_status()
+
+    def _on_tick(self) -> None:
+        self.plots.refresh()
+        self._update_status()
+
+    def _on_nodes(self, nodes) -> None:
+        step, values, grads = nodes
+        self.scene.set_node_data(values, grads)
+        self._update_status()
+
+    def _on_ended(self, reason: str, steps: int) -> None:
+        self.plots.refresh()
+        text = {"max_steps": f"Finished: reached the maximum of {steps} steps.",
+                "until_loss": f"Finished at step {steps}: the loss fell below the target.",
+                "non_finite": f"Stopped at step {steps}: the loss or a gradient is not finite. The learning rate "
+                              "is probably too large: lower it and press Reset."}.get(reason, f"Ended: {reason}")
+        if reason == "non_finite":
+            self.show_error(text)
+        self.statusBar().showMessage(text, 10000)
+        self._update_status()
+
+    def _state_changed(self, state: str) -> None:
+        running = state in ("running", "compiling")
+        self.controls.set_running(running)
+        self.inspector.set_locked(running)
+        self.scene.locked = running
+        self.palette.setEnabled(not running)
+        self.controls.cancelButton.setVisible(state in ("compiling", "building", "starting"))
+        self.controls.cancelButton.setText("Cancel compiling" if state == "compiling" else "Cancel")
+        self._update_buttons()
+        self._update_status()
+
+    def _update_buttons(self) -> None:
+        c = self.controller
+        s = c.state
+        problems = self.document.session.problems()
+        start = self.controls.startButton
+        start.setText("Pause" if s in ("running", "compiling") else "Start")
+        reason = ""
+        if problems:
+            reason = "Fix the graph first: " + problems[0]
+        elif s in ("starting", "building"):
+            reason = "Starting MindSpore…" if s == "starting" else ""
+        elif s == "ended" and c.end_reason != "max_steps":
+            reason = "The run has finished: press Reset to train again."
+        elif s == "ended" and c.step_count >= self.document.options.steps:
+            reason = "Reached max steps: raise Max steps to go on, or Reset."
+        elif s in ("error", "dead"):
+            reason = "Press Reset to recover."
+        can_start = not reason and s in ("ready", "paused", "ended", "running", "compiling")
+        start.setEnabled(can_start)
+        start.setToolTip(reason)
+        self.controls.stepButton.setEnabled(not reason and s in ("ready", "paused", "ended"))
+        self.controls.resetButton.setEnabled(not problems and s not in ("starting",))
+        self.controls.reasonLabel.setText(reason)
+
+    def _update_status(self) -> None:
+        c = self.controller
+        h = c.history
+        self.stepLabel.setText(f"step {c.step_count}")
+        self.rateLabel.setText(f"{c.steps_per_second:,.0f} steps/s" if c.state == "running" else "")
+        if h is not None and h.n:
+            from ..formatting import fmt_number
+            self.lossLabel.setText(f"loss {fmt_number(h.loss[-1])}")
+        else:
+            self.lossLabel.setText("loss —")
+        o = self.document.options
+        self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
+        self.stateLabel.setText(STATE_TEXT.get(c.state, c.state))
+
+    def _update_title(self) -> None:
+        name = os.path.basename(self.document.path) if self.document.path else self.document.session.name
+        mod = " *" if not self.document.undo_stack.isClean() else ""
+        self.setWindowTitle(f"GradViz: {name}{mod}")
+
+    # -- settings and closing ------------------------------------------------------------------------
+    def _restored_session(self) -> Session | None:
+        text = self._settings.value("lastSession") if self._settings else None
+        if isinstance(text, str) and text:
+            try:
+                return Session.from_json(text, "the last session")
+            except SessionError:
+                return None
+        return None
+
+    def closeEvent(self, event) -> None:
+        self._closing = True
+        if self._settings is not None:
+            self._settings.setValue("geometry", self.saveGeometry())
+            self._settings.setValue("windowState", self.saveState())
+            self._settings.setValue("lastSession", self.document.session.to_json())
+            self._settings.sync()
+        self.controller.shutdown()
+        super().closeEvent(event)

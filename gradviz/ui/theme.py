@@ -1,0 +1,41 @@
+"""Colours and fonts, chosen to read on a classroom projector."""
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QFont
+
+# Parameter colours, shared by the graph editor and the plots.
+PARAM_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+KIND_COLORS = {
+    "Input": "#6b7b8c", "Parameter": "#1f77b4", "MatMul": "#5a4fcf", "Add": "#5a4fcf", "Mul": "#5a4fcf",
+    "StopGradient": "#b8860b", "BCEWithLogits": "#c0392b", "MSE": "#c0392b", "Output": "#2e7d32",
+}
+GRAD_COLOR = "#c2410c"     # gradients are orange everywhere
+VALUE_COLOR = "#111827"
+MUTED = "#9ca3af"
+ERROR_COLOR = "#dc2626"
+LOSS_COLOR = "#111827"
+NORM_COLOR = "#000000"
+
+BASE_POINT_SIZE = 11
+
+
+def param_color(index: int) -> QColor:
+    return QColor(PARAM_COLORS[index % len(PARAM_COLORS)])
+
+
+def element_color(param_index: int, element: int, count: int) -> QColor:
+    """Shades of the parameter's colour, one per element, from darker to lighter."""
+    base = param_color(param_index)
+    if count <= 1:
+        return base
+    h, s, v, _ = base.getHsvF()
+    t = element / (count - 1)
+    return QColor.fromHsvF(h, max(0.25, s * (1.0 - 0.6 * t)), min(1.0, 0.55 + 0.45 * (1 - abs(2 * t - 1)) * 0.5 + 0.3 * t))
+
+
+def font(size: float = BASE_POINT_SIZE, bold: bool = False, italic: bool = False, mono: bool = False) -> QFont:
+    f = QFont("DejaVu Sans Mono" if mono else "DejaVu Sans")
+    f.setPointSizeF(size)
+    f.setBold(bold)
+    f.setItalic(italic)
+    return f
