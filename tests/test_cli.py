@@ -109,3 +109,14 @@ def test_subprocess_stdout_and_clean_stderr():
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().startswith("gradviz run: error: device GPU is not available")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_screenshot_command_writes_a_large_png(tmp_path):
+    out = tmp_path / "shot.png"
+    r = subprocess.run([sys.executable, "main.py", "screenshot", "--preset", "tutorial", "--steps", "5", "--out", str(out)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=180,
+                       env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert r.returncode == 0, r.stderr
+    from PySide6.QtGui import QImage
+    img = QImage(str(out))
+    assert img.width() >= 1280 and img.height() >= 800

@@ -148,7 +148,7 @@ class ControlPanel(QWidget):
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
         self.cancelButton.clicked.connect(self.cancelClicked)
-        document.optionsChanged.connect(lambda _n: self.sync_from_document())
+        document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
 
@@ -156,7 +156,7 @@ class ControlPanel(QWidget):
         if not self._updating:
             self.doc.set_option(name, value)
 
-    def sync_from_document(self) -> None:
+    def sync_from_document(self, *_args) -> None:
         """Show the document's options (without echoing changes back)."""
         o = self.doc.options
         self._updating = True

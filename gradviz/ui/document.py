@@ -46,8 +46,11 @@ class SessionDocument(QObject):
         super().__init__(parent)
         self.session = session.copy()
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.path: str | None = None
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modifiedChanged.emit(not clean)
 
     @property
     def graph(self) -> Graph:

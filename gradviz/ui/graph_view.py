@@ -253,11 +253,11 @@ class GraphScene(QGraphicsScene):
         self.setBackgroundBrush(QColor("#f8fafc"))
         self.selectionChanged.connect(self._on_selection)
         document.graphChanged.connect(self.rebuild)
-        document.optionsChanged.connect(lambda _name: self.rebuild())
+        document.optionsChanged.connect(self.rebuild)
         self.rebuild()
 
     # -- building --------------------------------------------------------------------------------
-    def rebuild(self) -> None:
+    def rebuild(self, *_args) -> None:
         selected = [i.name for i in self.items_by_name.values() if i.isSelected()]
         self.blockSignals(True)
         self.clear()

@@ -69,8 +69,11 @@ class Inspector(QWidget):
         self.nameEdit.returnPressed.connect(self.apply)
         self.shapeEdit.returnPressed.connect(self.apply)
         self.initCombo.currentTextChanged.connect(lambda t: self.valuesEdit.setEnabled(t == "values"))
-        document.graphChanged.connect(lambda: self.show_node(self.name))
+        document.graphChanged.connect(self._graph_changed)
         self.show_node("")
+
+    def _graph_changed(self) -> None:
+        self.show_node(self.name)
 
     def show_node(self, name: str) -> None:
         n = self.doc.graph.get(name) if name else None

@@ -124,10 +124,10 @@ class MainWindow(QMainWindow):
 
         # wiring
         self.scene.nodeSelected.connect(self.inspector.show_node)
-        self.scene.nodeSelected.connect(lambda n: n and self.findChild(QDockWidget, "inspectorDock").raise_())
-        self.document.graphChanged.connect(lambda: self._session_changed(None))
+        self.scene.nodeSelected.connect(self._node_selected)
+        self.document.graphChanged.connect(self._graph_changed)
         self.document.optionsChanged.connect(self._session_changed)
-        self.document.modifiedChanged.connect(lambda _m: self._update_title())
+        self.document.modifiedChanged.connect(self._update_title)
         self.controls.presetChosen.connect(self.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
         self.controls.stepClicked.connect(self.controller.step)
@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         c.nodesChanged.connect(self._on_nodes)
         c.ended.connect(self._on_ended)
         c.errorOccurred.connect(self.show_error)
-        c.message.connect(lambda m: self.statusBar().showMessage(m, 5000))
+        c.message.connect(self._status_message)
 
         self.resize(1600, 1000)
         if self._settings is not None:
@@ -387,7 +387,17 @@ class MainWindow(QMainWindow):
         self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
         self.stateLabel.setText(STATE_TEXT.get(c.state, c.state))
 
-    def _update_title(self) -> None:
+    def _node_selected(self, name: str) -> None:
+        if name:
+            self.findChild(QDockWidget, "inspectorDock").raise_()
+
+    def _graph_changed(self) -> None:
+        self._session_changed(None)
+
+    def _status_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 5000)
+
+    def _update_title(self, *_args) -> None:
         name = os.path.basename(self.document.path) if self.document.path else self.document.session.name
         mod = " *" if not self.document.undo_stack.isClean() else ""
         self.setWindowTitle(f"GradViz: {name}{mod}")
@@ -410,4 +420,5 @@ class MainWindow(QMainWindow):
             self._settings.setValue("lastSession", self.document.session.to_json())
             self._settings.sync()
         self.controller.shutdown()
+        self.statusBar().clearMessage()  # stops the status bar's message timer
         super().closeEvent(event)

@@ -1,0 +1,239 @@
+"""The real window, driven as a teacher would: presets, toggles, start/pause/step/reset, both
+modes, an invalid graph, closing while running. Numbers are checked against numpy."""
+import numpy as np
+import pytest
+from PySide6.QtCore import QTimer, Qt
+
+from gradviz.ui.main_window import MainWindow
+from reference import grads_for
+from gradviz.presets import load_preset
+
+READY = 60_000  # ms: the engine process imports MindSpore first
+
+
+@pytest.fixture
+def win(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+    yield w
+    w.close()
+    assert not w.controller.engine_running
+    active = [(t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()]
+    assert not active, f"timers still running: {active}"
+
+
+def wait_state(qtbot, w, *states, timeout=30_000):
+    qtbot.waitUntil(lambda: w.controller.state in states, timeout=timeout)
+
+
+def wait_nodes_at(qtbot, w, step, timeout=30_000):
+    qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes[0] == step, timeout=timeout)
+
+
+def test_opens_with_tutorial_ready_and_node_values(qtbot, win):
+    assert win.controls.presetCombo.currentText() == "tutorial"
+    assert win.controls.startButton.isEnabled() and win.controls.startButton.text() == "Start"
+    assert "0" in win.stepLabel.text()
+    wait_nodes_at(qtbot, win, 0)
+    loss, g, v = grads_for(load_preset("tutorial"))
+    item = win.scene.items_by_name["b"]
+    np.testing.assert_allclose(item.value, v["b"], rtol=1e-6)
+    np.testing.assert_allclose(item.grad, g["b"], rtol=1e-5)
+    assert win.scene.items_by_name["loss"].value == pytest.approx(loss, rel=1e-6)
+    assert "def function(x, y, w, b):" in win.codeView.toPlainText()
+    for name in ("presetCombo", "auxOutputCheck", "stopGradientCheck", "hasAuxCheck", "deviceCombo", "modeCombo",
+                 "optimizerCombo", "lrSpin", "startButton", "stepButton", "resetButton", "graphView", "lossPlot",
+                 "paramPlot", "gradPlot", "stepLabel"):
+        assert win.findChild(object, name) is not None, name
+
+
+def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    h = win.controller.history
+    assert h.n == 1 and win.stepLabel.text() == "step 1"
+    loss, g, _ = grads_for(load_preset("tutorial"))
+    assert h.loss[0] == pytest.approx(loss, rel=1e-6)
+    win.plots.refresh()
+    x, y = win.lossPlot.getPlotItem().listDataItems()[0].getData()
+    assert list(x) == [1] and y[0] == pytest.approx(loss, rel=1e-6)
+    grads = h.grad_layout.unflatten(h.grads[0])
+    np.testing.assert_allclose(grads["b"], g["b"], rtol=1e-5)
+
+
+def test_aux_output_stop_gradient_and_has_aux_toggles(qtbot, win):
+    c = win.controls
+    assert not c.stopGradientCheck.isEnabled() and not c.hasAuxCheck.isEnabled()
+    assert "Return z too" in c.stopGradientCheck.toolTip()
+    _, plain, _ = grads_for(load_preset("tutorial"))
+
+    def db_after_toggle(check):
+        check.click()  # as a click on its label does
+        wait_state(qtbot, win, "ready")
+        wait_nodes_at(qtbot, win, 0)
+        return win.scene.items_by_name["b"].grad
+
+    db = db_after_toggle(c.auxOutputCheck)
+    np.testing.assert_allclose(db, plain["b"] + 1, rtol=1e-5)  # z returned: d(loss + sum z)/db
+    assert c.stopGradientCheck.isEnabled() and c.hasAuxCheck.isEnabled()
+    assert "differentiated too" in win.scene.items_by_name["out_z"].role
+    np.testing.assert_allclose(db_after_toggle(c.stopGradientCheck), plain["b"], rtol=1e-5)
+    c.stopGradientCheck.click()
+    np.testing.assert_allclose(db_after_toggle(c.hasAuxCheck), plain["b"], rtol=1e-5)
+    qtbot.mouseClick(c.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    h = win.controller.history
+    assert h.aux_layout.names == ["z"] and h.aux.shape == (1, 3)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_start_pause_reset(qtbot, win, mode):
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData(mode))
+    wait_state(qtbot, win, "ready")
+    win.controls.maxStepsSpin.setValue(100000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 20, timeout=60_000)
+    assert win.controls.startButton.text() == "Pause"
+    assert not win.controls.modeCombo.isEnabled()  # cannot change mid-run
+    assert win.controls.lrSpin.isEnabled()         # can
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "paused")
+    n = win.controller.step_count
+    wait_nodes_at(qtbot, win, n)
+    h = win.controller.history
+    assert h.n == n and list(h.steps) == list(range(1, n + 1))  # no step lost
+    # the nodes show the engine's values at the current parameters
+    params = h.param_layout.unflatten(h.params[-1])
+    assert not np.allclose(win.scene.items_by_name["w"].value, params["w"])  # after the last update
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0"
+
+
+def test_learning_rate_changes_mid_run(qtbot, win):
+    win.controls.speedSpin.setValue(200)
+    win.controls.maxStepsSpin.setValue(100000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 3, timeout=30_000)
+    win.controls.lrSpin.setValue(0.5)
+    assert win.controller.state in ("running", "compiling")
+    n = win.controller.step_count
+    qtbot.waitUntil(lambda: win.controller.step_count >= n + 5, timeout=30_000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "paused")
+    h = win.controller.history
+    p, g = h.params, h.grads
+    # the last update used lr 0.5: p[k+1] = p[k] - 0.5 * g[k]
+    assert np.allclose(p[-1] - p[-2], -0.5 * g[-2], rtol=1e-3, atol=1e-5)
+
+
+def test_linreg_runs_until_loss_target(qtbot, win):
+    win.controls.presetCombo.setCurrentText("linreg")
+    win.controls.presetCombo.activated.emit(win.controls.presetCombo.currentIndex())
+    wait_state(qtbot, win, "ready")
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
+    wait_state(qtbot, win, "ready")
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended", timeout=60_000)
+    assert win.controller.end_reason == "until_loss"
+    assert win.controller.history.loss[-1] < 0.001 and win.controller.step_count < 600
+    assert not win.controls.startButton.isEnabled()
+    assert "Reset" in win.controls.reasonLabel.text()
+
+
+def test_divergence_is_marked_and_explained(qtbot, win):
+    win.load_preset("linreg")
+    wait_state(qtbot, win, "ready")
+    win.controls.lrSpin.setValue(50)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended")
+    assert win.controller.end_reason == "non_finite"
+    assert win.errorBanner.isVisible() and "not finite" in win.errorBanner.text()
+    win.plots.refresh()
+    assert len(win.plots.bad_marks.data) >= 1 and win.plots.bad_lines
+
+
+def test_invalid_graph_disables_start_with_reason_and_undo_recovers(qtbot, win):
+    win.scene.items_by_name["w"].setSelected(True)
+    assert win.inspector.name == "w"
+    win.inspector.shapeEdit.setText("4, 3")
+    qtbot.mouseClick(win.inspector.applyButton, Qt.MouseButton.LeftButton)
+    msg = 'MatMul "matmul": x has shape (5,) but w has shape (4, 3)'
+    assert not win.controls.startButton.isEnabled()
+    assert msg in win.controls.reasonLabel.text()
+    assert any(msg in win.problemsList.item(i).text() for i in range(win.problemsList.count()))
+    assert win.scene.items_by_name["matmul"].problems and msg in win.scene.items_by_name["matmul"].toolTip()
+    win.undoAction.trigger()
+    wait_state(qtbot, win, "ready")
+    assert win.controls.startButton.isEnabled() and win.problemsList.count() == 0
+
+
+def test_bad_shape_text_is_refused_where_typed(qtbot, win):
+    win.scene.items_by_name["x"].setSelected(True)
+    win.inspector.shapeEdit.setText("five")
+    qtbot.mouseClick(win.inspector.applyButton, Qt.MouseButton.LeftButton)
+    assert "not a shape" in win.inspector.error.text()
+    assert win.document.graph["x"].shape == (5,)
+
+
+def test_palette_add_delete_undo_redo(qtbot, win):
+    n = len(win.document.graph)
+    name = win.add_node("Mul")
+    assert len(win.document.graph) == n + 1
+    assert any("not connected" in p for p in win.document.session.problems())
+    win.scene.items_by_name[name].setSelected(True)
+    qtbot.keyClick(win.graphView, Qt.Key.Key_Delete)
+    assert win.document.graph.get(name) is None
+    win.undoAction.trigger()
+    assert win.document.graph.get(name) is not None
+    win.undoAction.trigger()
+    win.redoAction.trigger()
+    assert win.document.graph.get(name) is not None
+    win.document.connect_ports("x", name, "a")
+    win.document.connect_ports("x", name, "b")
+    assert win.document.graph[name].inputs == {"a": "x", "b": "x"}
+    assert any(e.dst.name == name for e in win.scene.edges)
+
+
+def test_device_combo_lists_every_device_and_disables_unavailable(qtbot, win):
+    combo = win.controls.deviceCombo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["CPU", "GPU", "Ascend"]
+    model = combo.model()
+    assert model.item(0).isEnabled()
+    assert not model.item(1).isEnabled() and "GPU" in model.item(1).toolTip()
+
+
+def test_close_while_running_stops_everything_quickly(qtbot, win):
+    import time
+    win.controls.maxStepsSpin.setValue(100000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 2, timeout=30_000)
+    proc = win.controller._client.process
+    t = time.perf_counter()
+    win.close()
+    assert time.perf_counter() - t < 2.0
+    assert not proc.is_alive() if hasattr(proc, "_popen") and proc._popen is not None else True
+
+
+def test_engine_crash_is_reported_and_reset_recovers(qtbot, win):
+    win.controller._client.process.kill()
+    wait_state(qtbot, win, "dead")
+    assert "stopped unexpectedly" in win.errorBanner.text()
+    assert not win.controls.startButton.isEnabled()
+    assert win.document.graph.get("w") is not None  # session kept
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready", timeout=READY)
+    assert win.controls.startButton.isEnabled()
+
+
+def test_graph_mode_first_step_compiles_and_can_be_cancelled(qtbot, win):
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
+    wait_state(qtbot, win, "ready")
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    win.controller.cancel()  # as the Cancel button does
+    wait_state(qtbot, win, "ready", timeout=READY)
+    assert win.controller.history.n == 0
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
