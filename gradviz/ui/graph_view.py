@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
                                QGraphicsScene, QGraphicsView)
 
@@ -15,7 +15,8 @@ from ..graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
 
-W = 290
+W = 250      # node width
+W_OUTPUT = 200
 HEADER = 34
 ROW = 26
 CELL = 11
@@ -26,7 +27,7 @@ class PortItem(QGraphicsEllipseItem):
     def __init__(self, node: "NodeItem", port: str | None, is_input: bool, y: float):
         super().__init__(-PORT_R, -PORT_R, 2 * PORT_R, 2 * PORT_R, node)
         self.node, self.port, self.is_input = node, port, is_input
-        self.setPos(0 if is_input else W, y)
+        self.setPos(0 if is_input else node.width, y)
         self.setBrush(QBrush(QColor("#ffffff")))
         self.setPen(QPen(QColor("#374151"), 2))
         self.setAcceptHoverEvents(True)
@@ -49,6 +50,7 @@ class NodeItem(QGraphicsObject):
         self.shape_ = shape
         self.color_index = color_index
         self.role = role
+        self.width = W_OUTPUT if node.kind == "Output" else W
         self.value = None
         self.grad = None
         self.problems: list[str] = []
@@ -76,7 +78,7 @@ class NodeItem(QGraphicsObject):
         return self._rows_top() + 2 * ROW + 6
 
     def boundingRect(self) -> QRectF:
-        return QRectF(-PORT_R - 2, -2, W + 2 * PORT_R + 4, self.height() + 4)
+        return QRectF(-PORT_R - 2, -2, self.width + 2 * PORT_R + 4, self.height() + 4)
 
     def set_data(self, value, grad) -> None:
         self.value, self.grad = value, grad
@@ -111,20 +113,20 @@ class NodeItem(QGraphicsObject):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(border, 4 if (self.problems or self.isSelected()) else 1.5))
         p.setBrush(QBrush(QColor("#ffffff")))
-        p.drawRoundedRect(QRectF(0, 0, W, h), 8, 8)
+        p.drawRoundedRect(QRectF(0, 0, self.width, h), 8, 8)
         path = QPainterPath()
-        path.addRoundedRect(QRectF(0, 0, W, HEADER), 8, 8)
+        path.addRoundedRect(QRectF(0, 0, self.width, HEADER), 8, 8)
         p.fillPath(path, kind_color)
         p.setPen(QColor("#ffffff"))
         p.setFont(theme.font(13, bold=True))
-        p.drawText(QRectF(12, 0, W - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name)
+        p.drawText(QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name)
         p.setFont(theme.font(10))
         kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else "Parameter (frozen)"
-        p.drawText(QRectF(12, 0, W - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
+        p.drawText(QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
         if self.problems:
             p.setPen(QColor("#fff"))
             p.setFont(theme.font(13, bold=True))
-            p.drawText(QRectF(W - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
+            p.drawText(QRectF(self.width - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
 
         # one row per input port ("a ← x"), or the source's shape and init
         p.setFont(theme.font(11))
@@ -133,20 +135,19 @@ class NodeItem(QGraphicsObject):
             for port in self.ports_in:
                 src = n.inputs.get(port)
                 p.setPen(QColor(theme.VALUE_COLOR if src else theme.ERROR_COLOR))
-                p.drawText(QRectF(14, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"{port} ← {src or '(not connected)'}")
+                p.drawText(QRectF(14, y, self.width - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"{port} ← {src or '(not connected)'}")
                 y += ROW
         else:
             p.setPen(QColor("#374151"))
             init = n.init if n.init != "values" else "values"
-            p.drawText(QRectF(12, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"shape {shape_str(tuple(n.shape))} · {init}")
+            p.drawText(QRectF(12, y, self.width - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"shape {shape_str(tuple(n.shape))} · {init}")
             y += ROW
         p.setPen(QPen(QColor("#e5e7eb"), 1))
-        p.drawLine(QPointF(6, y), QPointF(W - 6, y))
+        p.drawLine(QPointF(6, y), QPointF(self.width - 6, y))
 
         if n.kind == "Output":
             p.setPen(QColor("#14532d" if "not returned" not in self.role else theme.MUTED))
-            p.setFont(theme.font(11, bold=True))
-            p.drawText(QRectF(12, y, W - 20, ROW), Qt.AlignmentFlag.AlignVCenter, self.role)
+            _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.role, 11, bold=True)
             return
         if self._matrix():
             self._paint_matrices(p, y)
@@ -158,7 +159,7 @@ class NodeItem(QGraphicsObject):
         p.setFont(theme.font(10))
         p.setPen(QColor("#6b7280"))
         p.drawText(QRectF(12, y, 64, ROW), Qt.AlignmentFlag.AlignVCenter, label)
-        r = QRectF(76, y + 2, W - 80, ROW - 4)
+        r = QRectF(76, y + 2, self.width - 80, ROW - 4)
         if v is None:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(QColor("#e5e7eb"), Qt.BrushStyle.BDiagPattern))
@@ -169,19 +170,17 @@ class NodeItem(QGraphicsObject):
             return
         bad = not np.all(np.isfinite(v))
         p.setPen(QColor(theme.ERROR_COLOR) if bad else color)
-        text = fmt_tensor(v, 4)
-        p.setFont(theme.font(12 if len(text) < 22 else 10.5, bold=len(text) < 22, mono=True))
-        p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+        _fit_text(p, r, fmt_tensor(v, 3), 12, bold=True, mono=True)
 
     def _paint_matrices(self, p: QPainter, y: float) -> None:
         rows, cols = self.shape_
         p.setFont(theme.font(10))
         for i, (label, v, color) in enumerate((("value", self.value, theme.VALUE_COLOR),
                                                 (f"∂L/∂{self.name}", self.grad, theme.GRAD_COLOR))):
-            x = 12 + i * (W / 2)
+            x = 12 + i * (self.width / 2)
             p.setPen(QColor(color))
-            p.drawText(QRectF(x, y + 2, W / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
-            cell = min(CELL, (W / 2 - 20) / cols)
+            p.drawText(QRectF(x, y + 2, self.width / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
+            cell = min(CELL, (self.width / 2 - 20) / cols)
             r = QRectF(x, y + 20, cell * cols, CELL * rows)
             if v is None:
                 p.setPen(Qt.PenStyle.NoPen)
@@ -198,8 +197,8 @@ class NodeItem(QGraphicsObject):
                 p.drawRect(r)
                 p.setFont(theme.font(9, mono=True))
                 p.setPen(QColor(color))
-                span = f"{fmt_tensor(np.nanmin(v))}…\n{fmt_tensor(np.nanmax(v))}" if np.isfinite(v).any() else "NaN"
-                p.drawText(QRectF(r.right() + 4, r.top(), W / 2 - cell * cols - 18, r.height()),
+                span = f"max {fmt_tensor(np.nanmax(v))}\nmin {fmt_tensor(np.nanmin(v))}" if np.isfinite(v).any() else "NaN"
+                p.drawText(QRectF(r.right() + 4, r.top(), self.width / 2 - cell * cols - 18, r.height()),
                            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, span)
                 p.setFont(theme.font(10))
 
@@ -207,6 +206,16 @@ class NodeItem(QGraphicsObject):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
             self.scene().node_moved(self)
         return super().itemChange(change, value)
+
+
+def _fit_text(p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False) -> None:
+    """Draw text left-aligned in r, shrinking the font (down to 8 pt) until it fits."""
+    f = theme.font(size, bold=bold, mono=mono)
+    while size > 8 and QFontMetricsF(f).horizontalAdvance(text) > r.width():
+        size -= 0.5
+        f = theme.font(size, bold=bold and size >= 10, mono=mono)
+    p.setFont(f)
+    p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
 class EdgeItem(QGraphicsPathItem):
