@@ -136,7 +136,6 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     step_args = inputs if options.api == "cell" else args
     w(f"def train_step({', '.join(inputs)}):")
     call = f"grad_fn({', '.join(step_args)})"
-    aux_tuple = "(" + "".join(f"{a}, " for a in akeys) + ")" if akeys else "()"
     outs = "loss" if not akeys else f"({', '.join(['loss'] + akeys)})"
     single = len(trainable) == 1 and options.api != "cell"
     gname = "grad" if single else "grads"
@@ -150,7 +149,12 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{_INDENT}{outs}, {gname} = {call}")
     if single:
         w(f"{_INDENT}grads = (grad,)")
+    # one flat vector per step (a single copy to numpy): loss, parameters before the update,
+    # gradients, auxiliary outputs
+    parts = ["loss.reshape((1,))"] + [f"{p}.reshape((-1,))" for p in params] + \
+        [f"grads[{i}].reshape((-1,))" for i in range(len(trainable))] + [f"{a}.reshape((-1,))" for a in akeys]
+    w(f"{_INDENT}record = ops.concat(({', '.join(parts)}))")
     w(f"{_INDENT}optimizer(grads)")
-    w(f"{_INDENT}return loss, {aux_tuple}, grads")
+    w(f"{_INDENT}return record")
     src = "\n".join(L) + "\n"
     return Program(src, args, inputs, params, trainable, akeys, [n.name for n in order])

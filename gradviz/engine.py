@@ -99,7 +99,6 @@ class Engine:
         self._step_fn = ms.jit(step) if o.mode == "graph" else step
         self._probe_grad = None
         self.steps_done = 0
-        self._before = self.param_layout.flatten(init)
         self.compiled = o.mode != "graph"
 
     # -- building -------------------------------------------------------------------------------
@@ -129,18 +128,12 @@ class Engine:
     def step(self) -> StepResult:
         """One forward, backward and update. The result holds the parameters before the update."""
         t0 = time.perf_counter()
-        loss, aux, grads = self._step_fn(*self._inputs)
-        loss_v = float(loss.asnumpy())
-        g = np.concatenate([gr.asnumpy().reshape(-1) for gr in grads]).astype(np.float32, copy=False)
-        a = (np.concatenate([x.asnumpy().reshape(-1) for x in aux]).astype(np.float32, copy=False)
-             if len(aux) else np.zeros(0, np.float32))
-        after = np.concatenate([self._params[n].asnumpy().reshape(-1) for n in self.program.param_names]).astype(np.float32, copy=False)
+        rec = self._step_fn(*self._inputs).asnumpy()  # one copy: loss, params, grads, aux
         ms_ = (time.perf_counter() - t0) * 1e3
+        p, g = self.param_layout.total, self.grad_layout.total
         self.compiled = True
         self.steps_done += 1
-        res = StepResult(self.steps_done, loss_v, self._before, g, a, ms_)
-        self._before = after
-        return res
+        return StepResult(self.steps_done, float(rec[0]), rec[1:1 + p], rec[1 + p:1 + p + g], rec[1 + p + g:], ms_)
 
     def undo_last_update(self, result: StepResult) -> None:
         """Put the parameters back to their values before `result`'s update (written in place).
@@ -151,10 +144,10 @@ class Engine:
         vals = self.param_layout.unflatten(result.params)
         for n, v in vals.items():
             ops.assign(self._params[n], Tensor(np.ascontiguousarray(v, np.float32)))
-        self._before = result.params.copy()
 
     def current_params(self) -> dict[str, np.ndarray]:
-        return self.param_layout.unflatten(self._before)
+        """The parameters now (after the last update), as numpy copies."""
+        return {n: np.array(self._params[n].asnumpy(), np.float32) for n in self.program.param_names}
 
     # -- node values -----------------------------------------------------------------------------
     def node_snapshot(self) -> NodeSnapshot:
