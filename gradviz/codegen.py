@@ -10,6 +10,7 @@ from .graph import Graph, Node
 from .session import Options
 
 _INDENT = "    "
+BATCH = 8  # steps per call of recorded_steps (Graph mode, flat out): fewer calls into MindSpore
 
 
 @dataclass(frozen=True)
@@ -149,12 +150,26 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{_INDENT}{outs}, {gname} = {call}")
     if single:
         w(f"{_INDENT}grads = (grad,)")
-    # one flat vector per step (a single copy to numpy): loss, parameters before the update,
-    # gradients, auxiliary outputs
-    parts = ["loss.reshape((1,))"] + [f"{p}.reshape((-1,))" for p in params] + \
-        [f"grads[{i}].reshape((-1,))" for i in range(len(trainable))] + [f"{a}.reshape((-1,))" for a in akeys]
-    w(f"{_INDENT}record = ops.concat(({', '.join(parts)}))")
     w(f"{_INDENT}optimizer(grads)")
-    w(f"{_INDENT}return record")
+    aux_tuple = "(" + "".join(f"{a}, " for a in akeys) + ")" if akeys else "()"
+    w(f"{_INDENT}return loss, {aux_tuple}, grads")
+    w("")
+    w("")
+    # Graph mode only: GradViz's recording around train_step, compiled with it by mindspore.jit
+    w("# --- GradViz recording (Graph mode): one flat vector per step, one copy to numpy ---")
+    before = [f"{p}.reshape((-1,))" for p in params]
+    w(f"def recorded_step({', '.join(inputs)}):")
+    w(f"{_INDENT}before = ops.concat(({', '.join(before)},))")
+    w(f"{_INDENT}loss, aux, grads = train_step({', '.join(inputs)})")
+    parts = ["loss.reshape((1,))", "before"] + [f"grads[{i}].reshape((-1,))" for i in range(len(trainable))] + \
+        [f"aux[{i}].reshape((-1,))" for i in range(len(akeys))]
+    w(f"{_INDENT}return ops.concat(({', '.join(parts)}))")
+    w("")
+    w("")
+    w(f"def recorded_steps({', '.join(inputs)}):")
+    w(f'{_INDENT}"""{BATCH} steps in one call, for training flat out."""')
+    for i in range(BATCH):
+        w(f"{_INDENT}r{i} = recorded_step({', '.join(inputs)})")
+    w(f"{_INDENT}return ops.stack(({', '.join(f'r{i}' for i in range(BATCH))}))")
     src = "\n".join(L) + "\n"
     return Program(src, args, inputs, params, trainable, akeys, [n.name for n in order])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import math
 import os
 import sys
 import tempfile
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codegen import Program, generate
+from .codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
 from .graph import Graph, initial_values
 from .layout import Layout
@@ -35,7 +36,7 @@ class StepResult:
 
     @property
     def finite(self) -> bool:
-        return bool(np.isfinite(self.loss) and np.all(np.isfinite(self.grads)))
+        return math.isfinite(self.loss) and bool(np.isfinite(self.grads).all())
 
 
 @dataclass
@@ -95,11 +96,13 @@ class Engine:
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer
-        step = self._module.train_step
-        self._step_fn = ms.jit(step) if o.mode == "graph" else step
+        self.graph_mode = o.mode == "graph"
+        if self.graph_mode:
+            self._one = ms.jit(self._module.recorded_step)
+            self._batch = ms.jit(self._module.recorded_steps)
+        self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
         self._probe_grad = None
         self.steps_done = 0
-        self.compiled = o.mode != "graph"
 
     # -- building -------------------------------------------------------------------------------
     def _make_optimizer(self, params):
@@ -125,20 +128,54 @@ class Engine:
         self.session.options.lr = float(lr)
 
     # -- training -------------------------------------------------------------------------------
+    def needs_compile(self, batch: bool = False) -> bool:
+        """Whether the next step (or batch) compiles first (Graph mode, first call)."""
+        return not self._compiled["batch" if batch else "one"]
+
+    @property
+    def batch_size(self) -> int:
+        """Steps per steps_batch() call: BATCH in Graph mode, 1 in PyNative."""
+        return BATCH if self.graph_mode else 1
+
+    def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
+        p, g = self.param_layout.total, self.grad_layout.total
+        out = []
+        for rec in recs:
+            self.steps_done += 1
+            out.append(StepResult(self.steps_done, float(rec[0]), rec[1:1 + p], rec[1 + p:1 + p + g],
+                                  rec[1 + p + g:], t_ms))
+        return out
+
     def step(self) -> StepResult:
         """One forward, backward and update. The result holds the parameters before the update."""
         t0 = time.perf_counter()
-        rec = self._step_fn(*self._inputs).asnumpy()  # one copy: loss, params, grads, aux
-        ms_ = (time.perf_counter() - t0) * 1e3
-        p, g = self.param_layout.total, self.grad_layout.total
-        self.compiled = True
-        self.steps_done += 1
-        return StepResult(self.steps_done, float(rec[0]), rec[1:1 + p], rec[1 + p:1 + p + g], rec[1 + p + g:], ms_)
+        if self.graph_mode:
+            rec = self._one(*self._inputs).asnumpy()[None]
+            self._compiled["one"] = True
+        else:  # PyNative: copy each tensor (cheaper than extra ops to pack them)
+            before = [self._params[n].asnumpy().reshape(-1).copy() for n in self.program.param_names]  # a view otherwise
+            loss, aux, grads = self._module.train_step(*self._inputs)
+            parts = [loss.asnumpy().reshape(-1)] + before + [gr.asnumpy().reshape(-1) for gr in grads] + \
+                [a.asnumpy().reshape(-1) for a in aux]
+            rec = np.concatenate(parts).astype(np.float32, copy=False)[None]
+        return self._results(rec, (time.perf_counter() - t0) * 1e3)[0]
+
+    def steps_batch(self) -> list[StepResult]:
+        """batch_size steps in one call into MindSpore (Graph mode); the caller decides where the
+        run ends and calls undo_last_update on that step, which also undoes the later ones."""
+        if not self.graph_mode:
+            return [self.step()]
+        t0 = time.perf_counter()
+        recs = self._batch(*self._inputs).asnumpy()
+        self._compiled["batch"] = True
+        return self._results(recs, (time.perf_counter() - t0) * 1e3 / len(recs))
 
     def undo_last_update(self, result: StepResult) -> None:
-        """Put the parameters back to their values before `result`'s update (written in place).
+        """Put the parameters back to their values before `result`'s update (written in place),
+        and count the steps up to `result` only.
 
         Used when a run ends at a step, like the seed's loop that breaks before optimizer(grads)."""
+        self.steps_done = result.step
         from mindspore import Tensor, ops
 
         vals = self.param_layout.unflatten(result.params)

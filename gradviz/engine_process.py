@@ -18,6 +18,7 @@ import numpy as np
 
 BATCH_SECONDS = 1 / 60   # at most this long between batches while training
 NODES_SECONDS = 0.5      # node values/gradients side pass at most this often while training
+NODES_COST_FACTOR = 30   # ... and no more often than 30x its own duration (~3% of the time)
 
 
 def describe(e: BaseException) -> str:
@@ -35,6 +36,7 @@ class Server:
         self.speed = 0.0
         self.next_time = 0.0
         self.last_nodes = 0.0
+        self.nodes_interval = NODES_SECONDS
         self.ended = False
         self._reset_batch()
 
@@ -113,8 +115,7 @@ class Server:
         info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
                 "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
                 "inputs": {n: e.initial[n] for n in e.program.input_names},
-                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()},
-                "compiled": e.compiled}
+                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()}}
         self.send("built", run_id, info)
         self.send_nodes()
 
@@ -134,28 +135,35 @@ class Server:
             o.until_loss = None if value is None else float(value)
 
     # -- training -----------------------------------------------------------------------------
-    def one_step(self) -> None:
+    def record(self, results) -> bool:
+        """Queue the results for the next batch; True if the run ended at one of them (the later
+        ones of a Graph-mode batch are then dropped and their updates undone)."""
         from .training import finish_step
 
-        e = self.engine
-        if not e.compiled:
+        for r in results:
+            self.b_steps.append(r.step)
+            self.b_loss.append(r.loss)
+            self.b_params.append(r.params)
+            self.b_grads.append(r.grads)
+            self.b_aux.append(r.aux)
+            self.b_ms.append(r.step_ms)
+            reason = finish_step(self.engine, r)
+            if reason:
+                self.running, self.ended = False, True
+                self.flush()
+                self.send("ended", self.run_id, reason, r.step)
+                return True
+        return False
+
+    def one_step(self) -> None:
+        if self.engine.needs_compile():
             self.send("state", self.run_id, "compiling")
-        r = e.step()
-        self.b_steps.append(r.step)
-        self.b_loss.append(r.loss)
-        self.b_params.append(r.params)
-        self.b_grads.append(r.grads)
-        self.b_aux.append(r.aux)
-        self.b_ms.append(r.step_ms)
-        reason = finish_step(e, r)
-        if reason:
-            self.running, self.ended = False, True
-            self.flush()
-            self.send("ended", self.run_id, reason, r.step)
+        self.record([self.engine.step()])
 
     def train_slice(self) -> None:
         """Train until a batch is due (1/60 s), a command arrives or the run ends."""
         t_end = time.perf_counter() + BATCH_SECONDS
+        e = self.engine
         try:
             while self.running:
                 now = time.perf_counter()
@@ -168,16 +176,21 @@ class Server:
                             break  # a command came: handle it first
                         continue
                     self.next_time = max(self.next_time + 1.0 / self.speed, now - 0.5)
-                compiled_before = self.engine.compiled
-                self.one_step()
-                if not compiled_before and self.running:
+                    batch = False
+                else:  # flat out: whole batches where the run cannot end by max steps inside one
+                    batch = e.batch_size > 1 and e.session.options.steps - e.steps_done >= e.batch_size
+                compiling = e.needs_compile(batch)
+                if compiling:
+                    self.send("state", self.run_id, "compiling")
+                ended = self.record(e.steps_batch() if batch else [e.step()])
+                if compiling and not ended:
                     self.send("state", self.run_id, "running")
                     break
-        except Exception as e:
-            self.fail(e)
+        except Exception as ex:
+            self.fail(ex)
             return
         self.flush()
-        if not self.running or time.perf_counter() - self.last_nodes > NODES_SECONDS:
+        if not self.running or time.perf_counter() - self.last_nodes > self.nodes_interval:
             self.send_nodes()
 
     def flush(self) -> None:
@@ -189,11 +202,14 @@ class Server:
         self._reset_batch()
 
     def send_nodes(self) -> None:
+        """Node values and gradients; while training, spaced so they cost at most ~3% of the time."""
         if self.engine is None:
             return
-        self.last_nodes = time.perf_counter()
+        t = time.perf_counter()
         snap = self.engine.node_snapshot()
         self.send("nodes", self.run_id, snap.step, snap.values, snap.grads)
+        self.last_nodes = time.perf_counter()
+        self.nodes_interval = max(NODES_SECONDS, NODES_COST_FACTOR * (self.last_nodes - t))
 
 
 def serve(conn) -> None:

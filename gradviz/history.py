@@ -1,6 +1,8 @@
 """Training history in growable numpy buffers: what the plots draw and what export writes.
 
-Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. Qt-free."""
+Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. A
+min/max pyramid (blocks of 16, 256, 4096 and 65536 steps), updated as steps arrive, lets a plot
+of any zoom draw about a thousand points per curve instead of every step. Qt-free."""
 from __future__ import annotations
 
 from typing import IO
@@ -11,20 +13,62 @@ from .layout import Layout
 from .records import HistoryWriter
 
 
+LOD_FACTOR = 16
+LOD_LEVELS = 4  # block sizes 16, 256, 4096, 65536
+
+
+class _Envelope:
+    """Per-block min and max of a (n, cols) series, at several block sizes."""
+
+    def __init__(self, cols: int):
+        self.cols = cols
+        self.mins = [np.zeros((0, cols), np.float32) for _ in range(LOD_LEVELS)]
+        self.maxs = [np.zeros((0, cols), np.float32) for _ in range(LOD_LEVELS)]
+
+    @staticmethod
+    def block(level: int) -> int:
+        return LOD_FACTOR ** (level + 1)
+
+    def update(self, data: np.ndarray, n_old: int, n_new: int) -> None:
+        """Recompute the blocks touched by rows n_old..n_new (data holds rows 0..n_new)."""
+        src_min, src_max, src_n, start = data, data, n_new, n_old
+        for lv in range(LOD_LEVELS):
+            nb = -(-src_n // LOD_FACTOR)
+            first = start // LOD_FACTOR
+            if len(self.mins[lv]) < nb:
+                grow = max(nb, 2 * len(self.mins[lv]))
+                for arrs in (self.mins, self.maxs):
+                    new = np.zeros((grow, self.cols), np.float32)
+                    new[:len(arrs[lv])] = arrs[lv]
+                    arrs[lv] = new
+            lo = first * LOD_FACTOR
+            with np.errstate(invalid="ignore"):
+                idx = np.arange(lo, src_n, LOD_FACTOR)
+                self.mins[lv][first:nb] = np.fmin.reduceat(src_min[lo:src_n], idx - lo, axis=0)
+                self.maxs[lv][first:nb] = np.fmax.reduceat(src_max[lo:src_n], idx - lo, axis=0)
+            src_min, src_max, src_n, start = self.mins[lv], self.maxs[lv], nb, first
+
+
 class History:
+    """Columns of one float32 table per step: loss, every parameter element (before that step's
+    update), every gradient element, the global gradient norm; plus step numbers, aux, timing."""
+
     def __init__(self, param_layout: Layout, grad_layout: Layout, aux_layout: Layout, capacity: int = 1024):
         self.param_layout, self.grad_layout, self.aux_layout = param_layout, grad_layout, aux_layout
         self.n = 0
         self.version = 0  # bumped on every change, so views redraw only when needed
+        P, G = param_layout.total, grad_layout.total
+        self._cols = {"loss": slice(0, 1), "params": slice(1, 1 + P), "grads": slice(1 + P, 1 + P + G),
+                      "norm": slice(1 + P + G, 2 + P + G)}
+        self._width = 2 + P + G
+        self._env = _Envelope(self._width)
+        self.bad_steps: list[int] = []  # steps with a non-finite loss or gradient (first 100)
         self._alloc(capacity)
 
     def _alloc(self, cap: int) -> None:
         self._step = np.zeros(cap, np.int64)
-        self._loss = np.zeros(cap, np.float32)
-        self._params = np.zeros((cap, self.param_layout.total), np.float32)
-        self._grads = np.zeros((cap, self.grad_layout.total), np.float32)
+        self._table = np.zeros((cap, self._width), np.float32)
         self._aux = np.zeros((cap, self.aux_layout.total), np.float32)
-        self._gnorm = np.zeros(cap, np.float32)
         self._ms = np.zeros(cap, np.float32)
 
     @property
@@ -35,9 +79,9 @@ class History:
         cap = self.capacity
         while cap < need:
             cap *= 2
-        old = (self._step, self._loss, self._params, self._grads, self._aux, self._gnorm, self._ms)
+        old = (self._step, self._table, self._aux, self._ms)
         self._alloc(cap)
-        for dst, src in zip((self._step, self._loss, self._params, self._grads, self._aux, self._gnorm, self._ms), old):
+        for dst, src in zip((self._step, self._table, self._aux, self._ms), old):
             dst[:self.n] = src[:self.n]
 
     def append(self, steps, loss, params, grads, aux, step_ms) -> None:
@@ -48,20 +92,27 @@ class History:
         if self.n + k > self.capacity:
             self._grow(self.n + k)
         s = slice(self.n, self.n + k)
+        c = self._cols
         self._step[s] = steps
-        self._loss[s] = loss
-        self._params[s] = np.asarray(params).reshape(k, -1)
+        t = self._table
+        t[s, c["loss"]] = np.asarray(loss, np.float32).reshape(k, 1)
+        t[s, c["params"]] = np.asarray(params, np.float32).reshape(k, -1)
         g = np.asarray(grads, np.float32).reshape(k, -1)
-        self._grads[s] = g
-        self._aux[s] = np.asarray(aux).reshape(k, -1)
+        t[s, c["grads"]] = g
         with np.errstate(over="ignore", invalid="ignore"):
-            self._gnorm[s] = np.sqrt(np.sum(g.astype(np.float64) ** 2, axis=1))
+            t[s, c["norm"]] = np.sqrt(np.sum(g.astype(np.float64) ** 2, axis=1)).reshape(k, 1)
+        self._aux[s] = np.asarray(aux, np.float32).reshape(k, -1)
         self._ms[s] = step_ms
+        self._env.update(t, self.n, self.n + k)
+        bad = ~np.isfinite(t[s, 0]) | ~np.isfinite(t[s, -1])
+        if bad.any() and len(self.bad_steps) < 100:
+            self.bad_steps += [int(v) for v in self._step[s][bad][:100 - len(self.bad_steps)]]
         self.n += k
         self.version += 1
 
     def clear(self) -> None:
         self.n = 0
+        self.bad_steps = []
         self.version += 1
 
     # views of the filled part (no copies)
@@ -71,15 +122,15 @@ class History:
 
     @property
     def loss(self) -> np.ndarray:
-        return self._loss[:self.n]
+        return self._table[:self.n, 0]
 
     @property
     def params(self) -> np.ndarray:
-        return self._params[:self.n]
+        return self._table[:self.n, self._cols["params"]]
 
     @property
     def grads(self) -> np.ndarray:
-        return self._grads[:self.n]
+        return self._table[:self.n, self._cols["grads"]]
 
     @property
     def aux(self) -> np.ndarray:
@@ -87,20 +138,54 @@ class History:
 
     @property
     def grad_norm(self) -> np.ndarray:
-        return self._gnorm[:self.n]
+        return self._table[:self.n, -1]
 
     @property
     def step_ms(self) -> np.ndarray:
         return self._ms[:self.n]
 
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self._step, self._loss, self._params, self._grads, self._aux, self._gnorm, self._ms))
+        arrays = [self._step, self._table, self._aux, self._ms]
+        arrays += self._env.mins + self._env.maxs
+        return sum(a.nbytes for a in arrays)
+
+    # -- what to draw --------------------------------------------------------------------------
+    def columns(self, kind: str) -> slice:
+        """Columns of a plotted series in view()'s Y: 'loss', 'params', 'grads' or 'norm'."""
+        return self._cols[kind]
+
+    def view(self, x0: float | None = None, x1: float | None = None, max_points: int = 1000):
+        """(x, Y) to draw the steps in [x0, x1]: every step when few, else min/max per block.
+
+        Y has one column per plotted series; with blocks each block gives two points (its min and
+        max at the block's centre), so spikes survive any zoom level."""
+        n = self.n
+        if n == 0:
+            return np.zeros(0), np.zeros((0, self._width), np.float32)
+        first = int(self._step[0])
+        i0 = 0 if x0 is None else int(np.clip(np.floor(x0) - first, 0, n - 1))
+        i1 = n if x1 is None else int(np.clip(np.ceil(x1) - first + 2, 1, n))
+        count = i1 - i0
+        if count <= max_points:
+            return self._step[i0:i1].astype(np.float64), self._table[i0:i1]
+        for lv in range(LOD_LEVELS):
+            bs = _Envelope.block(lv)
+            if count / bs * 2 <= max_points or lv == LOD_LEVELS - 1:
+                b0, b1 = i0 // bs, -(-i1 // bs)
+                mins, maxs = self._env.mins[lv][b0:b1], self._env.maxs[lv][b0:b1]
+                centres = first + (np.arange(b0, b1) * bs + np.minimum(bs, n - np.arange(b0, b1) * bs) / 2.0)
+                x = np.repeat(centres, 2)
+                y = np.empty((2 * len(mins), self._width), np.float32)
+                y[0::2], y[1::2] = mins, maxs
+                return x, y
+        raise AssertionError("unreachable")
 
     def export(self, fp: IO[str], config: dict, inputs: dict, reason: str, session: dict | None = None,
                program: str | None = None) -> None:
         """Write the history in the `gradviz run` JSON Lines format."""
         w = HistoryWriter(fp, self.param_layout, self.grad_layout, self.aux_layout)
         w.write_run(config, inputs, session=session, program=program)
+        P, G = self.params, self.grads
         for i in range(self.n):
-            w.write_step(self._step[i], self._loss[i], self._params[i], self._grads[i], self._aux[i], self._ms[i])
+            w.write_step(self._step[i], self._table[i, 0], P[i], G[i], self._aux[i], self._ms[i])
         w.write_end(reason, int(self._step[self.n - 1]) if self.n else 0)

@@ -174,3 +174,34 @@ def test_requires_grad_false_parameter_is_not_trained():
     np.testing.assert_array_equal(e.current_params()["b"], b0)
     _, g, _ = grads_for(s)
     np.testing.assert_allclose(e.grad_layout.unflatten(r.grads)["w"], g["w"], rtol=1e-5)
+
+
+def test_graph_mode_batches_match_single_steps_and_numpy():
+    s = tutorial(mode="graph", aux_output=True)
+    batched, single = Engine(s), Engine(s)
+    results = batched.steps_batch()
+    assert batched.batch_size == len(results) == 8
+    for r in results:
+        one = single.step()
+        assert r.step == one.step
+        assert r.loss == pytest.approx(one.loss, rel=1e-6)
+        np.testing.assert_allclose(r.params, one.params, rtol=1e-6)
+        np.testing.assert_allclose(r.grads, one.grads, rtol=1e-6)
+        np.testing.assert_allclose(r.aux, one.aux, rtol=1e-6)
+    loss, g, _ = grads_for(s)
+    assert results[0].loss == pytest.approx(loss, rel=1e-6)
+
+
+def test_run_ending_inside_a_batch_undoes_the_later_updates():
+    s = load_preset("linreg_seed")
+    s.options.mode = "graph"
+    e = Engine(s)
+    reason = None
+    while reason is None:
+        for r in e.steps_batch():
+            reason = finish_step(e, r)
+            if reason:
+                break
+    assert reason == "until_loss" and r.step == 300 and e.steps_done == 300
+    np.testing.assert_allclose(e.current_params()["weight"], [83.50287], rtol=1e-4)
+    assert e.step().step == 301

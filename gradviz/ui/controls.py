@@ -161,6 +161,8 @@ class ControlPanel(QWidget):
         o = self.doc.options
         self._updating = True
         try:
+            if self.presetCombo.findText(self.doc.session.name) >= 0:
+                self.presetCombo.setCurrentText(self.doc.session.name)
             self.auxOutputCheck.setChecked(o.aux_output)
             self.stopGradientCheck.setChecked(o.stop_gradient)
             self.hasAuxCheck.setChecked(o.has_aux)

@@ -46,8 +46,10 @@ class MainWindow(QMainWindow):
         self._settings = QSettings("GradViz", "GradViz") if restore else None
         if session is None and self._settings is not None:
             session = self._restored_session()
-        self.document = SessionDocument(session or load_preset("tutorial"), self)
+        # the engine process imports MindSpore (~1.5 s): start it before building the widgets
         self.controller = TrainingController(self)
+        self.controller.start_engine()
+        self.document = SessionDocument(session or load_preset("tutorial"), self)
         self._built_key: str | None = None
         self._closing = False
 
@@ -328,7 +330,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_ended(self, reason: str, steps: int) -> None:
-        self.plots.refresh()
+        self.plots.refresh(force=True)
         text = {"max_steps": f"Finished: reached the maximum of {steps} steps.",
                 "until_loss": f"Finished at step {steps}: the loss fell below the target.",
                 "non_finite": f"Stopped at step {steps}: the loss or a gradient is not finite. The learning rate "
@@ -340,6 +342,8 @@ class MainWindow(QMainWindow):
 
     def _state_changed(self, state: str) -> None:
         running = state in ("running", "compiling")
+        if state in ("paused", "ended"):
+            self.plots.refresh(force=True)  # everything, heat maps included, at the last step
         self.controls.set_running(running)
         self.inspector.set_locked(running)
         self.scene.locked = running

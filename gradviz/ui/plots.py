@@ -1,14 +1,18 @@
 """Live plots: loss, every parameter element, every gradient element and the gradient norm,
 plus heat maps of matrix parameters and their gradients.
 
-Curves are created once per run (when its layout is known) and fed from the history buffers
-with setData on slices; peak downsampling and clip-to-view keep long runs fast."""
+Curves are created once per run (when its layout is known): one curve item per tensor, whose
+elements are separate lines of the same colour as the node in the graph editor. They are fed
+from History.view(), which gives every step when few are visible and a min/max envelope of
+about a thousand points otherwise, so a million-step run redraws as fast as a short one."""
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..formatting import fmt_number
 from ..layout import Layout
@@ -31,11 +35,12 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
     return w
 
 
+MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
+HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
+
+
 def _curve(w: pg.PlotWidget, color, name: str | None = None, width: float = 1.0, style=Qt.PenStyle.SolidLine):
-    c = w.plot(pen=pg.mkPen(color, width=width, style=style), name=name)
-    c.setDownsampling(auto=True, method="peak")
-    c.setClipToView(True)
-    return c
+    return w.plot(pen=pg.mkPen(color, width=width, style=style), name=name)
 
 
 class HoverReadout:
@@ -62,7 +67,7 @@ class PlotPanel(QWidget):
         self.gradPlot = _plot("gradPlot", "Gradients", "dL/dp")
         self.logCheck = QCheckBox("log scale")
         self.logCheck.setObjectName("lossLogCheck")
-        self.logCheck.toggled.connect(lambda on: self.lossPlot.setLogMode(y=on))
+        self.logCheck.toggled.connect(self._log_toggled)
         self.readout = QLabel("Hover a plot to read values")
         self.readout.setObjectName("plotReadout")
         self.readout.setFont(theme.font(11, mono=True))
@@ -73,6 +78,12 @@ class PlotPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         top.addWidget(self.logCheck)
+        self.followCheck = QCheckBox("follow the run")
+        self.followCheck.setObjectName("followCheck")
+        self.followCheck.setChecked(True)
+        self.followCheck.setToolTip("Keep the whole run in view. Zooming or panning a plot turns this off.")
+        self.followCheck.toggled.connect(self.set_follow)
+        top.addWidget(self.followCheck)
         top.addWidget(self.readout, 1)
         lay.addLayout(top)
         grid = QGridLayout()
@@ -85,6 +96,19 @@ class PlotPanel(QWidget):
         lay.addLayout(grid, 1)
         self.history = None
         self._version = -1
+        self._range_dirty = False
+        self._connect_cache: dict = {}
+        self._heat_time = 0.0
+        self.follow = True
+        self._ranges: dict = {}
+        for w in (self.paramPlot, self.gradPlot):
+            w.setXLink(self.lossPlot)
+        for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+            w.getPlotItem().vb.disableAutoRange()
+            w.getPlotItem().hideButtons()
+            w.getPlotItem().vb.sigRangeChangedManually.connect(self._manual_range)
+            for ax in ("left", "bottom"):  # axes are redrawn from a cache unless their range changed
+                w.getAxis(ax).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.loss_curve = _curve(self.lossPlot, theme.LOSS_COLOR, width=1.5)
         self.bad_marks = pg.ScatterPlotItem(symbol="x", size=16, pen=pg.mkPen(theme.ERROR_COLOR, width=2.5),
                                             brush=pg.mkBrush(theme.ERROR_COLOR))
@@ -96,6 +120,12 @@ class PlotPanel(QWidget):
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self._hover = [HoverReadout(p, self.readout, t) for p, t in ((self.lossPlot, self._text_loss),
                        (self.paramPlot, self._text_params), (self.gradPlot, self._text_grads))]
+
+
+    def _log_toggled(self, on: bool) -> None:
+        self.lossPlot.setLogMode(y=on)
+        self._ranges.pop("loss", None)
+        self.refresh(force=True)
 
     # -- building ------------------------------------------------------------------------------
     def set_history(self, history) -> None:
@@ -116,13 +146,14 @@ class PlotPanel(QWidget):
         self.param_curves, self.grad_curves = [], []
         self.heat.clear()
         self.images = []
+        self._ranges = {}
         if history is None:
             return
         pl, gl = history.param_layout, history.grad_layout
         self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt")
         self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt")
-        self.param_curves = self._element_curves(self.paramPlot, pl, pl)
-        self.grad_curves = self._element_curves(self.gradPlot, gl, pl)
+        self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
+        self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
         row = 0
         for layout, kind in ((pl, "params"), (gl, "grads")):
@@ -139,55 +170,114 @@ class PlotPanel(QWidget):
                     self.images.append((img, kind, off, shape))
                     row += 1
                 off += size
+        self.heat.setVisible(bool(self.images))
 
-    def _element_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout) -> list:
-        curves = []
-        labels = layout.labels()
-        i = 0
+    def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
+        """One curve item per tensor: (item, first column in the history's view, element count)."""
+        out = []
+        off = self.history.columns(kind).start
         for name, size in zip(layout.names, layout.sizes):
             pi = color_layout.names.index(name) if name in color_layout.names else 0
-            for k in range(size):
-                col = theme.element_color(pi, k, size)
-                # one legend entry per tensor, not per element: "w (15)"
-                label = (name if size == 1 else f"{name} ({size})") if k == 0 else None
-                curves.append(_curve(w, col, name=label))
-                i += 1
-        return curves
+            label = name if size == 1 else f"{name} ({size} elements)"
+            out.append((_curve(w, theme.param_color(pi), name=label), off, size))
+            off += size
+        return out
 
     # -- drawing --------------------------------------------------------------------------------
-    def refresh(self) -> None:
-        """Redraw from the history if it changed; called on the GUI timer, never per step."""
+    def refresh(self, force: bool = False) -> None:
+        """Redraw from the history if it (or the visible range) changed; called on the GUI timer."""
         h = self.history
-        if h is None or h.version == self._version:
+        if h is None or (h.version == self._version and not force and not self._range_dirty):
             return
-        self._version = h.version
-        x = h.steps
-        loss = h.loss
-        finite = np.isfinite(loss)
-        self.loss_curve.setData(x, loss, connect="finite")
-        for j, c in enumerate(self.param_curves):
-            c.setData(x, h.params[:, j], connect="finite")
-        for j, c in enumerate(self.grad_curves):
-            c.setData(x, h.grads[:, j], connect="finite")
+        self._version, self._range_dirty = h.version, False
+        vb = self.lossPlot.getPlotItem().vb
+        x0, x1 = (None, None) if self.follow else vb.viewRange()[0]
+        x, Y = h.view(x0, x1, MAX_POINTS)
+        m = len(x)
+        self.loss_curve.setData(x, Y[:, 0], connect="finite")
+        for curves in (self.param_curves, self.grad_curves):
+            for item, off, size in curves:
+                item.setData(np.tile(x, size), Y[:, off:off + size].T.reshape(-1), connect=self._breaks(m, size))
         if self.norm_curve is not None:
-            self.norm_curve.setData(x, h.grad_norm, connect="finite")
-        bad = ~finite | ~np.isfinite(h.grad_norm)
-        if bad.any():
-            bx = x[bad]
-            last = loss[finite][-1] if finite.any() else 0.0
-            self.bad_marks.setData(bx, np.full(len(bx), last))
-            if not self.bad_lines:
-                for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-                    ln = pg.InfiniteLine(pos=float(bx[0]), angle=90, pen=pg.mkPen(theme.ERROR_COLOR, width=2),
-                                         label="not finite", labelOpts={"color": theme.ERROR_COLOR, "position": 0.9})
-                    w.addItem(ln)
-                    self.bad_lines.append(ln)
-        if h.n:
+            self.norm_curve.setData(x, Y[:, -1], connect="finite")
+        self._mark_non_finite(h)
+        if self.follow and len(x):
+            self._follow(x, Y)
+        now = time.perf_counter()
+        if h.n and (force or now - self._heat_time > HEAT_SECONDS):
+            self._heat_time = now
             for img, kind, off, shape in self.images:
                 src = h.params if kind == "params" else h.grads
                 a = src[-1, off:off + shape[0] * shape[1]].reshape(shape)
-                m = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
-                img.setImage(a, levels=(-m or -1, m or 1), lut=_DIVERGING)
+                mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
+                img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
+
+    def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
+        """Keep everything in view with ranges that change rarely: redrawing axes is the costly
+        part of a plot, so ranges snap to round numbers and grow with headroom."""
+        xmax = _nice_ceil(max(float(x[-1]) * 1.1, 10.0))
+        if xmax != self._ranges.get("x"):
+            self._ranges["x"] = xmax
+            self.lossPlot.getPlotItem().vb.setXRange(0, xmax, padding=0)
+        h = self.history
+        log = self.logCheck.isChecked()
+        for key, plot, cols in (("loss", self.lossPlot, [h.columns("loss")]),
+                                ("params", self.paramPlot, [h.columns("params")]),
+                                ("grads", self.gradPlot, [h.columns("grads"), h.columns("norm")])):
+            vals = np.concatenate([Y[:, c].reshape(-1) for c in cols])
+            if key == "loss" and log:
+                vals = np.log10(vals[vals > 0]) if (vals > 0).any() else vals[:0]
+            vals = vals[np.isfinite(vals)]
+            if not len(vals):
+                continue
+            lo, hi = float(vals.min()), float(vals.max())
+            cur = self._ranges.get(key)
+            if cur is not None and cur[2] == log and cur[0] <= lo and hi <= cur[1] and (hi - lo) > 0.3 * (cur[1] - cur[0]):
+                continue  # still a good fit
+            span = (hi - lo) or max(abs(hi), 1.0)
+            new = (_nice_floor(lo - 0.08 * span, span), _nice_ceil_step(hi + 0.08 * span, span), log)
+            self._ranges[key] = new
+            plot.getPlotItem().vb.setYRange(new[0], new[1], padding=0)
+
+    def set_follow(self, on: bool) -> None:
+        """Follow the run (ranges chosen for you) or keep the range the user zoomed to."""
+        self.follow = on
+        if self.followCheck.isChecked() != on:
+            self.followCheck.setChecked(on)
+        self._ranges = {}
+        self.refresh(force=True)
+
+    def _manual_range(self, *_args) -> None:
+        if self.follow:
+            self.set_follow(False)
+        self._range_dirty = True
+
+    def _breaks(self, m: int, size: int) -> np.ndarray:
+        """connect array: each element's line ends where the next element's begins."""
+        key = (m, size)
+        if key not in self._connect_cache:
+            c = np.ones(m * size, bool)
+            if m:
+                c[m - 1::m] = False
+            self._connect_cache = {key: c}
+        return self._connect_cache[key]
+
+    def _mark_non_finite(self, h) -> None:
+        """A red x on the loss plot and a red line on every plot at the first non-finite step."""
+        if not h.bad_steps or len(h.bad_steps) == len(self.bad_marks.data):
+            return
+        bx = np.asarray(h.bad_steps, float)
+        i = int(bx[0]) - int(h.steps[0])
+        before = h.loss[max(0, i - 1000):i]
+        before = before[np.isfinite(before)]
+        last = float(before[-1]) if len(before) else 0.0
+        self.bad_marks.setData(bx, np.full(len(bx), last))
+        if not self.bad_lines:
+            for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                ln = pg.InfiniteLine(pos=float(bx[0]), angle=90, pen=pg.mkPen(theme.ERROR_COLOR, width=2),
+                                     label="not finite", labelOpts={"color": theme.ERROR_COLOR, "position": 0.9})
+                w.addItem(ln)
+                self.bad_lines.append(ln)
 
     # -- hover text ------------------------------------------------------------------------------
     def _index(self, step: int) -> int | None:
@@ -217,6 +307,35 @@ class PlotPanel(QWidget):
         vals = self.history.grads[i]
         return (f"step {self.history.steps[i]}: ‖grad‖={fmt_number(self.history.grad_norm[i])}  "
                 + "  ".join(f"{l}={fmt_number(v)}" for l, v in list(zip(labels, vals))[:6]))
+
+
+def _nice(v: float, up: bool) -> float:
+    """The nearest 1, 2, 2.5 or 5 times a power of ten above (or below) v."""
+    if v == 0:
+        return 0.0
+    sign = 1 if v > 0 else -1
+    a = abs(v)
+    e = np.floor(np.log10(a))
+    steps = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
+    for m in (steps if (up == (sign > 0)) else steps[::-1]):
+        c = m * 10 ** e
+        if (c >= a) if (up == (sign > 0)) else (c <= a):
+            return float(sign * c)
+    return float(v)
+
+
+def _nice_ceil(v: float) -> float:
+    return _nice(v, True)
+
+
+def _nice_ceil_step(v: float, span: float) -> float:
+    step = 10 ** np.floor(np.log10(span)) / 2 if span > 0 else 1.0
+    return float(np.ceil(v / step) * step)
+
+
+def _nice_floor(v: float, span: float) -> float:
+    step = 10 ** np.floor(np.log10(span)) / 2 if span > 0 else 1.0
+    return float(np.floor(v / step) * step)
 
 
 def _make_lut() -> np.ndarray:

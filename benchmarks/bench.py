@@ -1,0 +1,315 @@
+"""GradViz benchmark: the app against the bare MindSpore loop, in one run on one machine.
+
+    python benchmarks/bench.py [--quick] [--json FILE]
+
+1. Throughput: steps/s of the bare tutorial train step (the tutorial's function, value_and_grad,
+   nn.SGD, `loss.asnumpy()` every step as the seed's loop does) against the same training driven
+   by the app's engine with the real main window open offscreen, plots and node values
+   refreshing. PyNative and Graph mode. Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).
+2. Responsiveness while Graph mode trains flat out: lateness of a 5 ms GUI timer (p99 <= 25 ms)
+   and plot refreshes per second (>= 30).
+3. History scale: 1,000,000 steps of the tutorial graph: memory (<= 300 MB) and a full redraw of
+   all plots zoomed out (<= 16 ms).
+4. Start-up: process start to the window shown with the tutorial ready to train (<= 2.5 s).
+5. The first Graph-mode step (compilation), on its own.
+Each figure is the median of several repetitions, with min and max."""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("GLOG_v", "3")
+
+
+# -- 1 and 5: the bare loop, in its own process (MindSpore fixes its device per process) ---------
+def _bare_child(conn, mode: str, seconds: float, reps: int, defaults: bool) -> None:
+    import numpy as np
+    import mindspore
+    from mindspore import Parameter, Tensor, nn, ops
+
+    if defaults:
+        mindspore.set_device("CPU")  # MindSpore's own runtime settings
+    else:
+        from gradviz.devices import use_device
+        use_device("CPU")  # the same runtime settings as the app's engine
+    np.random.seed(42)
+    x = ops.ones(5, mindspore.float32)
+    y = ops.zeros(3, mindspore.float32)
+    w = Parameter(Tensor(np.random.randn(5, 3), mindspore.float32), name="w")
+    b = Parameter(Tensor(np.random.randn(3,), mindspore.float32), name="b")
+
+    def function(x, y, w, b):
+        z = ops.matmul(x, w) + b
+        return ops.binary_cross_entropy_with_logits(z, y, ops.ones_like(z), ops.ones_like(z))
+
+    grad_fn = mindspore.value_and_grad(function, (2, 3))
+    optimizer = nn.SGD([w, b], learning_rate=0.01)
+
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y, w, b)
+        optimizer(grads)
+        return loss
+
+    step = mindspore.jit(train_step) if mode == "graph" else train_step
+    t = time.perf_counter()
+    float(step(x, y).asnumpy())
+    first = time.perf_counter() - t
+    rates = []
+    for _ in range(reps):
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            float(step(x, y).asnumpy())  # the seed's loop reads the loss every step
+            n += 1
+        rates.append(n / (time.perf_counter() - t0))
+    conn.send((rates, first))
+
+
+def bare(mode: str, seconds: float, reps: int, defaults: bool = False) -> tuple[list[float], float]:
+    ctx = multiprocessing.get_context("spawn")
+    a, b = ctx.Pipe()
+    p = ctx.Process(target=_bare_child, args=(b, mode, seconds, reps, defaults))
+    p.start()
+    out = a.recv()
+    p.join()
+    return out
+
+
+# -- 1 and 2: the app -----------------------------------------------------------------------------
+def _app():
+    from PySide6.QtWidgets import QApplication
+
+    from gradviz.ui import theme
+
+    app = QApplication.instance() or QApplication([])
+    app.setFont(theme.font(theme.BASE_POINT_SIZE))
+    return app
+
+
+def _wait(app, cond, timeout=120.0):
+    """Run the event loop (idle, as a real app is) until cond() holds."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    t = time.perf_counter()
+    loop = QEventLoop()
+    while not cond():
+        QTimer.singleShot(10, loop.quit)
+        loop.exec()
+        if time.perf_counter() - t > timeout:
+            raise TimeoutError("the app did not get there in time")
+
+
+def _run_for(seconds: float) -> None:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
+
+
+def app_run(mode: str, seconds: float, reps: int) -> dict:
+    """Steps/s of the app training flat out, with the GUI timer lateness and plot refresh rate."""
+    import numpy as np
+    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+    from gradviz.ui.main_window import MainWindow
+
+    app = _app()
+    w = MainWindow()
+    w.resize(1600, 1000)
+    w.show()
+    c = w.controller
+    _wait(app, lambda: c.state == "ready")
+    w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData(mode))
+    w.controls.maxStepsSpin.setValue(100_000_000)
+    _wait(app, lambda: c.state == "ready")
+    refreshes = [0]
+    real_refresh = w.plots.refresh
+
+    def counting_refresh(force=False):
+        v = w.plots._version
+        real_refresh(force)
+        refreshes[0] += w.plots._version != v
+    w.plots.refresh = counting_refresh
+    lateness: list[float] = []
+    clock = QElapsedTimer()
+    probe = QTimer()
+    probe.setTimerType(Qt.TimerType.PreciseTimer)
+    probe.setInterval(5)
+    last = [0.0]
+
+    def tick():
+        now = clock.nsecsElapsed() / 1e6
+        if last[0]:
+            lateness.append(max(0.0, now - last[0] - 5.0))
+        last[0] = now
+    probe.timeout.connect(tick)
+    c.start()
+    _wait(app, lambda: c.state == "running" and c.step_count > 50)
+    rates, lates, refresh_rates = [], [], []
+    for _ in range(reps):
+        lateness.clear()
+        refreshes[0] = 0
+        last[0] = 0.0
+        clock.start()
+        probe.start()
+        s0, t0 = c.step_count, time.perf_counter()
+        _run_for(seconds)
+        dt = time.perf_counter() - t0
+        probe.stop()
+        # the history only holds what arrived; count steps the engine finished in this window
+        rates.append((c.step_count - s0) / dt)
+        lates.append(float(np.percentile(lateness, 99)) if lateness else 0.0)
+        refresh_rates.append(refreshes[0] / dt)
+    c.pause()
+    _wait(app, lambda: c.state == "paused")
+    lost = int(c.history.n != c.step_count or list(c.history.steps[:3]) != [1, 2, 3])
+    w.close()
+    app.processEvents()
+    return {"rates": rates, "p99_late_ms": lates, "refresh_hz": refresh_rates, "lost_steps": lost}
+
+
+# -- 3: history scale ------------------------------------------------------------------------------
+def history_scale(reps: int, steps: int = 1_000_000) -> dict:
+    import numpy as np
+
+    from gradviz.history import History
+    from gradviz.layout import Layout
+    from gradviz.ui.plots import PlotPanel
+
+    app = _app()
+    pl = Layout(["w", "b"], [(5, 3), (3,)])
+    h = History(pl, pl, Layout([], []))
+    rng = np.random.default_rng(0)
+    B = 10_000
+    t = time.perf_counter()
+    for i in range(0, steps, B):
+        k = min(B, steps - i)
+        decay = np.exp(-np.arange(i, i + k) / 2e5)[:, None]
+        h.append(np.arange(i + 1, i + k + 1), (1.3 * decay[:, 0] + 0.01 * rng.random(k)).astype(np.float32),
+                 (rng.standard_normal((1, 18)) * (1 + decay)).astype(np.float32),
+                 (rng.standard_normal((k, 18)) * decay * 0.3).astype(np.float32), np.zeros((k, 0), np.float32),
+                 np.ones(k, np.float32))
+    append_s = time.perf_counter() - t
+    panel = PlotPanel()
+    panel.resize(1400, 380)
+    panel.show()
+    panel.set_history(h)
+    panel.refresh(force=True)
+    panel.grab()
+    times = []
+    for _ in range(max(reps, 5)):
+        t = time.perf_counter()
+        panel.refresh(force=True)
+        panel.grab()  # paints every plot
+        times.append((time.perf_counter() - t) * 1e3)
+    panel.close()
+    app.processEvents()
+    return {"mb": h.nbytes() / 2**20, "redraw_ms": times, "append_s": append_s}
+
+
+# -- 4: start-up ----------------------------------------------------------------------------------
+STARTUP = r"""
+import time, os, sys
+t0 = float(sys.argv[1])
+from PySide6.QtWidgets import QApplication
+from gradviz.ui.main_window import MainWindow
+app = QApplication([])
+w = MainWindow()
+w.show()
+shown = time.time() - t0
+from PySide6.QtCore import QEventLoop, QTimer
+loop = QEventLoop()
+while w.controller.state != "ready":
+    QTimer.singleShot(5, loop.quit)
+    loop.exec()
+print(shown, time.time() - t0, flush=True)
+w.close()
+"""
+
+
+def startup(reps: int) -> dict:
+    shown, ready = [], []
+    for _ in range(reps):
+        t0 = time.time()
+        r = subprocess.run([sys.executable, "-c", STARTUP, repr(t0)], cwd=ROOT, capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        a, b = r.stdout.split()[-2:]
+        shown.append(float(a))
+        ready.append(float(b))
+    return {"shown_s": shown, "ready_s": ready}
+
+
+# -- report ---------------------------------------------------------------------------------------
+def _stat(v: list[float]) -> dict:
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+
+
+def _fmt(s: dict, digits: int = 1) -> str:
+    return f"{s['median']:,.{digits}f} ({s['min']:,.{digits}f} – {s['max']:,.{digits}f})"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer, shorter repetitions (a couple of minutes)")
+    ap.add_argument("--json", help="also write the figures here")
+    a = ap.parse_args()
+    reps, secs = (3, 2.0) if a.quick else (5, 4.0)
+    res: dict = {"machine": {"platform": platform.platform(), "python": platform.python_version(),
+                             "cpus": os.cpu_count()}, "quick": a.quick}
+    rows = []
+    for mode, budget in (("pynative", 0.95), ("graph", 0.90)):
+        b_rates, first = bare(mode, secs, reps)
+        app = app_run(mode, secs, reps)
+        b, s = _stat(b_rates), _stat(app["rates"])
+        ratio = s["median"] / b["median"]
+        res[mode] = {"bare_steps_per_s": b, "app_steps_per_s": s, "ratio": ratio, "budget": budget,
+                     "first_step_s": first, "lost_steps": app["lost_steps"]}
+        rows.append((f"throughput {mode} (steps/s)", _fmt(b, 0), _fmt(s, 0), f"{ratio:.3f}", f">= {budget}", ratio >= budget))
+        d_rates, _ = bare(mode, secs, reps, defaults=True)
+        d = _stat(d_rates)
+        res[mode]["bare_default_runtime_steps_per_s"] = d
+        rows.append((f"  bare loop, MindSpore default runtime ({mode})", _fmt(d, 0), "", f"{s['median'] / d['median']:.3f}", "info", True))
+        if mode == "graph":
+            late, hz = _stat(app["p99_late_ms"]), _stat(app["refresh_hz"])
+            res["responsiveness"] = {"p99_late_ms": late, "refresh_hz": hz}
+            rows.append(("GUI 5 ms timer, p99 lateness (ms)", "", _fmt(late), "", "<= 25", late["median"] <= 25))
+            rows.append(("plot refreshes per second", "", _fmt(hz), "", ">= 30", hz["median"] >= 30))
+            res["first_graph_step_s"] = first
+    hs = history_scale(reps)
+    rd = _stat(hs["redraw_ms"])
+    res["history"] = {"mb": hs["mb"], "redraw_ms": rd, "append_s": hs["append_s"]}
+    rows.append(("history of 1,000,000 steps (MB)", "", f"{hs['mb']:.0f}", "", "<= 300", hs["mb"] <= 300))
+    rows.append(("full redraw of all plots, zoomed out (ms)", "", _fmt(rd), "", "<= 16", rd["median"] <= 16))
+    st = startup(reps)
+    ready, shown = _stat(st["ready_s"]), _stat(st["shown_s"])
+    res["startup"] = {"ready_s": ready, "shown_s": shown}
+    rows.append(("start-up: window shown (s)", "", _fmt(shown, 2), "", "", True))
+    rows.append(("start-up: tutorial ready to train (s)", "", _fmt(ready, 2), "", "<= 2.5", ready["median"] <= 2.5))
+    rows.append(("first Graph-mode step, compile (s)", f"{res['first_graph_step_s']:.3f}", "", "", "reported", True))
+
+    head = ("measure", "bare MindSpore", "GradViz app", "ratio", "budget", "met")
+    table = [head] + [(r[0], r[1], r[2], r[3], r[4], "yes" if r[5] else "NO") for r in rows]
+    widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
+    lines = ["| " + " | ".join(str(c).ljust(wd) for c, wd in zip(r, widths)) + " |" for r in table]
+    lines.insert(1, "|" + "|".join("-" * (wd + 2) for wd in widths) + "|")
+    print("\n".join(lines))
+    print(f"\nmedian (min – max) of {reps} repetitions; {res['machine']['platform']}, {res['machine']['cpus']} CPUs")
+    res["all_met"] = all(r[5] for r in rows)
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=1))
+    return 0 if res["all_met"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
