@@ -9,11 +9,12 @@ def launch(argv: list[str] | None = None) -> int:
 
     from .ui import theme
     from .ui.main_window import MainWindow
+    from .ui.persistence import AppStore
 
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("GradViz")
     app.setOrganizationName("GradViz")
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    w = MainWindow(restore=True)
+    w = MainWindow(store=AppStore.default())
     w.show()
     return app.exec()

@@ -11,6 +11,7 @@ Replies: ("devices", {dev: (ok, why)}), ("built", run_id, info), ("state", run_i
 grads), ("ended", run_id, reason, steps), ("error", run_id, message)."""
 from __future__ import annotations
 
+import os
 import time
 import traceback
 
@@ -93,9 +94,20 @@ class Server:
                 self.set_option(msg[1], msg[2])
             elif cmd == "nodes":
                 self.send_nodes()
+            elif cmd == "fault":  # fault injection, for the robustness tests
+                self.inject(msg[1])
         except Exception as e:  # everything reaches the window as a message
             self.fail(e)
         return True
+
+    @staticmethod
+    def inject(kind: str) -> None:
+        if kind == "raise":
+            raise RuntimeError("injected fault: the engine raised on purpose")
+        if kind == "exit":
+            os._exit(3)
+        if kind == "hang":
+            time.sleep(600)
 
     def fail(self, e: BaseException) -> None:
         self.running = False

@@ -23,3 +23,33 @@ def no_leftover_threads_or_processes(request):
         p.join(5)
     assert not kids, f"test left processes running: {kids}"
     assert not leftover, f"test left threads running: {leftover}"
+
+
+READY = 60_000  # ms: the engine process imports MindSpore first
+
+
+@pytest.fixture
+def win(qtbot):
+    from PySide6.QtCore import QTimer
+
+    from gradviz.ui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+    yield w
+    w.close()
+    assert not w.controller.engine_running
+    active = [(t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()]
+    assert not active, f"timers still running: {active}"
+
+
+def wait_state(qtbot, w, *states, timeout=30_000):
+    qtbot.waitUntil(lambda: w.controller.state in states, timeout=timeout)
+
+
+def wait_nodes_at(qtbot, w, step, timeout=30_000):
+    qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes[0] == step, timeout=timeout)
+
+

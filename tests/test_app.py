@@ -8,28 +8,7 @@ from gradviz.ui.main_window import MainWindow
 from reference import grads_for
 from gradviz.presets import load_preset
 
-READY = 60_000  # ms: the engine process imports MindSpore first
-
-
-@pytest.fixture
-def win(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
-    yield w
-    w.close()
-    assert not w.controller.engine_running
-    active = [(t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()]
-    assert not active, f"timers still running: {active}"
-
-
-def wait_state(qtbot, w, *states, timeout=30_000):
-    qtbot.waitUntil(lambda: w.controller.state in states, timeout=timeout)
-
-
-def wait_nodes_at(qtbot, w, step, timeout=30_000):
-    qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes[0] == step, timeout=timeout)
+from conftest import READY, wait_nodes_at, wait_state
 
 
 def test_opens_with_tutorial_ready_and_node_values(qtbot, win):

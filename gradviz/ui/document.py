@@ -46,11 +46,28 @@ class SessionDocument(QObject):
         super().__init__(parent)
         self.session = session.copy()
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.path: str | None = None
+        self._saved = self.session.to_json()
+        self._was_modified = False
+        self.graphChanged.connect(self._check_modified)
+        self.optionsChanged.connect(self._check_modified)
 
-    def _clean_changed(self, clean: bool) -> None:
-        self.modifiedChanged.emit(not clean)
+    @property
+    def modified(self) -> bool:
+        """Whether the session differs from what was last opened or saved."""
+        return self.session.to_json() != self._saved
+
+    def mark_saved(self, path: str | None = None) -> None:
+        if path is not None:
+            self.path = path
+        self._saved = self.session.to_json()
+        self._check_modified()
+
+    def _check_modified(self, *_args) -> None:
+        m = self.modified
+        if m != self._was_modified:
+            self._was_modified = m
+            self.modifiedChanged.emit(m)
 
     @property
     def graph(self) -> Graph:
@@ -64,6 +81,7 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.path = path
         self.undo_stack.clear()
+        self._saved = self.session.to_json()
         self.sessionReplaced.emit()
         self.graphChanged.emit()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow,
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMessageBox,
                                QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 from ..graph import KINDS
@@ -19,6 +19,7 @@ from .controls import ControlPanel
 from .document import SessionDocument
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
+from .persistence import AppStore
 from .plots import PlotPanel
 
 STATE_TEXT = {"starting": "starting MindSpore…", "building": "building…", "ready": "ready", "compiling": "compiling…",
@@ -37,21 +38,34 @@ def _structure_key(session: Session) -> str:
     return json.dumps(d, sort_keys=True)
 
 
+AUTOSAVE_MS = 2000
+
+
 class MainWindow(QMainWindow):
-    def __init__(self, session: Session | None = None, restore: bool = False):
+    """The app's window. With a `store` (the real app) it restores the layout and last session,
+    keeps recent files, autosaves, and asks before discarding unsaved changes; without one
+    (tests, screenshots) it opens the tutorial and never asks."""
+
+    def __init__(self, session: Session | None = None, store: AppStore | None = None, ask=None):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("GradViz: MindSpore autodiff, live")
-        self._restore = restore
-        self._settings = QSettings("GradViz", "GradViz") if restore else None
-        if session is None and self._settings is not None:
-            session = self._restored_session()
+        self.store = store
+        if ask is not None:
+            self.ask = ask  # how questions are asked (tests answer them)
+        restored_from_autosave = False
+        if session is None and store is not None:
+            session, restored_from_autosave = self._startup_session()
         # the engine process imports MindSpore (~1.5 s): start it before building the widgets
         self.controller = TrainingController(self)
         self.controller.start_engine()
         self.document = SessionDocument(session or load_preset("tutorial"), self)
         self._built_key: str | None = None
         self._closing = False
+        self._autosave = QTimer(self)
+        self._autosave.setSingleShot(True)
+        self._autosave.setInterval(AUTOSAVE_MS)
+        self._autosave.timeout.connect(self.write_autosave)
 
         # centre: error banner, palette and graph editor
         self.scene = GraphScene(self.document, self)
@@ -144,15 +158,20 @@ class MainWindow(QMainWindow):
         c.ended.connect(self._on_ended)
         c.errorOccurred.connect(self.show_error)
         c.message.connect(self._status_message)
+        self.document.graphChanged.connect(self._schedule_autosave)
+        self.document.optionsChanged.connect(self._schedule_autosave)
 
         self.resize(1600, 1000)
-        if self._settings is not None:
-            geo = self._settings.value("geometry")
-            st = self._settings.value("windowState")
+        if store is not None:
+            geo, st = store.value("geometry"), store.value("windowState")
             if isinstance(geo, QByteArray):
                 self.restoreGeometry(geo)
             if isinstance(st, QByteArray):
                 self.restoreState(st)
+            if restored_from_autosave:
+                self.document._saved = ""  # restored work is unsaved work
+                self.document._check_modified()
+                self._status_message("Restored the session autosaved before GradViz last stopped")
         self._update_problems()
         self._update_title()
         QTimer.singleShot(0, self.graphView.fit)
@@ -168,13 +187,20 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         m = self.menuBar().addMenu("&File")
         for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, self.open_dialog),
-                              ("&Save session…", QKeySequence.StandardKey.Save, self.save_dialog),
-                              ("&Export history (JSON Lines)…", None, self.export_dialog),
-                              ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
+                              ("&Save session", QKeySequence.StandardKey.Save, self.save),
+                              ("Save session &as…", QKeySequence.StandardKey.SaveAs, self.save_dialog),
+                              ("&Export history (JSON Lines)…", None, self.export_dialog)):
             a = m.addAction(text)
             if key is not None:
                 a.setShortcut(key)
             a.triggered.connect(fn)
+        self.recentMenu = m.addMenu("Open &recent")
+        self.recentMenu.setObjectName("recentMenu")
+        self.recentMenu.aboutToShow.connect(self._fill_recent)
+        m.addSeparator()
+        q = m.addAction("&Quit")
+        q.setShortcut(QKeySequence.StandardKey.Quit)
+        q.triggered.connect(self.close)
         e = self.menuBar().addMenu("&Edit")
         self.undoAction = self.document.undo_stack.createUndoAction(self, "&Undo")
         self.undoAction.setShortcut(QKeySequence.StandardKey.Undo)
@@ -199,7 +225,25 @@ class MainWindow(QMainWindow):
             self.scene.items_by_name[name].setSelected(True)
         return name
 
+    def ask(self, title: str, text: str, buttons) -> QMessageBox.StandardButton:
+        """A question for the user (tests replace this)."""
+        return QMessageBox.question(self, title, text, buttons)
+
+    def may_discard(self) -> bool:
+        """True if the current session may be replaced: saved, unchanged, or the user agrees."""
+        if self.store is None or not self.document.modified:
+            return True
+        B = QMessageBox.StandardButton
+        answer = self.ask("Unsaved changes", "The current session has unsaved changes. Save them first?",
+                          B.Save | B.Discard | B.Cancel)
+        if answer == B.Save:
+            return self.save()
+        return answer == B.Discard
+
     def load_preset(self, name: str) -> None:
+        if not self.may_discard():
+            self.controls.sync_from_document()  # put the preset combo back
+            return
         try:
             session = load_preset(name)
         except SessionError as e:
@@ -210,14 +254,23 @@ class MainWindow(QMainWindow):
 
     def open_session_file(self, path: str) -> bool:
         """Open a session; on any problem the current session is untouched and a message says why."""
+        if not self.may_discard():
+            return False
         try:
             session = load_session(path)
         except SessionError as e:
             self.show_error(f"Could not open the session. {e}")
             return False
         self.document.replace_session(session, path)
+        if self.store is not None:
+            self.store.add_recent(path)
         QTimer.singleShot(0, self.graphView.fit)
         return True
+
+    def save(self) -> bool:
+        if self.document.path:
+            return self.save_session_file(self.document.path)
+        return self.save_dialog()
 
     def save_session_file(self, path: str) -> bool:
         try:
@@ -225,10 +278,33 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.show_error(f"Could not save {path}: {e.strerror or e}")
             return False
-        self.document.path = path
-        self.document.undo_stack.setClean()
+        self.document.mark_saved(path)
+        if self.store is not None:
+            self.store.add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
+
+    def _fill_recent(self) -> None:
+        self.recentMenu.clear()
+        files = self.store.recent_files() if self.store else []
+        for f in files:
+            a = self.recentMenu.addAction(f)
+            a.triggered.connect(lambda _=False, path=f: self.open_session_file(path))
+        if not files:
+            self.recentMenu.addAction("(none yet)").setEnabled(False)
+
+    def _schedule_autosave(self, *_args) -> None:
+        if self.store is not None and not self._closing:
+            self._autosave.start()
+
+    def write_autosave(self) -> None:
+        """Keep a copy of the session being edited, so that a crash loses nothing."""
+        if self.store is None:
+            return
+        try:
+            self.store.write_autosave(self.document.session.to_json())
+        except OSError as e:
+            self._status_message(f"Autosave failed: {e.strerror or e}")
 
     def export_history(self, path: str) -> bool:
         h = self.controller.history
@@ -253,10 +329,9 @@ class MainWindow(QMainWindow):
         if path:
             self.open_session_file(path)
 
-    def save_dialog(self) -> None:
+    def save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(self, "Save session", self.document.path or "session.json", "GradViz sessions (*.json)")
-        if path:
-            self.save_session_file(path)
+        return bool(path) and self.save_session_file(path)
 
     def export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export history", "history.jsonl", "JSON Lines (*.jsonl)")
@@ -403,26 +478,43 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_args) -> None:
         name = os.path.basename(self.document.path) if self.document.path else self.document.session.name
-        mod = " *" if not self.document.undo_stack.isClean() else ""
+        mod = " *" if self.document.modified else ""
         self.setWindowTitle(f"GradViz: {name}{mod}")
 
     # -- settings and closing ------------------------------------------------------------------------
-    def _restored_session(self) -> Session | None:
-        text = self._settings.value("lastSession") if self._settings else None
+    def _startup_session(self) -> tuple[Session | None, bool]:
+        """After a crash, offer the autosaved session; else the session of the last clean exit."""
+        text = self.store.read_autosave()
+        if text:
+            try:
+                s = Session.from_json(text, "the autosaved session")
+            except SessionError:
+                s = None
+            if s is not None:
+                B = QMessageBox.StandardButton
+                if self.ask("Restore session?", "GradViz did not close cleanly last time. Restore the session "
+                            "you were editing?", B.Yes | B.No) == B.Yes:
+                    return s, True
+        text = self.store.value("lastSession")
         if isinstance(text, str) and text:
             try:
-                return Session.from_json(text, "the last session")
+                return Session.from_json(text, "the last session"), False
             except SessionError:
-                return None
-        return None
+                pass
+        return None, False
 
     def closeEvent(self, event) -> None:
+        if not self._closing and not self.may_discard():
+            event.ignore()
+            return
         self._closing = True
-        if self._settings is not None:
-            self._settings.setValue("geometry", self.saveGeometry())
-            self._settings.setValue("windowState", self.saveState())
-            self._settings.setValue("lastSession", self.document.session.to_json())
-            self._settings.sync()
+        self._autosave.stop()
+        if self.store is not None:
+            self.store.set_value("geometry", self.saveGeometry())
+            self.store.set_value("windowState", self.saveState())
+            self.store.set_value("lastSession", self.document.session.to_json())
+            self.store.clear_autosave()  # a clean exit: nothing to restore next time
+            self.store.sync()
         self.controller.shutdown()
         self.statusBar().clearMessage()  # stops the status bar's message timer
         super().closeEvent(event)

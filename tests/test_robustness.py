@@ -1,0 +1,251 @@
+"""Bad input and faults, as a classroom produces them: every one gets a clear message, and
+nothing is lost (the session being edited stays as it was)."""
+import json
+import os
+import time
+
+import pytest
+from PySide6.QtCore import QSettings, QTimer, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from conftest import READY, wait_state
+from gradviz.presets import load_preset
+from gradviz.session import save_session
+from gradviz.ui.main_window import MainWindow
+from gradviz.ui.persistence import AppStore
+from test_session import BAD
+
+B = QMessageBox.StandardButton
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def snapshot(w):
+    return w.document.session.to_json()
+
+
+# -- files: each bad file leaves the session untouched and names the file and the problem ------
+def test_bad_session_files_table(qtbot, win, tmp_path):
+    before = snapshot(win)
+    cases = dict(BAD)
+    cases["binary"] = (None, "not a text file")
+    cases["missing"] = (None, "no such file")
+    for name, (text, expected) in cases.items():
+        p = tmp_path / f"{name.replace(' ', '_')}.json"
+        if name == "binary":
+            p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+        elif text is not None:
+            p.write_text(text)
+        win.errorBanner.setVisible(False)
+        assert not win.open_session_file(str(p)), name
+        msg = win.errorBanner.text()
+        assert win.errorBanner.isVisible() and str(p) in msg and expected in msg, (name, msg)
+        assert snapshot(win) == before, name
+    assert win.controller.state == "ready"
+
+
+# -- fields: refused where typed, with the reason -----------------------------------------------
+@pytest.mark.parametrize("field,value,expected", [
+    ("shape", "0, 3", "size 0"),
+    ("shape", "-5", "size -5"),
+    ("shape", "2000, 2000", "at most 1,000,000"),
+    ("shape", "1, 2, 3", "at most 2 are supported"),
+    ("shape", "abc", "not a shape"),
+    ("name", "ops", "reserved"),
+    ("name", "1w", "not a valid name"),
+    ("name", "x", "already used"),
+    ("values", "[1, 2", "not a list of numbers"),
+    ("values", "[1, 2]", "do not match" if False else "values have shape"),
+])
+def test_bad_fields_in_the_inspector(qtbot, win, field, value, expected):
+    before = snapshot(win)
+    win.scene.items_by_name["w"].setSelected(True)
+    if field == "shape":
+        win.inspector.shapeEdit.setText(value)
+    elif field == "name":
+        win.inspector.nameEdit.setText(value)
+    else:
+        win.inspector.initCombo.setCurrentText("values")
+        win.inspector.valuesEdit.setPlainText(value)
+    qtbot.mouseClick(win.inspector.applyButton, Qt.MouseButton.LeftButton)
+    err = win.inspector.error.text() + " ".join(win.document.session.problems())
+    assert expected in err, err
+    if field != "values" or expected == "not a list of numbers":
+        assert snapshot(win) == before  # refused before anything changed
+    else:  # a well-formed list of the wrong shape is an edit with a problem: undo brings it back
+        assert not win.controls.startButton.isEnabled()
+        win.undoAction.trigger()
+        assert snapshot(win) == before
+
+
+def test_learning_rate_and_steps_inputs_are_bounded(qtbot, win):
+    c = win.controls
+    c.lrSpin.setValue(-3)
+    assert c.lrSpin.value() > 0
+    c.maxStepsSpin.setValue(0)
+    assert c.maxStepsSpin.value() >= 1
+
+
+# -- graph edits that break the graph: Start disabled with the reason; undo recovers ---------------
+@pytest.mark.parametrize("edit,expected", [
+    (lambda d: d.disconnect_port("z", "b"), "input port 'b' is not connected"),
+    (lambda d: d.connect_ports("z", "matmul", "a"), "cycle"),
+    (lambda d: d.remove_nodes(["out_loss", "out_z"]), "no Output node"),
+    (lambda d: d.remove_nodes(["out_loss"]), "must be a scalar"),
+    (lambda d: d.update_node("b", "shape", shape=(4,)), "do not broadcast"),
+    (lambda d: d.update_node("w", "frozen", requires_grad=False) or d.update_node("b", "frozen", requires_grad=False),
+     "nothing to train"),
+])
+def test_graph_edits_that_break_the_graph(qtbot, win, edit, expected):
+    before = snapshot(win)
+    edit(win.document)
+    assert not win.controls.startButton.isEnabled()
+    assert expected in win.controls.reasonLabel.text() or any(
+        expected in win.problemsList.item(i).text() for i in range(win.problemsList.count()))
+    while win.document.undo_stack.canUndo():
+        win.undoAction.trigger()
+    assert snapshot(win) == before
+    wait_state(qtbot, win, "ready")
+    assert win.controls.startButton.isEnabled()
+
+
+# -- engine faults ------------------------------------------------------------------------------
+def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, win):
+    win.controller._send("fault", "raise")
+    wait_state(qtbot, win, "error")
+    assert "injected fault" in win.errorBanner.text()
+    assert not win.controls.startButton.isEnabled() and "Reset" in win.controls.reasonLabel.text()
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
+
+
+def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
+    before = snapshot(win)
+    win.controls.maxStepsSpin.setValue(100000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count > 3, timeout=30_000)
+    win.controller._send("fault", "exit")
+    wait_state(qtbot, win, "dead")
+    assert "stopped unexpectedly" in win.errorBanner.text() and "exit code 3" in win.errorBanner.text()
+    assert json.loads(snapshot(win))["graph"] == json.loads(before)["graph"]
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready", timeout=READY)
+
+
+def test_hung_engine_is_cancelled(qtbot, win):
+    win.controller._send("fault", "hang")
+    win.controller.cancel()
+    wait_state(qtbot, win, "ready", timeout=READY)
+
+
+def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
+    s = load_preset("tutorial")
+    s.options.device = "GPU"
+    p = tmp_path / "gpu.json"
+    save_session(s, p)
+    assert win.open_session_file(str(p))
+    wait_state(qtbot, win, "error", timeout=READY)
+    assert "GPU is not available" in win.errorBanner.text()
+    assert win.document.options.device == "GPU"  # kept: the user chooses what to do
+    win.controls.deviceCombo.setCurrentIndex(0)
+    wait_state(qtbot, win, "ready", timeout=READY)
+
+
+def test_diverging_run_is_stopped_and_explained(qtbot, win):
+    win.load_preset("linreg")
+    wait_state(qtbot, win, "ready")
+    win.controls.lrSpin.setValue(90)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended")
+    assert "not finite" in win.errorBanner.text() and "learning rate" in win.errorBanner.text()
+
+
+# -- closing at the worst moment, 20 times in a row ------------------------------------------------
+def test_close_at_the_worst_moment_20_times(qtbot):
+    moments = ["running", "compiling", "starting", "building", "stepping"]
+    for i in range(20):
+        w = MainWindow()
+        qtbot.addWidget(w)
+        w.show()
+        moment = moments[i % len(moments)]
+        if moment != "starting":
+            qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+            if moment == "compiling":
+                w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData("graph"))
+                qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+                w.controller.start()
+            elif moment == "running":
+                w.controller.start()
+                qtbot.waitUntil(lambda: w.controller.step_count > 0, timeout=30_000)
+            elif moment == "building":
+                w.controls.seedSpin.setValue(7)
+            else:
+                w.controller.step()
+        pid = w.controller._client.process.pid
+        t = time.perf_counter()
+        w.close()
+        elapsed = time.perf_counter() - t
+        assert elapsed < 2.0, (moment, elapsed)
+        assert not _alive(pid), moment
+
+
+# -- unsaved changes, autosave and crash recovery ----------------------------------------------------
+@pytest.fixture
+def store(tmp_path):
+    return AppStore(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat), tmp_path / "data")
+
+
+def _window(qtbot, store, answer=B.Cancel):
+    w = MainWindow(store=store, ask=lambda *a: answer)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+    return w
+
+
+def test_unsaved_changes_are_not_discarded_without_asking(qtbot, store, tmp_path):
+    w = _window(qtbot, store, answer=B.Cancel)
+    w.controls.seedSpin.setValue(7)
+    assert w.document.modified and w.windowTitle().endswith("*")
+    w.load_preset("linreg")                      # cancelled: nothing replaced
+    assert w.document.session.name == "tutorial" and w.document.options.seed == 7
+    w.close()
+    assert w.isVisible()                         # close cancelled too
+    w.ask = lambda *a: B.Discard
+    w.close()
+    assert not w.isVisible()
+
+
+def test_save_open_and_recent_files(qtbot, store, tmp_path):
+    w = _window(qtbot, store)
+    w.controls.seedSpin.setValue(11)
+    p = tmp_path / "mine.json"
+    assert w.save_session_file(str(p))
+    assert not w.document.modified and store.recent_files() == [str(p.resolve())]
+    w.load_preset("linreg")
+    assert w.open_session_file(str(p)) and w.document.options.seed == 11
+    w.close()
+
+
+def test_autosave_restores_after_a_crash(qtbot, store):
+    w = _window(qtbot, store, answer=B.Discard)
+    w.controls.seedSpin.setValue(99)
+    w.write_autosave()                           # what the 2 s autosave timer does
+    assert store.autosave_path.exists()
+    # a crash: the window never closes cleanly, so the autosave stays
+    saved = store.read_autosave()
+    w.close()                                    # (clean close deletes it; put it back)
+    assert not store.autosave_path.exists()
+    store.write_autosave(saved)
+    w2 = _window(qtbot, store, answer=B.Yes)
+    assert w2.document.options.seed == 99 and w2.document.modified
+    w2.ask = lambda *a: B.Discard
+    w2.close()
