@@ -249,3 +249,50 @@ def test_autosave_restores_after_a_crash(qtbot, store):
     assert w2.document.options.seed == 99 and w2.document.modified
     w2.ask = lambda *a: B.Discard
     w2.close()
+
+
+def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
+    win.controls.auxOutputCheck.click()
+    wait_state(qtbot, win, "ready")
+    win.controls.maxStepsSpin.setValue(25)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended")
+    h = win.controller.history
+    p = tmp_path / "run.jsonl"
+    assert win.export_history(str(p))
+    loss, params = h.loss.copy(), h.params.copy()
+    win.load_preset("linreg")
+    wait_state(qtbot, win, "ready")
+    assert win.open_history_file(str(p))
+    wait_state(qtbot, win, "ended")
+    c = win.controller
+    assert c.recorded and c.history.n == 25 and win.document.options.aux_output
+    assert abs(c.history.loss - loss).max() == 0 and abs(c.history.params - params).max() == 0
+    assert "saved run" in win.controls.reasonLabel.text() and not win.controls.startButton.isEnabled()
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    assert win.controller.history.n == 0 and win.controls.startButton.isEnabled()
+
+
+@pytest.mark.parametrize("content,expected", [
+    ("", "empty"),
+    ("not json\n", "not a GradViz history"),
+    ('{"type": "step"}\n', "must be a run record"),
+])
+def test_bad_history_files(qtbot, win, tmp_path, content, expected):
+    before = snapshot(win)
+    p = tmp_path / "bad.jsonl"
+    p.write_text(content)
+    assert not win.open_history_file(str(p))
+    assert expected in win.errorBanner.text() and str(p) in win.errorBanner.text()
+    assert snapshot(win) == before
+
+
+def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
+    from gradviz.cli import main
+    p = tmp_path / "run.jsonl"
+    assert main(["run", "--steps", "5", "--out", str(p)]) == 0
+    lines = p.read_text().splitlines()
+    p.write_text("\n".join(lines[:3] + [lines[3][:40]]) + "\n")
+    assert not win.open_history_file(str(p))
+    assert "line 4" in win.errorBanner.text()

@@ -43,6 +43,8 @@ class TrainingController(QObject):
         self.nodes: tuple | None = None
         self.end_reason: str | None = None
         self.last_error: str | None = None
+        self.recorded = False          # showing a run read from a file, not one trained here
+        self._pending_recorded = None
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
         self.steps_per_second = 0.0
@@ -77,9 +79,11 @@ class TrainingController(QObject):
         return self._client is not None and self._client.alive
 
     # -- commands -----------------------------------------------------------------------------
-    def load(self, session: Session) -> None:
-        """Use this session for the next run and build it now (a reset)."""
+    def load(self, session: Session, recorded=None) -> None:
+        """Use this session for the next run and build it now (a reset). With `recorded`
+        ((layouts, arrays, end reason) read from a history file), show that run once built."""
         self.session = session.copy()
+        self._pending_recorded = recorded
         if self._client is None or self.state in ("dead", "stopped"):
             self.start_engine()
         else:
@@ -101,6 +105,7 @@ class TrainingController(QObject):
             self.start_engine()
             return
         self.run_id += 1
+        self.recorded = False
         self.end_reason = None
         self.nodes = None
         self.last_error = None
@@ -185,6 +190,8 @@ class TrainingController(QObject):
                     self._rate(steps)
                     new_data = True
             elif kind == "nodes":
+                if self.recorded:
+                    continue  # the engine's values are not those of the recorded run
                 self.nodes = (msg[2], msg[3], msg[4])
                 self.nodesChanged.emit(self.nodes)
             elif kind == "ended":
@@ -204,6 +211,16 @@ class TrainingController(QObject):
         self.engine_device = self.session.options.device if self.session else None
         self.history = History(Layout.from_dict(info["param_layout"]), Layout.from_dict(info["grad_layout"]),
                                Layout.from_dict(info["aux_layout"]))
+        rec, self._pending_recorded = self._pending_recorded, None
+        self.recorded = False
+        if rec is not None and [l.to_dict() for l in rec[0]] == [self.history.param_layout.to_dict(),
+                                                                  self.history.grad_layout.to_dict(),
+                                                                  self.history.aux_layout.to_dict()]:
+            self.history.append(*rec[1])
+            self.recorded, self.end_reason, self.nodes = True, rec[2], None
+            self._set_state("ended")
+            self.built.emit()
+            return
         self._set_state("ready")
         self.built.emit()
 

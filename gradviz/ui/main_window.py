@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QL
 
 from ..graph import KINDS
 from ..presets import load_preset
+from ..records import read_history
 from ..session import Session, SessionError, atomic_write_text, load_session, save_session
 from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -189,7 +190,8 @@ class MainWindow(QMainWindow):
         for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, self.open_dialog),
                               ("&Save session", QKeySequence.StandardKey.Save, self.save),
                               ("Save session &as…", QKeySequence.StandardKey.SaveAs, self.save_dialog),
-                              ("&Export history (JSON Lines)…", None, self.export_dialog)):
+                              ("Save run with &history (JSON Lines)…", None, self.export_dialog),
+                              ("Open run with h&istory…", None, self.open_history_dialog)):
             a = m.addAction(text)
             if key is not None:
                 a.setShortcut(key)
@@ -266,6 +268,26 @@ class MainWindow(QMainWindow):
             self.store.add_recent(path)
         QTimer.singleShot(0, self.graphView.fit)
         return True
+
+    def open_history_file(self, path: str) -> bool:
+        """Open a run saved with its history: its session, and its plots as they were."""
+        if not self.may_discard():
+            return False
+        try:
+            session, layouts, arrays, reason = read_history(path)
+        except SessionError as e:
+            self.show_error(f"Could not open the run. {e}")
+            return False
+        self._built_key = _structure_key(session)
+        self.controller.load(session, recorded=(layouts, arrays, reason))
+        self.document.replace_session(session)
+        QTimer.singleShot(0, self.graphView.fit)
+        return True
+
+    def open_history_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)")
+        if path:
+            self.open_history_file(path)
 
     def save(self) -> bool:
         if self.document.path:
@@ -391,8 +413,10 @@ class MainWindow(QMainWindow):
     def _on_built(self) -> None:
         c = self.controller
         self.plots.set_history(c.history)
+        self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.get("program", ""))
         self.scene.set_node_data(None, None)
+        self._update_buttons()
         self._update_status()
 
     def _on_tick(self) -> None:
@@ -439,6 +463,8 @@ class MainWindow(QMainWindow):
             reason = "Fix the graph first: " + problems[0]
         elif s in ("starting", "building"):
             reason = "Starting MindSpore…" if s == "starting" else ""
+        elif s == "ended" and c.recorded:
+            reason = "A saved run: press Reset to train it again."
         elif s == "ended" and c.end_reason != "max_steps":
             reason = "The run has finished: press Reset to train again."
         elif s == "ended" and c.step_count >= self.document.options.steps:
