@@ -82,25 +82,10 @@ def read_history(path):
     """Read a run written by HistoryWriter: (session, layouts, arrays, end reason).
 
     Every problem is reported as SessionError naming the file and the line."""
-    from pathlib import Path
-
     from .layout import Layout
-    from .session import MAX_FILE_BYTES, Session, SessionError
+    from .session import MAX_FILE_BYTES, Session, SessionError, read_text_file
 
-    p = Path(path)
-    where = str(p)
-    try:
-        if p.stat().st_size > 16 * MAX_FILE_BYTES:
-            raise SessionError(f"{where}: the file is too large to open")
-        text = p.read_text(encoding="utf-8")
-    except SessionError:
-        raise
-    except FileNotFoundError:
-        raise SessionError(f"{where}: no such file") from None
-    except UnicodeDecodeError:
-        raise SessionError(f"{where}: not a text file (not UTF-8)") from None
-    except OSError as e:
-        raise SessionError(f"{where}: cannot be read ({e.strerror or e})") from None
+    text, where = read_text_file(path, 16 * MAX_FILE_BYTES)
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         raise SessionError(f"{where}: the file is empty")

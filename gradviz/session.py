@@ -127,27 +127,32 @@ def _short(e: Exception) -> str:
     return s[:200]
 
 
-def load_session(path: str | os.PathLike) -> Session:
-    """Read and check a session file; SessionError names the file and the problem."""
+def read_text_file(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, str]:
+    """(text, name) of a UTF-8 file; SessionError names the file and what is wrong with it."""
     p = Path(path)
     where = str(p)
     try:
         size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SessionError(f"{where}: the file is {size:,} bytes; a session is at most {MAX_FILE_BYTES:,}")
+        if size > max_bytes:
+            raise SessionError(f"{where}: the file is {size:,} bytes; at most {max_bytes:,} can be opened")
         raw = p.read_bytes()
     except SessionError:
         raise
     except FileNotFoundError:
         raise SessionError(f"{where}: no such file") from None
     except IsADirectoryError:
-        raise SessionError(f"{where}: is a folder, not a session file") from None
+        raise SessionError(f"{where}: is a folder, not a file") from None
     except OSError as e:
         raise SessionError(f"{where}: cannot be read ({e.strerror or e})") from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8"), where
     except UnicodeDecodeError:
         raise SessionError(f"{where}: not a text file (not UTF-8)") from None
+
+
+def load_session(path: str | os.PathLike) -> Session:
+    """Read and check a session file; SessionError names the file and the problem."""
+    text, where = read_text_file(path)
     if not text.strip():
         raise SessionError(f"{where}: the file is empty")
     return Session.from_json(text, where)
