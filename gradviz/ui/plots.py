@@ -150,8 +150,8 @@ class PlotPanel(QWidget):
         if history is None:
             return
         pl, gl = history.param_layout, history.grad_layout
-        self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt")
-        self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt")
+        self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 210))
+        self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 210))
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
