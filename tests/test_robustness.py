@@ -170,7 +170,7 @@ def test_diverging_run_is_stopped_and_explained(qtbot, win):
 
 # -- closing at the worst moment, 20 times in a row ------------------------------------------------
 def test_close_at_the_worst_moment_20_times(qtbot):
-    moments = ["running", "compiling", "starting", "building", "stepping"]
+    moments = ["running", "compiling", "starting", "building", "stepping", "hung"]
     for i in range(20):
         w = MainWindow()
         qtbot.addWidget(w)
@@ -187,6 +187,8 @@ def test_close_at_the_worst_moment_20_times(qtbot):
                 qtbot.waitUntil(lambda: w.controller.step_count > 0, timeout=30_000)
             elif moment == "building":
                 w.controls.seedSpin.setValue(7)
+            elif moment == "hung":  # the engine is stuck in a long computation
+                w.controller._send("fault", "hang")
             else:
                 w.controller.step()
         pid = w.controller._client.process.pid
