@@ -86,24 +86,6 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{_INDENT}return {', '.join(rets)}")
     w("")
     w("")
-    # values: every node's value, for the live node display
-    w(f"def values({', '.join(args)}):")
-    for n in computed:
-        w(f"{_INDENT}{n.name} = {_expr(n)}")
-    w(f"{_INDENT}return {', '.join(n.name for n in order)},")
-    w("")
-    w("")
-    # probe: a zero tensor added to every node; d(outputs)/d(probe) = dL/d(node)
-    dargs = [f"gv_d_{n.name}" for n in order]
-    w(f"def probe({', '.join(args + dargs)}):")
-    for n in order:
-        if n.is_source:
-            w(f"{_INDENT}{n.name} = {n.name} + gv_d_{n.name}")
-        else:
-            w(f"{_INDENT}{n.name} = {_expr(n)} + gv_d_{n.name}")
-    w(f"{_INDENT}return {', '.join(rets)}")
-    w("")
-    w("")
     if options.api == "cell":
         w("class Network(nn.Cell):")
         w(f"{_INDENT}def __init__(self, {', '.join(params)}):")
@@ -153,6 +135,26 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{_INDENT}optimizer(grads)")
     aux_tuple = "(" + "".join(f"{a}, " for a in akeys) + ")" if akeys else "()"
     w(f"{_INDENT}return loss, {aux_tuple}, grads")
+    w("")
+    w("")
+    # values: every node's value, for the live node display
+    w("# --- GradViz instrumentation: every node's value and gradient, for the graph view ---")
+    w(f"def values({', '.join(args)}):")
+    for n in computed:
+        w(f"{_INDENT}{n.name} = {_expr(n)}")
+    w(f"{_INDENT}return {', '.join(n.name for n in order)},")
+    w("")
+    w("")
+    # probe: a zero tensor added to every node; d(outputs)/d(probe) = dL/d(node)
+    dargs = [f"gv_d_{n.name}" for n in order]
+    w(f"def probe({', '.join(args + dargs)}):")
+    w(f'{_INDENT}"""function with a zero added to every node: the gradient for each zero is dL/d(node)."""')
+    for n in order:
+        if n.is_source:
+            w(f"{_INDENT}{n.name} = {n.name} + gv_d_{n.name}")
+        else:
+            w(f"{_INDENT}{n.name} = {_expr(n)} + gv_d_{n.name}")
+    w(f"{_INDENT}return {', '.join(rets)}")
     w("")
     w("")
     # Graph mode only: GradViz's recording around train_step, compiled with it by mindspore.jit
