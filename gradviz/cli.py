@@ -2,7 +2,8 @@
 `gradviz screenshot` renders the window to a PNG.
 
 Exit codes of `run`: 0 success, 2 bad input (one line on stderr), 3 stopped on a non-finite
-value (the file is still complete), 130 interrupted (the file ends with reason "stopped")."""
+value (the file is still complete), 130 interrupted (the file ends with reason "stopped"),
+141 standard output was closed by its reader (as `| head` does)."""
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from .session import APIS, DEVICES, MODES, OPTIMIZERS, Session, SessionError, load_session
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_NON_FINITE, EXIT_INTERRUPTED = 0, 2, 3, 130
+EXIT_OK, EXIT_BAD_INPUT, EXIT_NON_FINITE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 3, 130, 141
 
 
 class BadInput(Exception):
@@ -168,7 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = parser.parse_args(argv)
         if a.command == "run":
-            return cmd_run(a)
+            try:
+                return cmd_run(a)
+            except BrokenPipeError:
+                # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+                return EXIT_BROKEN_PIPE
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")

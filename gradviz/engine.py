@@ -4,10 +4,12 @@ Every MindSpore object lives in an Engine, and an Engine must only be used from 
 made it. Results leave as numpy copies (StepResult, NodeSnapshot)."""
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import itertools
 import math
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -52,6 +54,7 @@ def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
     global _gen_dir
     if _gen_dir is None:
         _gen_dir = tempfile.mkdtemp(prefix="gradviz-gen-")
+        atexit.register(shutil.rmtree, _gen_dir, True)
     name = f"gradviz_generated_{os.getpid()}_{next(_module_ids)}"
     path = os.path.join(_gen_dir, name + ".py")
     with open(path, "w", encoding="utf-8") as f:
@@ -61,8 +64,20 @@ def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
     mod.parameters = parameters  # type: ignore[attr-defined]
     mod.make_optimizer = make_optimizer  # type: ignore[attr-defined]
     sys.modules[name] = mod
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    try:
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    except BaseException:
+        _unload(mod)
+        raise
     return mod
+
+
+def _unload(mod) -> None:
+    sys.modules.pop(mod.__name__, None)
+    try:
+        os.unlink(mod.__file__)
+    except OSError:
+        pass
 
 
 class Engine:
@@ -185,6 +200,12 @@ class Engine:
     def current_params(self) -> dict[str, np.ndarray]:
         """The parameters now (after the last update), as numpy copies."""
         return {n: np.array(self._params[n].asnumpy(), np.float32) for n in self.program.param_names}
+
+    def close(self) -> None:
+        """Drop the generated module (it holds the Parameters, optimizer and compiled graphs)."""
+        if self._module is not None:
+            _unload(self._module)
+            self._module = None
 
     # -- node values -----------------------------------------------------------------------------
     def node_snapshot(self) -> NodeSnapshot:

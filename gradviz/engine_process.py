@@ -6,7 +6,8 @@ All MindSpore calls happen on this process's main thread. Qt-free.
 
 Commands (tuples): ("build", run_id, session_dict), ("start",), ("pause",), ("step",),
 ("set", name, value) for lr / speed / steps / until_loss, ("nodes",), ("quit",).
-Replies: ("devices", {dev: (ok, why)}), ("built", run_id, info), ("state", run_id, state),
+Replies: ("devices", {dev: (ok, why)}), ("device", name or None), ("built", run_id, info),
+("state", run_id, state),
 ("batch", run_id, steps, loss, params, grads, aux, step_ms), ("nodes", run_id, step, values,
 grads), ("ended", run_id, reason, steps), ("error", run_id, message)."""
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Server:
         self.last_nodes = 0.0
         self.nodes_interval = NODES_SECONDS
         self.ended = False
+        self.end_reason: str | None = None
         self._reset_batch()
 
     def _reset_batch(self):
@@ -72,10 +74,7 @@ class Server:
             if cmd == "build":
                 self.build(msg[1], msg[2])
             elif cmd == "start":
-                if self.engine is not None and not self.ended:
-                    self.running = True
-                    self.next_time = time.perf_counter()
-                    self.send("state", self.run_id, "running")
+                self.start()
             elif cmd == "pause":
                 if self.running:
                     self.running = False
@@ -83,7 +82,7 @@ class Server:
                     self.send("state", self.run_id, "paused")
                     self.send_nodes()
             elif cmd == "step":
-                if self.engine is not None and not self.running:
+                if self.engine is not None and not self.running and self.end_reason in (None, "max_steps"):
                     self.ended = False
                     self.one_step()
                     self.flush()
@@ -99,6 +98,23 @@ class Server:
         except Exception as e:  # everything reaches the window as a message
             self.fail(e)
         return True
+
+    def start(self) -> None:
+        """Train on; a run that reached its max steps goes on once max steps was raised."""
+        e = self.engine
+        if e is None:
+            return
+        if self.ended and self.end_reason != "max_steps":
+            self.send("state", self.run_id, "ended")  # until_loss / non_finite: Reset to train again
+            return
+        if e.steps_done >= e.session.options.steps:
+            self.ended, self.end_reason = True, "max_steps"
+            self.send("ended", self.run_id, "max_steps", e.steps_done)
+            return
+        self.ended = False
+        self.running = True
+        self.next_time = time.perf_counter()
+        self.send("state", self.run_id, "running")
 
     @staticmethod
     def inject(kind: str) -> None:
@@ -119,11 +135,18 @@ class Server:
         from .engine import Engine
         from .session import Session
 
-        self.run_id, self.running, self.ended, self.engine = run_id, False, False, None
+        from .devices import current_device
+
+        if self.engine is not None:
+            self.engine.close()
+        self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
         session = Session.from_dict(session_dict)
         self.speed = float(session.options.speed)
-        self.engine = e = Engine(session)
+        try:
+            self.engine = e = Engine(session)
+        finally:
+            self.send("device", current_device())  # which device this process is fixed to, if any
         info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
                 "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
                 "inputs": {n: e.initial[n] for n in e.program.input_names},
@@ -161,7 +184,7 @@ class Server:
             self.b_ms.append(r.step_ms)
             reason = finish_step(self.engine, r)
             if reason:
-                self.running, self.ended = False, True
+                self.running, self.ended, self.end_reason = False, True, reason
                 self.flush()
                 self.send("ended", self.run_id, reason, r.step)
                 return True
@@ -198,12 +221,13 @@ class Server:
                 if compiling and not ended:
                     self.send("state", self.run_id, "running")
                     break
+            self.flush()
+            if not self.running or time.perf_counter() - self.last_nodes > self.nodes_interval:
+                self.send_nodes()
+        except (BrokenPipeError, ConnectionResetError, EOFError):
+            raise  # the app went away
         except Exception as ex:
             self.fail(ex)
-            return
-        self.flush()
-        if not self.running or time.perf_counter() - self.last_nodes > self.nodes_interval:
-            self.send_nodes()
 
     def flush(self) -> None:
         if not self.b_steps:

@@ -121,12 +121,14 @@ def read_history(path):
             grads.append(_flat(gl, rec["grads"]))
             aux.append(_flat(al, rec.get("aux", {})))
             ms.append(float(rec.get("step_ms", 0.0)))
-        except (ValueError, KeyError, TypeError) as e:
-            raise SessionError(f"{where}: line {i} is not a valid step record ({e})") from None
+        except (ValueError, KeyError, TypeError, OverflowError) as e:
+            raise SessionError(f"{where}: line {i} is not a valid step record ({str(e)[:120]})") from None
     if steps and steps != list(range(steps[0], steps[0] + len(steps))):
         raise SessionError(f"{where}: the steps are not consecutive")
     if reason not in END_REASONS:
         reason = "stopped"  # a file cut short still shows what it holds
+    if any(not (0 < st < 2**62) for st in steps):
+        raise SessionError(f"{where}: step numbers out of range")
     k = len(steps)
     arrays = (np.asarray(steps, np.int64), np.asarray(loss, np.float32),
               np.asarray(params, np.float32).reshape(k, pl.total), np.asarray(grads, np.float32).reshape(k, gl.total),

@@ -18,6 +18,12 @@ VERSION = 1
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 APIS = ("grad", "value_and_grad", "cell")
+# limits shared by the loader, the command line and the app's input fields
+MIN_LR = 1e-6
+MAX_SEED = 2**31 - 1
+MAX_STEPS = 100_000_000
+MIN_UNTIL_LOSS = 1e-8
+MIN_SPEED, MAX_SPEED = 0.1, 10_000.0
 OPTIMIZERS = ("sgd", "momentum", "adam")
 MODES = ("pynative", "graph")
 DEVICES = ("CPU", "GPU", "Ascend")
@@ -54,16 +60,17 @@ class Options:
             out.append(f'unknown mode "{self.mode}"; use one of {", ".join(MODES)}')
         if self.device not in DEVICES:
             out.append(f'unknown device "{self.device}"; use one of {", ".join(DEVICES)}')
-        if not _finite(self.lr) or self.lr <= 0 or self.lr > 1e3:
-            out.append(f"learning rate must be a number above 0 and at most 1000, not {self.lr!r}")
-        if not _int(self.seed) or not (0 <= self.seed < 2**32):
-            out.append(f"seed must be a whole number from 0 to 4294967295, not {self.seed!r}")
-        if not _int(self.steps) or not (1 <= self.steps <= 100_000_000):
-            out.append(f"steps must be a whole number from 1 to 100000000, not {self.steps!r}")
-        if self.until_loss is not None and (not _finite(self.until_loss) or self.until_loss <= 0):
-            out.append(f"stop-at-loss must be a number above 0, not {self.until_loss!r}")
-        if not _finite(self.speed) or self.speed < 0:
-            out.append(f"speed must be 0 (as fast as possible) or a positive number of steps per second, not {self.speed!r}")
+        if not _finite(self.lr) or self.lr < MIN_LR or self.lr > 1e3:
+            out.append(f"learning rate must be a number from {MIN_LR:g} to 1000, not {_short_repr(self.lr)}")
+        if not _int(self.seed) or not (0 <= self.seed <= MAX_SEED):
+            out.append(f"seed must be a whole number from 0 to {MAX_SEED}, not {_short_repr(self.seed)}")
+        if not _int(self.steps) or not (1 <= self.steps <= MAX_STEPS):
+            out.append(f"steps must be a whole number from 1 to {MAX_STEPS}, not {_short_repr(self.steps)}")
+        if self.until_loss is not None and (not _finite(self.until_loss) or not MIN_UNTIL_LOSS <= self.until_loss <= 1e6):
+            out.append(f"stop-at-loss must be a number from {MIN_UNTIL_LOSS:g} to 1000000, not {_short_repr(self.until_loss)}")
+        if not _finite(self.speed) or not (self.speed == 0 or MIN_SPEED <= self.speed <= MAX_SPEED):
+            out.append(f"speed must be 0 (as fast as possible) or {MIN_SPEED:g} to {MAX_SPEED:g} steps per second, "
+                       f"not {_short_repr(self.speed)}")
         for name in ("aux_output", "stop_gradient", "has_aux"):
             if not isinstance(getattr(self, name), bool):
                 out.append(f"{name} must be true or false")
@@ -74,7 +81,10 @@ class Options:
 
 
 def _finite(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    try:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    except OverflowError:  # an integer too large for a float
+        return False
 
 
 def _int(v: Any) -> bool:
@@ -107,7 +117,12 @@ class Session:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "session") -> "Session":
-        return _parse_session(data, where)
+        try:
+            return _parse_session(data, where)
+        except SessionError:
+            raise
+        except (OverflowError, TypeError, ValueError, RecursionError, AttributeError, KeyError) as e:
+            raise SessionError(f"{where}: impossible content ({_short(e)})") from None
 
     @classmethod
     def from_json(cls, text: str, where: str = "session") -> "Session":
@@ -115,11 +130,16 @@ class Session:
             data = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError) as e:
             raise SessionError(f"{where}: not valid JSON ({_short(e)})") from None
-        return _parse_session(data, where)
+        return cls.from_dict(data, where)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
+
+
+def _short_repr(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
 
 
 def _short(e: Exception) -> str:

@@ -216,3 +216,50 @@ def test_graph_mode_first_step_compiles_and_can_be_cancelled(qtbot, win):
     assert win.controller.history.n == 0
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
+
+
+def test_raising_max_steps_after_the_end_goes_on(qtbot, win):
+    c = win.controls
+    c.maxStepsSpin.setValue(3)
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended")
+    assert win.controller.step_count == 3 and not c.startButton.isEnabled()
+    c.maxStepsSpin.setValue(10)
+    assert c.startButton.isEnabled()
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count == 10 and win.controller.state == "ended", timeout=30_000)
+    c.maxStepsSpin.setValue(5)  # lowered below the steps done: Start says why it cannot go on
+    assert not c.startButton.isEnabled() and "max steps" in c.reasonLabel.text().lower()
+
+
+def test_graph_and_undo_are_locked_while_training(qtbot, win):
+    win.scene.items_by_name["b"].setSelected(True)
+    win.inspector.shapeEdit.setText("3")
+    win.controls.speedSpin.setValue(20)
+    win.controls.maxStepsSpin.setValue(100000)
+    win.document.update_node("b", "rename-free edit", init="zeros")  # something to undo
+    wait_state(qtbot, win, "ready")
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 2, timeout=30_000)
+    run = win.controller.run_id
+    assert not win.undoAction.isEnabled() and not win.inspector.applyButton.isEnabled()
+    win.undoAction.trigger()
+    win.inspector.apply()
+    assert win.document.add_node("Mul", (0, 0)) and len(win.document.graph) == 9  # refused
+    assert win.controller.run_id == run and win.controller.state == "running"
+    win.document.move_nodes({"b": (5.0, 5.0)})  # moving is fine while training
+    assert win.document.graph["b"].pos == (5.0, 5.0) and win.controller.run_id == run
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "paused")
+    assert win.undoAction.isEnabled()
+
+
+def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_path):
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
+    win.document.disconnect_port("z", "b")  # the graph is now invalid; the run stays
+    p = tmp_path / "run.jsonl"
+    assert win.export_history(str(p))
+    from gradviz.records import read_history
+    session, _, arrays, _ = read_history(p)
+    assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1

@@ -120,3 +120,9 @@ def test_screenshot_command_writes_a_large_png(tmp_path):
     from PySide6.QtGui import QImage
     img = QImage(str(out))
     assert img.width() >= 1280 and img.height() >= 800
+
+
+def test_closed_stdout_is_not_a_traceback():
+    r = subprocess.run(f"{sys.executable} main.py run --steps 100000 | head -c 100 > /dev/null", shell=True, cwd=ROOT,
+                       capture_output=True, text=True, timeout=120, executable="/bin/bash")
+    assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr

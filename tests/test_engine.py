@@ -205,3 +205,12 @@ def test_run_ending_inside_a_batch_undoes_the_later_updates():
     assert reason == "until_loss" and r.step == 300 and e.steps_done == 300
     np.testing.assert_allclose(e.current_params()["weight"], [83.50287], rtol=1e-4)
     assert e.step().step == 301
+
+
+def test_closing_an_engine_unloads_its_program():
+    import sys
+    e = Engine(tutorial())
+    name = e._module.__name__
+    assert name in sys.modules
+    e.close()
+    assert name not in sys.modules

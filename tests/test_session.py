@@ -45,6 +45,9 @@ BAD = {
     "cycle": (_mut(lambda d: d["graph"]["nodes"][4]["inputs"].update(a="z")), "cycle"),
     "bad lr": (_mut(lambda d: d["options"].update(lr=-1)), "learning rate"),
     "bad option": (_mut(lambda d: d["options"].update(turbo=True)), "unknown option"),
+    "seed too large": (_mut(lambda d: d["options"].update(seed=2**31)), "seed must be"),
+    "huge integer": ('{"format": "gradviz-session", "version": 1, "graph": {"nodes": []}, "options": {"lr": 1' + "0" * 400 + '}}', "learning rate"),
+    "tiny speed": (_mut(lambda d: d["options"].update(speed=0.04)), "speed must be"),
     "values mismatch": (_mut(lambda d: d["graph"]["nodes"][0].update(init="values", values=[1, 2])), "do not match shape"),
 }
 

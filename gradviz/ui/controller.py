@@ -35,7 +35,7 @@ class TrainingController(QObject):
         super().__init__(parent)
         self.state = "stopped"
         self.devices: dict[str, tuple[bool, str]] = {}
-        self.engine_device: str | None = None
+        self.engine_device: str | None = None  # the device the engine process is fixed to
         self.run_id = 0
         self.session: Session | None = None
         self.history: History | None = None
@@ -54,14 +54,13 @@ class TrainingController(QObject):
 
     # -- lifecycle ----------------------------------------------------------------------------
     def start_engine(self) -> None:
-        """Start a fresh engine process (the old one, if any, is stopped first)."""
+        """Start a fresh engine process (the old one, if any, is stopped first). The session, if
+        any, is built as soon as the process says it is up."""
         self._stop_client(kill=True)
         self._client = EngineClient()
         self.engine_device = None
         self._set_state("starting")
         self._timer.start()
-        if self.session is not None:
-            self._build()
 
     def shutdown(self) -> None:
         """Stop everything: the timer, the engine process and its reader. Within about 2 s."""
@@ -84,17 +83,16 @@ class TrainingController(QObject):
         ((layouts, arrays, end reason) read from a history file), show that run once built."""
         self.session = session.copy()
         self._pending_recorded = recorded
-        if self._client is None or self.state in ("dead", "stopped"):
-            self.start_engine()
-        else:
-            self._build()
+        self.reset()
 
     def reset(self) -> None:
-        if self.session is not None:
-            if self._client is None or self.state in ("dead", "stopped"):
-                self.start_engine()
-            else:
-                self._build()
+        """Build the session anew: a fresh run from the seed."""
+        if self.session is None:
+            return
+        if self._client is None or self.state in ("dead", "stopped"):
+            self.start_engine()  # builds once the new process is up
+        elif self.state != "starting":  # else the "devices" message triggers the build
+            self._build()
 
     def _build(self) -> None:
         assert self.session is not None
@@ -162,8 +160,11 @@ class TrainingController(QObject):
                 if self.session is not None and self.state == "starting":
                     self._build()
                 continue
+            if kind == "device":
+                self.engine_device = msg[1]
+                continue
             if kind == "died":
-                if self.state != "stopped":
+                if self.state not in ("stopped", "dead"):  # "dead" already said why
                     code = self._client.process.exitcode
                     self.last_error = (f"The engine process stopped unexpectedly (exit code {code}). "
                                        "Your session is kept: press Reset to start a fresh engine.")
@@ -208,7 +209,6 @@ class TrainingController(QObject):
 
     def _on_built(self, info: dict) -> None:
         self.info = info
-        self.engine_device = self.session.options.device if self.session else None
         self.history = History(Layout.from_dict(info["param_layout"]), Layout.from_dict(info["grad_layout"]),
                                Layout.from_dict(info["aux_layout"]))
         rec, self._pending_recorded = self._pending_recorded, None

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from ..presets import preset_names
-from ..session import DEVICES
+from ..session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from . import theme
 
 API_ITEMS = [("grad", "mindspore.grad"), ("value_and_grad", "mindspore.value_and_grad"),
@@ -70,26 +70,26 @@ class ControlPanel(QWidget):
         self.optimizerCombo = _combo("optimizerCombo", OPT_ITEMS)
         self.lrSpin = QDoubleSpinBox()
         self.lrSpin.setObjectName("lrSpin")
-        self.lrSpin.setDecimals(5)
-        self.lrSpin.setRange(0.00001, 100.0)
+        self.lrSpin.setDecimals(6)
+        self.lrSpin.setRange(MIN_LR, 1000.0)
         self.lrSpin.setSingleStep(0.01)
         self.lrSpin.setToolTip("Learning rate; can change while training")
         self.seedSpin = QSpinBox()
         self.seedSpin.setObjectName("seedSpin")
-        self.seedSpin.setRange(0, 2**31 - 1)
+        self.seedSpin.setRange(0, MAX_SEED)
         self.untilLossSpin = QDoubleSpinBox()
         self.untilLossSpin.setObjectName("untilLossSpin")
-        self.untilLossSpin.setDecimals(6)
+        self.untilLossSpin.setDecimals(8)
         self.untilLossSpin.setRange(0.0, 1e6)
         self.untilLossSpin.setSingleStep(0.001)
         self.untilLossSpin.setSpecialValueText("off")
         self.untilLossSpin.setToolTip("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)")
         self.maxStepsSpin = QSpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
-        self.maxStepsSpin.setRange(1, 100_000_000)
+        self.maxStepsSpin.setRange(1, MAX_STEPS)
         self.speedSpin = QDoubleSpinBox()
         self.speedSpin.setObjectName("speedSpin")
-        self.speedSpin.setRange(0.0, 10000.0)
+        self.speedSpin.setRange(0.0, MAX_SPEED)
         self.speedSpin.setDecimals(1)
         self.speedSpin.setSpecialValueText("as fast as possible")
         self.speedSpin.setSuffix(" steps/s")
@@ -141,9 +141,9 @@ class ControlPanel(QWidget):
         self.optimizerCombo.currentIndexChanged.connect(lambda _i: self._set("optimizer", self.optimizerCombo.currentData()))
         self.lrSpin.valueChanged.connect(lambda v: self._set("lr", float(v)))
         self.seedSpin.valueChanged.connect(lambda v: self._set("seed", int(v)))
-        self.untilLossSpin.valueChanged.connect(lambda v: self._set("until_loss", float(v) if v > 0 else None))
+        self.untilLossSpin.valueChanged.connect(lambda v: self._set("until_loss", float(v) if v >= MIN_UNTIL_LOSS else None))
         self.maxStepsSpin.valueChanged.connect(lambda v: self._set("steps", int(v)))
-        self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v)))
+        self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v) if v >= MIN_SPEED else 0.0))
         self.startButton.clicked.connect(self.startClicked)
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)

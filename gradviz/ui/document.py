@@ -89,8 +89,20 @@ class SessionDocument(QObject):
         self.session.graph = g
         self.graphChanged.emit()
 
-    def edit(self, text: str, fn, merge_id: int = -1) -> bool:
+    locked = False  # while training: no edits that would change the run (moving nodes is fine)
+
+    def undo(self) -> None:
+        if not self.locked:
+            self.undo_stack.undo()
+
+    def redo(self) -> None:
+        if not self.locked:
+            self.undo_stack.redo()
+
+    def edit(self, text: str, fn, merge_id: int = -1, allowed_while_locked: bool = False) -> bool:
         """Apply fn(graph_copy) as one undoable edit. fn may return False to cancel."""
+        if self.locked and not allowed_while_locked:
+            return False
         before = self.graph.copy()
         after = self.graph.copy()
         if fn(after) is False:
@@ -99,6 +111,7 @@ class SessionDocument(QObject):
         return True
 
     def set_option(self, name: str, value) -> None:
+        """Options are guarded by their widgets (run options are disabled while training)."""
         if getattr(self.options, name) == value:
             return
         self.session.options = replace(self.options, **{name: value})
@@ -135,7 +148,7 @@ class SessionDocument(QObject):
             for name, pos in moves.items():
                 if g.get(name):
                     g[name].pos = pos
-        self.edit("Move", fn, merge_id=-1)
+        self.edit("Move", fn, allowed_while_locked=True)
 
     def rename_node(self, old: str, new: str) -> None:
         def fn(g: Graph):

@@ -377,7 +377,7 @@ class GraphScene(QGraphicsScene):
         moves = {n: (i.pos().x(), i.pos().y()) for n, i in self.items_by_name.items()
                  if self._press_positions.get(n) is not None and self._press_positions[n] != (i.pos().x(), i.pos().y())}
         self._press_positions = {}
-        if moves and not self.locked:
+        if moves:  # moving is allowed while training: positions do not change the run
             QTimer.singleShot(0, lambda: self.doc.move_nodes(moves))
 
     def delete_selection(self) -> None:

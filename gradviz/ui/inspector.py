@@ -98,14 +98,22 @@ class Inspector(QWidget):
             w.setEnabled(src)
         self.valuesEdit.setEnabled(src and n.init == "values")
         self.gradCheck.setEnabled(n.kind == "Parameter")
+        if self.locked:
+            for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
+                w.setEnabled(False)
+            self.applyButton.setToolTip("Pause training to edit the graph")
+        else:
+            self.applyButton.setToolTip("")
+
+    locked = False
 
     def set_locked(self, locked: bool) -> None:
-        self.applyButton.setEnabled(not locked and bool(self.name))
-        self.applyButton.setToolTip("Pause training to edit the graph" if locked else "")
+        self.locked = locked
+        self.show_node(self.name)
 
     def apply(self) -> None:
         n = self.doc.graph.get(self.name)
-        if n is None:
+        if n is None or self.locked:
             return
         new_name = self.nameEdit.text().strip()
         if new_name != n.name:

@@ -204,10 +204,16 @@ class MainWindow(QMainWindow):
         q.setShortcut(QKeySequence.StandardKey.Quit)
         q.triggered.connect(self.close)
         e = self.menuBar().addMenu("&Edit")
-        self.undoAction = self.document.undo_stack.createUndoAction(self, "&Undo")
+        stack = self.document.undo_stack
+        self.undoAction = QAction("&Undo", self)
         self.undoAction.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redoAction = self.document.undo_stack.createRedoAction(self, "&Redo")
+        self.undoAction.triggered.connect(self.document.undo)
+        self.redoAction = QAction("&Redo", self)
         self.redoAction.setShortcut(QKeySequence.StandardKey.Redo)
+        self.redoAction.triggered.connect(self.document.redo)
+        stack.canUndoChanged.connect(self._update_undo_actions)
+        stack.canRedoChanged.connect(self._update_undo_actions)
+        self._update_undo_actions()
         e.addAction(self.undoAction)
         e.addAction(self.redoAction)
         dl = e.addAction("&Delete selection")
@@ -336,8 +342,9 @@ class MainWindow(QMainWindow):
         import io
         buf = io.StringIO()
         c = self.controller
-        h.export(buf, dict(self.document.options.to_dict(), source="app"), c.info.get("inputs", {}),
-                 c.end_reason or "stopped", session=self.document.session.to_dict(), program=c.info.get("program"))
+        run = c.session  # the session this history was trained with (not later edits)
+        h.export(buf, dict(run.options.to_dict(), source="app"), c.info.get("inputs", {}),
+                 c.end_reason or "stopped", session=run.to_dict(), program=c.info.get("program"))
         try:
             atomic_write_text(path, buf.getvalue())
         except OSError as e:
@@ -446,6 +453,8 @@ class MainWindow(QMainWindow):
         self.controls.set_running(running)
         self.inspector.set_locked(running)
         self.scene.locked = running
+        self.document.locked = running
+        self._update_undo_actions()
         self.palette.setEnabled(not running)
         self.controls.cancelButton.setVisible(state in ("compiling", "building", "starting"))
         self.controls.cancelButton.setText("Cancel compiling" if state == "compiling" else "Cancel")
@@ -467,7 +476,7 @@ class MainWindow(QMainWindow):
             reason = "A saved run: press Reset to train it again."
         elif s == "ended" and c.end_reason != "max_steps":
             reason = "The run has finished: press Reset to train again."
-        elif s == "ended" and c.step_count >= self.document.options.steps:
+        elif s in ("ended", "paused", "ready") and c.step_count >= self.document.options.steps:
             reason = "Reached max steps: raise Max steps to go on, or Reset."
         elif s in ("error", "dead"):
             reason = "Press Reset to recover."
@@ -491,6 +500,12 @@ class MainWindow(QMainWindow):
         o = self.document.options
         self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
         self.stateLabel.setText(STATE_TEXT.get(c.state, c.state))
+
+    def _update_undo_actions(self, *_args) -> None:
+        stack, locked = self.document.undo_stack, self.document.locked
+        self.undoAction.setEnabled(stack.canUndo() and not locked)
+        self.redoAction.setEnabled(stack.canRedo() and not locked)
+        self.undoAction.setToolTip("Pause training to undo" if locked else stack.undoText())
 
     def _node_selected(self, name: str) -> None:
         if name:
