@@ -20,12 +20,12 @@ def fmt_number(v: float, digits: int = 4) -> str:
     return f"{v:.{max(digits - 1, 1)}e}"
 
 
-def fmt_tensor(arr, max_items: int = 6) -> str:
+def fmt_tensor(arr, max_items: int = 6, digits: int | None = None) -> str:
     a = np.asarray(arr)
     if a.ndim == 0:
-        return fmt_number(a)
+        return fmt_number(a, digits or 4)
     flat = a.reshape(-1)
-    digits = 4 if flat.size <= 2 else 3
+    digits = digits or (4 if flat.size <= 2 else 3)
     items = [fmt_number(x, digits) for x in flat[:max_items]]
     more = ", …" if flat.size > max_items else ""
     if a.ndim == 1:

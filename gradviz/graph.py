@@ -235,7 +235,15 @@ class Graph:
         try:
             order = self.topo_order()
         except GraphError as e:
-            problems.append(Problem(None, str(e)))
+            # mark every node on the cycle, and still report unconnected ports
+            cycle = str(e).split("cycle: ")[-1].split(" -> ")
+            for name in dict.fromkeys(cycle):
+                if name in by_name:
+                    problems.append(Problem(name, f'{by_name[name].label()}: is on a cycle: {" -> ".join(cycle)}'))
+            for n in self.nodes:
+                for port in PORTS.get(n.kind, ()):
+                    if not n.inputs.get(port):
+                        problems.append(Problem(n.name, f"{n.label()}: input port '{port}' is not connected"))
             return {n.name: None for n in self.nodes}, problems
 
         for n in order:

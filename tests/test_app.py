@@ -3,6 +3,7 @@ modes, an invalid graph, closing while running. Numbers are checked against nump
 import numpy as np
 import pytest
 from PySide6.QtCore import QTimer, Qt
+from PySide6.QtWidgets import QPushButton
 
 from gradviz.ui.main_window import MainWindow
 from reference import grads_for
@@ -129,7 +130,10 @@ def test_divergence_is_marked_and_explained(qtbot, win):
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ended")
     assert win.controller.end_reason == "non_finite"
-    assert win.errorBanner.isVisible() and "not finite" in win.errorBanner.text()
+    assert win.error_shown and "not finite" in win.errorBanner.text()
+    assert win.stateLabel.text() == "stopped: not finite" and "learning rate" in win.controls.reasonLabel.text()
+    win.findChild(QPushButton, "dismissButton").click()
+    assert not win.error_shown
     win.plots.refresh()
     assert len(win.plots.bad_marks.data) >= 1 and win.plots.bad_lines
 
@@ -263,3 +267,19 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     from gradviz.records import read_history
     session, _, arrays, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1
+
+
+def test_caption_says_what_L_is_and_new_nodes_do_not_overlap(qtbot, win):
+    wait_nodes_at(qtbot, win, 0)
+    assert "after 0 updates" in win.graphView.caption and "L = loss" in win.graphView.caption
+    win.controls.auxOutputCheck.click()
+    assert "L = loss + sum(z)" in win.graphView.caption
+    win.controls.hasAuxCheck.click()
+    assert "has_aux=True" in win.graphView.caption
+    win.controls.auxOutputCheck.click()  # z off clears has_aux with it
+    assert not win.document.options.has_aux and win.graphView.caption.endswith("L = loss")
+    names = [win.add_node(k) for k in ("MatMul", "Parameter", "Input", "Add")]
+    rects = [i.sceneBoundingRect() for i in win.scene.items_by_name.values()]
+    for n in names:
+        r = win.scene.items_by_name[n].sceneBoundingRect()
+        assert sum(r.intersects(o) for o in rects) == 1, n  # only itself

@@ -42,10 +42,10 @@ def test_bad_session_files_table(qtbot, win, tmp_path):
             p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
         elif text is not None:
             p.write_text(text)
-        win.errorBanner.setVisible(False)
+        win.dismiss_error()
         assert not win.open_session_file(str(p)), name
         msg = win.errorBanner.text()
-        assert win.errorBanner.isVisible() and str(p) in msg and expected in msg, (name, msg)
+        assert win.error_shown and str(p) in msg and expected in msg, (name, msg)
         assert snapshot(win) == before, name
     assert win.controller.state == "ready"
 

@@ -132,7 +132,7 @@ class ControlPanel(QWidget):
 
         # wiring: widgets -> document
         self.presetCombo.activated.connect(lambda _i: self.presetChosen.emit(self.presetCombo.currentText()))
-        self.auxOutputCheck.toggled.connect(lambda v: self._set("aux_output", v))
+        self.auxOutputCheck.toggled.connect(self._aux_toggled)
         self.stopGradientCheck.toggled.connect(lambda v: self._set("stop_gradient", v))
         self.hasAuxCheck.toggled.connect(lambda v: self._set("has_aux", v))
         self.apiCombo.currentIndexChanged.connect(lambda _i: self._set("api", self.apiCombo.currentData()))
@@ -151,6 +151,14 @@ class ControlPanel(QWidget):
         document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
+
+    def _aux_toggled(self, on: bool) -> None:
+        if self._updating:
+            return
+        if on:
+            self.doc.set_option("aux_output", True)
+        else:  # the two options only mean something with z returned: clear them with it
+            self.doc.set_options(aux_output=False, stop_gradient=False, has_aux=False)
 
     def _set(self, name: str, value) -> None:
         if not self._updating:

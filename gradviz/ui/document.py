@@ -112,10 +112,14 @@ class SessionDocument(QObject):
 
     def set_option(self, name: str, value) -> None:
         """Options are guarded by their widgets (run options are disabled while training)."""
-        if getattr(self.options, name) == value:
-            return
-        self.session.options = replace(self.options, **{name: value})
-        self.optionsChanged.emit(name)
+        self.set_options(**{name: value})
+
+    def set_options(self, **values) -> None:
+        """Change several options at once: listeners hear of it once."""
+        changed = {k: v for k, v in values.items() if getattr(self.options, k) != v}
+        if changed:
+            self.session.options = replace(self.options, **changed)
+            self.optionsChanged.emit(next(iter(changed)))
 
     # -- common edits ---------------------------------------------------------------------------
     def add_node(self, kind: str, pos: tuple[float, float]) -> str:

@@ -17,6 +17,7 @@ from .heatmap import to_qimage
 
 W = 250      # node width
 W_OUTPUT = 200
+VALUE_PT = 11.5
 HEADER = 34
 ROW = 26
 CELL = 11
@@ -122,7 +123,8 @@ class NodeItem(QGraphicsObject):
         p.drawText(QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name)
         p.setFont(theme.font(10))
         kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else "Parameter (frozen)"
-        p.drawText(QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
+        right = 34 if self.problems else 12  # room for the warning sign
+        p.drawText(QRectF(12, 0, self.width - 12 - right, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
         if self.problems:
             p.setPen(QColor("#fff"))
             p.setFont(theme.font(13, bold=True))
@@ -153,12 +155,11 @@ class NodeItem(QGraphicsObject):
             self._paint_matrices(p, y)
         else:
             self._paint_row(p, y, "value", self.value, QColor(theme.VALUE_COLOR))
-            self._paint_row(p, y + ROW, f"∂L/∂{n.name}" if len(n.name) <= 4 else "grad", self.grad, QColor(theme.GRAD_COLOR))
+            self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, QColor(theme.GRAD_COLOR))
 
     def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor) -> None:
-        p.setFont(theme.font(10))
         p.setPen(QColor("#6b7280"))
-        p.drawText(QRectF(12, y, 64, ROW), Qt.AlignmentFlag.AlignVCenter, label)
+        _fit_text(p, QRectF(10, y, 64, ROW), label, 10)
         r = QRectF(76, y + 2, self.width - 80, ROW - 4)
         if v is None:
             p.setPen(Qt.PenStyle.NoPen)
@@ -170,7 +171,14 @@ class NodeItem(QGraphicsObject):
             return
         bad = not np.all(np.isfinite(v))
         p.setPen(QColor(theme.ERROR_COLOR) if bad else color)
-        _fit_text(p, r, fmt_tensor(v, 3), 12, bold=True, mono=True)
+        # the same size and weight for every number, so no value looks more important than
+        # another: fewer digits first, a smaller font only as a last resort
+        f = theme.font(VALUE_PT, bold=True, mono=True)
+        fm = QFontMetricsF(f)
+        text = fmt_tensor(v, 3, 3)
+        if fm.horizontalAdvance(text) > r.width():
+            text = fmt_tensor(v, 3, 2)
+        _fit_text(p, r, text, VALUE_PT, bold=True, mono=True)
 
     def _paint_matrices(self, p: QPainter, y: float) -> None:
         rows, cols = self.shape_
@@ -195,11 +203,14 @@ class NodeItem(QGraphicsObject):
                 p.setPen(QPen(QColor("#9ca3af"), 1))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r)
-                p.setFont(theme.font(9, mono=True))
                 p.setPen(QColor(color))
-                span = f"max {fmt_tensor(np.nanmax(v))}\nmin {fmt_tensor(np.nanmin(v))}" if np.isfinite(v).any() else "NaN"
-                p.drawText(QRectF(r.right() + 4, r.top(), self.width / 2 - cell * cols - 18, r.height()),
-                           Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, span)
+                box_w = self.width / 2 - cell * cols - 16
+                if np.isfinite(v).any():
+                    hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
+                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height() / 2), f"max {hi}", 9, mono=True)
+                    _fit_text(p, QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2), f"min {lo}", 9, mono=True)
+                else:
+                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
                 p.setFont(theme.font(10))
 
     def itemChange(self, change, value):
@@ -286,7 +297,8 @@ class GraphScene(QGraphicsScene):
                 if outs and n is outs[0]:
                     role = f"returns {src}: the loss"
                 elif o.aux_output:
-                    role = (f"returns ops.stop_gradient({src})" if o.stop_gradient else
+                    role = (f"returns ops.stop_gradient({src}), aux" if o.stop_gradient and o.has_aux else
+                            f"returns ops.stop_gradient({src})" if o.stop_gradient else
                             f"returns {src} as aux (has_aux)" if o.has_aux else f"returns {src}: differentiated too!")
                 else:
                     role = "not returned (z output off)"
@@ -380,6 +392,22 @@ class GraphScene(QGraphicsScene):
         if moves:  # moving is allowed while training: positions do not change the run
             QTimer.singleShot(0, lambda: self.doc.move_nodes(moves))
 
+    def free_spot(self) -> tuple[float, float]:
+        """Where a new node goes: the first place below the graph that no node covers."""
+        rects = [i.sceneBoundingRect().adjusted(-20, -20, 20, 20) for i in self.items_by_name.values()]
+        if not rects:
+            return (0.0, 0.0)
+        left = min(r.left() for r in rects) + 20
+        top = max(r.bottom() for r in rects) + 20 if len(rects) > 0 else 0.0
+        top = min(top, min(r.top() for r in rects) + 400)  # below the first rows, not ever further down
+        for row in range(50):
+            for col in range(6):
+                x, y = left + col * (W + 40), top + row * 170
+                cand = QRectF(x, y, W, 150)
+                if not any(cand.intersects(r) for r in rects):
+                    return (x, y)
+        return (left, top)
+
     def delete_selection(self) -> None:
         if self.locked:
             return
@@ -395,8 +423,11 @@ class GraphScene(QGraphicsScene):
 
 
 class GraphView(QGraphicsView):
+    """The editor's view. Its caption says what the numbers on the nodes are."""
+
     def __init__(self, scene: GraphScene, parent=None):
         super().__init__(scene, parent)
+        self.caption = ""
         self.setObjectName("graphView")
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
@@ -410,6 +441,30 @@ class GraphView(QGraphicsView):
             self.resetTransform()
             self.scale(1.3, 1.3)
             self.centerOn(r.center())
+
+    def set_caption(self, text: str) -> None:
+        if text != self.caption:
+            self.caption = text
+            self.viewport().update()
+
+    def drawForeground(self, p: QPainter, rect) -> None:
+        if not self.caption:
+            return
+        p.save()
+        p.resetTransform()  # viewport coordinates: the caption stays put when zooming
+        f = theme.font(11.5, bold=True)
+        p.setFont(f)
+        lines = self.caption.split("\n")
+        fm = QFontMetricsF(f)
+        w = max(fm.horizontalAdvance(line) for line in lines) + 20
+        h = fm.height() * len(lines) + 10
+        box = QRectF(8, 8, w, h)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(255, 255, 255, 225))
+        p.drawRoundedRect(box, 6, 6)
+        p.setPen(QColor("#1f2937"))
+        p.drawText(box.adjusted(10, 5, -10, -5), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, self.caption)
+        p.restore()
 
     def wheelEvent(self, e):
         f = 1.15 if e.angleDelta().y() > 0 else 1 / 1.15

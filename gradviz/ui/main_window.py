@@ -8,8 +8,9 @@ import os
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QScrollArea, QToolBar, QVBoxLayout, QWidget)
 
+from ..formatting import fmt_number
 from ..graph import KINDS
 from ..presets import load_preset
 from ..records import read_history
@@ -78,12 +79,17 @@ class MainWindow(QMainWindow):
         self.errorBanner.setObjectName("errorBanner")
         self.errorBanner.setWordWrap(True)
         self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;")
-        self.errorBanner.setVisible(False)
         dismiss = QPushButton("Dismiss")
-        dismiss.clicked.connect(lambda: self.errorBanner.setVisible(False))
-        banner_row = QHBoxLayout()
+        dismiss.clicked.connect(self.dismiss_error)
+        self.bannerRow = QWidget()
+        banner_row = QHBoxLayout(self.bannerRow)
+        banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.errorBanner, 1)
-        cl.addLayout(banner_row)
+        dismiss.setObjectName("dismissButton")
+        banner_row.addWidget(dismiss)
+        self.bannerRow.setVisible(False)
+        self.errorBanner.setVisible(True)
+        cl.addWidget(self.bannerRow)
         cl.addWidget(self.graphView, 1)
         self.setCentralWidget(central)
         self.palette = QToolBar("Add node")
@@ -98,7 +104,11 @@ class MainWindow(QMainWindow):
 
         # docks
         self.controls = ControlPanel(self.document)
-        self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
+        scroll = QScrollArea()  # so the window fits a 768-line projector
+        scroll.setWidget(self.controls)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._dock("Training", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
         self._dock("Node", self.inspector, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
@@ -226,11 +236,12 @@ class MainWindow(QMainWindow):
 
     # -- session ------------------------------------------------------------------------------
     def add_node(self, kind: str) -> str:
-        c = self.graphView.mapToScene(self.graphView.viewport().rect().center())
-        name = self.document.add_node(kind, (c.x() - 120, c.y() - 40))
+        name = self.document.add_node(kind, self.scene.free_spot())
         self.scene.clearSelection()
-        if name in self.scene.items_by_name:
-            self.scene.items_by_name[name].setSelected(True)
+        item = self.scene.items_by_name.get(name)
+        if item is not None:
+            item.setSelected(True)
+            self.graphView.ensureVisible(item)
         return name
 
     def ask(self, title: str, text: str, buttons) -> QMessageBox.StandardButton:
@@ -369,12 +380,20 @@ class MainWindow(QMainWindow):
 
     def show_error(self, text: str) -> None:
         self.errorBanner.setText(f"⚠ {text}")
-        self.errorBanner.setVisible(True)
+        self.bannerRow.setVisible(True)
+
+    def dismiss_error(self) -> None:
+        self.bannerRow.setVisible(False)
+
+    @property
+    def error_shown(self) -> bool:
+        return self.bannerRow.isVisible()
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
     # -- reacting to edits --------------------------------------------------------------------------
     def _session_changed(self, name: str | None) -> None:
         self._update_problems()
+        self._update_caption()
         if name in LIVE_OPTIONS:
             self.controller.set_live_option(name, getattr(self.document.options, name))
             self._update_buttons()
@@ -405,7 +424,7 @@ class MainWindow(QMainWindow):
         self.problemsList.setToolTip("Fix these to train" if self.problemsList.count() else "No problems")
 
     def reset(self) -> None:
-        self.errorBanner.setVisible(False)
+        self.dismiss_error()
         if not self.document.session.problems():
             self._built_key = _structure_key(self.document.session)
             self.controller.load(self.document.session)
@@ -474,6 +493,8 @@ class MainWindow(QMainWindow):
             reason = "Starting MindSpore…" if s == "starting" else ""
         elif s == "ended" and c.recorded:
             reason = "A saved run: press Reset to train it again."
+        elif s == "ended" and c.end_reason == "non_finite":
+            reason = "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset."
         elif s == "ended" and c.end_reason != "max_steps":
             reason = "The run has finished: press Reset to train again."
         elif s in ("ended", "paused", "ready") and c.step_count >= self.document.options.steps:
@@ -493,19 +514,43 @@ class MainWindow(QMainWindow):
         self.stepLabel.setText(f"step {c.step_count}")
         self.rateLabel.setText(f"{c.steps_per_second:,.0f} steps/s" if c.state == "running" else "")
         if h is not None and h.n:
-            from ..formatting import fmt_number
-            self.lossLabel.setText(f"loss {fmt_number(h.loss[-1])}")
+            self.lossLabel.setText(f"loss at step {int(h.steps[-1])}: {fmt_number(h.loss[-1])}")
         else:
             self.lossLabel.setText("loss —")
         o = self.document.options
         self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
-        self.stateLabel.setText(STATE_TEXT.get(c.state, c.state))
+        state = "stopped: not finite" if c.state == "ended" and c.end_reason == "non_finite" else STATE_TEXT.get(c.state, c.state)
+        self.stateLabel.setText(state)
+        self._update_caption()
 
     def _update_undo_actions(self, *_args) -> None:
         stack, locked = self.document.undo_stack, self.document.locked
         self.undoAction.setEnabled(stack.canUndo() and not locked)
         self.redoAction.setEnabled(stack.canRedo() and not locked)
         self.undoAction.setToolTip("Pause training to undo" if locked else stack.undoText())
+
+    def _update_caption(self) -> None:
+        """Say what the numbers on the nodes are, and what L means with the current options."""
+        c, o = self.controller, self.document.options
+        if self.document.session.problems():
+            first = "Nodes: fix the problems to see values"
+        elif c.recorded:
+            first = "Nodes: not computed for a saved run (press Reset to train it again)"
+        elif c.nodes is None:
+            first = "Nodes: values not computed yet"
+        else:
+            first = f"Nodes: values and gradients at the current parameters (after {c.nodes[0]} updates)"
+        aux = self.document.graph.aux_outputs()
+        z = aux[0].inputs.get("x", "z") if aux else "z"
+        if not (o.aux_output and aux):
+            second = "L = loss"
+        elif o.stop_gradient:
+            second = f"L = loss: {z} is returned through ops.stop_gradient"
+        elif o.has_aux:
+            second = f"L = loss: {z} is returned as auxiliary data (has_aux=True)"
+        else:
+            second = f"L = loss + sum({z}): {z} is returned and differentiated too"
+        self.graphView.set_caption(f"{first}\n{second}")
 
     def _node_selected(self, name: str) -> None:
         if name:

@@ -31,6 +31,7 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
     w.setMenuEnabled(True)
     for ax in ("left", "bottom"):
         w.getAxis(ax).setTickFont(theme.font(10))
+        w.getAxis(ax).enableAutoSIPrefix(False)  # "(x1e+27)" beside 8e+10 ticks misleads
     w.setMinimumHeight(160)
     return w
 
@@ -109,7 +110,7 @@ class PlotPanel(QWidget):
             w.getPlotItem().vb.sigRangeChangedManually.connect(self._manual_range)
             for ax in ("left", "bottom"):  # axes are redrawn from a cache unless their range changed
                 w.getAxis(ax).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.loss_curve = _curve(self.lossPlot, theme.LOSS_COLOR, width=1.5)
+        self.loss_curve = _curve(self.lossPlot, theme.LOSS_COLOR, width=2)
         self.bad_marks = pg.ScatterPlotItem(symbol="x", size=16, pen=pg.mkPen(theme.ERROR_COLOR, width=2.5),
                                             brush=pg.mkBrush(theme.ERROR_COLOR))
         self.lossPlot.addItem(self.bad_marks)
@@ -150,8 +151,8 @@ class PlotPanel(QWidget):
         if history is None:
             return
         pl, gl = history.param_layout, history.grad_layout
-        self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 210))
-        self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 210))
+        self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
+        self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
@@ -275,7 +276,8 @@ class PlotPanel(QWidget):
         if not self.bad_lines:
             for w in (self.lossPlot, self.paramPlot, self.gradPlot):
                 ln = pg.InfiniteLine(pos=float(bx[0]), angle=90, pen=pg.mkPen(theme.ERROR_COLOR, width=2),
-                                     label="not finite", labelOpts={"color": theme.ERROR_COLOR, "position": 0.9})
+                                     label="not finite", labelOpts={"color": theme.ERROR_COLOR, "position": 0.92,
+                                                                    "anchors": [(0, 0.5), (0, 0.5)]})
                 w.addItem(ln)
                 self.bad_lines.append(ln)
 
