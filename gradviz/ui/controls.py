@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+                               QLabel, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from ..presets import preset_names
 from ..session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
@@ -38,8 +38,18 @@ class ControlPanel(QWidget):
         super().__init__(parent)
         self.doc = document
         self._updating = False
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        options = QWidget()
+        lay = QVBoxLayout(options)  # the options scroll on a small screen; the buttons never do
         lay.setContentsMargins(8, 8, 8, 8)
+        scroll = QScrollArea()
+        scroll.setWidget(options)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(scroll, 1)
+        self._scroll, self._options = scroll, options
 
         self.presetCombo = QComboBox()
         self.presetCombo.setObjectName("presetCombo")
@@ -64,6 +74,7 @@ class ControlPanel(QWidget):
         lay.addWidget(box)
 
         form = QFormLayout()
+        form.setVerticalSpacing(4)
         self.apiCombo = _combo("apiCombo", API_ITEMS)
         self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES])
         self.modeCombo = _combo("modeCombo", MODE_ITEMS)
@@ -102,9 +113,15 @@ class ControlPanel(QWidget):
         form.addRow("Seed", self.seedSpin)
         form.addRow("Stop at loss", self.untilLossSpin)
         form.addRow("Max steps", self.maxStepsSpin)
-        form.addRow("Speed", self.speedSpin)
         lay.addLayout(form)
+        lay.addStretch(1)
 
+        bar = QVBoxLayout()
+        bar.setContentsMargins(8, 4, 8, 8)
+        outer.addLayout(bar)
+        speed = QFormLayout()  # used while training: always in view, with the buttons
+        speed.addRow("Speed", self.speedSpin)
+        bar.addLayout(speed)
         row = QHBoxLayout()
         self.startButton = QPushButton("Start")
         self.startButton.setObjectName("startButton")
@@ -118,17 +135,16 @@ class ControlPanel(QWidget):
             b.setMinimumHeight(40)
             b.setFont(theme.font(12, bold=True))
             row.addWidget(b)
-        lay.addLayout(row)
+        bar.addLayout(row)
         self.cancelButton = QPushButton("Cancel compiling")
         self.cancelButton.setObjectName("cancelButton")
         self.cancelButton.setVisible(False)
-        lay.addWidget(self.cancelButton)
+        bar.addWidget(self.cancelButton)
         self.reasonLabel = QLabel("")
         self.reasonLabel.setObjectName("startReason")
         self.reasonLabel.setWordWrap(True)
         self.reasonLabel.setStyleSheet(f"color: {theme.ERROR_COLOR};")
-        lay.addWidget(self.reasonLabel)
-        lay.addStretch(1)
+        bar.addWidget(self.reasonLabel)
 
         # wiring: widgets -> document
         self.presetCombo.activated.connect(lambda _i: self.presetChosen.emit(self.presetCombo.currentText()))
@@ -151,6 +167,10 @@ class ControlPanel(QWidget):
         document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
+
+    def fit_options(self, max_height: int) -> None:
+        """Show every option without scrolling when there is room (at most max_height)."""
+        self._scroll.setMinimumHeight(min(self._options.sizeHint().height(), max_height))
 
     def _aux_toggled(self, on: bool) -> None:
         if self._updating:

@@ -175,9 +175,10 @@ class NodeItem(QGraphicsObject):
         # another: fewer digits first, a smaller font only as a last resort
         f = theme.font(VALUE_PT, bold=True, mono=True)
         fm = QFontMetricsF(f)
-        text = fmt_tensor(v, 3, 3)
-        if fm.horizontalAdvance(text) > r.width():
-            text = fmt_tensor(v, 3, 2)
+        for items, digits in ((3, 3), (3, 2), (2, 2), (1, 2)):
+            text = fmt_tensor(v, items, digits)
+            if fm.horizontalAdvance(text) <= r.width():
+                break
         _fit_text(p, r, text, VALUE_PT, bold=True, mono=True)
 
     def _paint_matrices(self, p: QPainter, y: float) -> None:

@@ -8,7 +8,7 @@ import os
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QPushButton, QScrollArea, QToolBar, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 from ..formatting import fmt_number
 from ..graph import KINDS
@@ -104,11 +104,7 @@ class MainWindow(QMainWindow):
 
         # docks
         self.controls = ControlPanel(self.document)
-        scroll = QScrollArea()  # so the window fits a 768-line projector
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self._dock("Training", scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
+        self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
         self._dock("Node", self.inspector, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
@@ -173,6 +169,7 @@ class MainWindow(QMainWindow):
         self.document.optionsChanged.connect(self._schedule_autosave)
 
         self.resize(1600, 1000)
+        self._docks_sized = store is not None and store.value("windowState") is not None
         if store is not None:
             geo, st = store.value("geometry"), store.value("windowState")
             if isinstance(geo, QByteArray):
@@ -187,6 +184,13 @@ class MainWindow(QMainWindow):
         self._update_title()
         QTimer.singleShot(0, self.graphView.fit)
         self._session_changed(None)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._docks_sized:  # the training options get the room they need, if the screen has it
+            self._docks_sized = True
+            screen = self.screen().availableGeometry().height() if self.screen() else 1000
+            self.controls.fit_options(max(150, min(screen, self.height()) - 560))
 
     def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
         d = QDockWidget(title, self)

@@ -92,7 +92,7 @@ class PlotPanel(QWidget):
         grid.addWidget(self.paramPlot, 0, 1)
         grid.addWidget(self.gradPlot, 0, 2)
         grid.addWidget(self.heat, 0, 3)
-        for c, s in enumerate((3, 4, 4, 2)):
+        for c, s in enumerate((4, 5, 5, 2)):
             grid.setColumnStretch(c, s)
         lay.addLayout(grid, 1)
         self.history = None
@@ -148,6 +148,7 @@ class PlotPanel(QWidget):
         self.heat.clear()
         self.images = []
         self._ranges = {}
+        self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
         if history is None:
             return
         pl, gl = history.param_layout, history.grad_layout
