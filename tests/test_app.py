@@ -283,3 +283,20 @@ def test_caption_says_what_L_is_and_new_nodes_do_not_overlap(qtbot, win):
     for n in names:
         r = win.scene.items_by_name[n].sceneBoundingRect()
         assert sum(r.intersects(o) for o in rects) == 1, n  # only itself
+
+
+def test_drag_from_an_output_port_to_an_input_port_connects(qtbot, win):
+    from PySide6.QtTest import QTest
+    name = win.add_node("Mul")
+    v, vp = win.graphView, win.graphView.viewport()
+    v.ensureVisible(win.scene.items_by_name[name])
+    src = v.mapFromScene(win.scene.items_by_name["x"].port_out.scenePos())
+    dst = v.mapFromScene(win.scene.items_by_name[name].ports_in["a"].scenePos())
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, src)
+    for i in range(1, 11):
+        QTest.mouseMove(vp, src + (dst - src) * i / 10)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, dst)
+    qtbot.waitUntil(lambda: win.document.graph[name].inputs.get("a") == "x", timeout=5000)
+    assert any(e.src.name == "x" and e.dst.name == name for e in win.scene.edges)
+    win.undoAction.trigger()
+    assert "a" not in win.document.graph[name].inputs
