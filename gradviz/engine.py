@@ -214,7 +214,7 @@ class Engine:
         The gradients are those of what MindSpore differentiates with the current options, so
         with z returned as a second output (and no stop_gradient / has_aux) they include sum(z)."""
         ms = self._ms
-        from mindspore import Tensor, ops
+        from mindspore import ops
 
         o = self.session.options
         names = self.program.node_names

@@ -2,10 +2,9 @@
 modes, an invalid graph, closing while running. Numbers are checked against numpy."""
 import numpy as np
 import pytest
-from PySide6.QtCore import QTimer, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from gradviz.ui.main_window import MainWindow
 from reference import grads_for
 from gradviz.presets import load_preset
 
@@ -300,3 +299,8 @@ def test_drag_from_an_output_port_to_an_input_port_connects(qtbot, win):
     assert any(e.src.name == "x" and e.dst.name == name for e in win.scene.edges)
     win.undoAction.trigger()
     assert "a" not in win.document.graph[name].inputs
+
+
+def test_errors_show_in_the_banner_and_the_status_bar(qtbot, win):
+    win.show_error("Something went wrong: details\nmore")
+    assert win.error_shown and win.statusBar().currentMessage() == "Something went wrong: details"

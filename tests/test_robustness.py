@@ -5,7 +5,7 @@ import os
 import time
 
 import pytest
-from PySide6.QtCore import QSettings, QTimer, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from conftest import READY, wait_state

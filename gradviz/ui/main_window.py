@@ -385,6 +385,7 @@ class MainWindow(QMainWindow):
     def show_error(self, text: str) -> None:
         self.errorBanner.setText(f"⚠ {text}")
         self.bannerRow.setVisible(True)
+        self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
     def dismiss_error(self) -> None:
         self.bannerRow.setVisible(False)
@@ -392,7 +393,6 @@ class MainWindow(QMainWindow):
     @property
     def error_shown(self) -> bool:
         return self.bannerRow.isVisible()
-        self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
     # -- reacting to edits --------------------------------------------------------------------------
     def _session_changed(self, name: str | None) -> None:
