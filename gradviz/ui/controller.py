@@ -237,7 +237,3 @@ class TrainingController(QObject):
     def step_count(self) -> int:
         h = self.history
         return int(h.steps[-1]) if h is not None and h.n else 0
-
-    @property
-    def param_layout(self) -> Layout | None:
-        return self.history.param_layout if self.history else None
