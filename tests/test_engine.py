@@ -80,11 +80,12 @@ def test_training_follows_numpy_optimizer(optimizer, mode):
     np.testing.assert_allclose(e.current_params()["b"], params["b"], rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_linreg_seed_reproduced_step_for_step(mode):
+@pytest.mark.parametrize("api,mode", list(itertools.product(APIS, MODES)))
+def test_linreg_seed_reproduced_step_for_step(api, mode):
     """The MindSpore loop of seed 000: loss 25290.72 at loop 0, stop at loop 299 (0.00099342)."""
     s = load_preset("linreg_seed")
     s.options.mode = mode
+    s.options.api = api
     e = Engine(s)
     first = e.step()
     assert first.loss == pytest.approx(25290.72, rel=1e-6)
