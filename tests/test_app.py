@@ -123,7 +123,7 @@ def test_linreg_runs_until_loss_target(qtbot, win):
 
 
 def test_divergence_is_marked_and_explained(qtbot, win):
-    win.load_preset("linreg")
+    win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
     win.controls.lrSpin.setValue(50)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
@@ -262,7 +262,7 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
     win.document.disconnect_port("z", "b")  # the graph is now invalid; the run stays
     p = tmp_path / "run.jsonl"
-    assert win.export_history(str(p))
+    assert win.files.export_history(str(p))
     from gradviz.records import read_history
     session, _, arrays, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1

@@ -43,7 +43,7 @@ def test_bad_session_files_table(qtbot, win, tmp_path):
         elif text is not None:
             p.write_text(text)
         win.dismiss_error()
-        assert not win.open_session_file(str(p)), name
+        assert not win.files.open_session_file(str(p)), name
         msg = win.errorBanner.text()
         assert win.error_shown and str(p) in msg and expected in msg, (name, msg)
         assert snapshot(win) == before, name
@@ -151,7 +151,7 @@ def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
     s.options.device = "GPU"
     p = tmp_path / "gpu.json"
     save_session(s, p)
-    assert win.open_session_file(str(p))
+    assert win.files.open_session_file(str(p))
     wait_state(qtbot, win, "error", timeout=READY)
     assert "GPU is not available" in win.errorBanner.text()
     assert win.document.options.device == "GPU"  # kept: the user chooses what to do
@@ -160,7 +160,7 @@ def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
 
 
 def test_diverging_run_is_stopped_and_explained(qtbot, win):
-    win.load_preset("linreg")
+    win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
     win.controls.lrSpin.setValue(90)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
@@ -217,11 +217,11 @@ def test_unsaved_changes_are_not_discarded_without_asking(qtbot, store, tmp_path
     w = _window(qtbot, store, answer=B.Cancel)
     w.controls.seedSpin.setValue(7)
     assert w.document.modified and w.windowTitle().endswith("*")
-    w.load_preset("linreg")                      # cancelled: nothing replaced
+    w.files.load_preset("linreg")                      # cancelled: nothing replaced
     assert w.document.session.name == "tutorial" and w.document.options.seed == 7
     w.close()
     assert w.isVisible()                         # close cancelled too
-    w.ask = lambda *a: B.Discard
+    w.files.ask = lambda *a: B.Discard
     w.close()
     assert not w.isVisible()
 
@@ -230,17 +230,17 @@ def test_save_open_and_recent_files(qtbot, store, tmp_path):
     w = _window(qtbot, store)
     w.controls.seedSpin.setValue(11)
     p = tmp_path / "mine.json"
-    assert w.save_session_file(str(p))
+    assert w.files.save_session_file(str(p))
     assert not w.document.modified and store.recent_files() == [str(p.resolve())]
-    w.load_preset("linreg")
-    assert w.open_session_file(str(p)) and w.document.options.seed == 11
+    w.files.load_preset("linreg")
+    assert w.files.open_session_file(str(p)) and w.document.options.seed == 11
     w.close()
 
 
 def test_autosave_restores_after_a_crash(qtbot, store):
     w = _window(qtbot, store, answer=B.Discard)
     w.controls.seedSpin.setValue(99)
-    w.write_autosave()                           # what the 2 s autosave timer does
+    w.files.write_autosave()                           # what the 2 s autosave timer does
     assert store.autosave_path.exists()
     # a crash: the window never closes cleanly, so the autosave stays
     saved = store.read_autosave()
@@ -249,7 +249,7 @@ def test_autosave_restores_after_a_crash(qtbot, store):
     store.write_autosave(saved)
     w2 = _window(qtbot, store, answer=B.Yes)
     assert w2.document.options.seed == 99 and w2.document.modified
-    w2.ask = lambda *a: B.Discard
+    w2.files.ask = lambda *a: B.Discard
     w2.close()
 
 
@@ -261,11 +261,11 @@ def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
     wait_state(qtbot, win, "ended")
     h = win.controller.history
     p = tmp_path / "run.jsonl"
-    assert win.export_history(str(p))
+    assert win.files.export_history(str(p))
     loss, params = h.loss.copy(), h.params.copy()
-    win.load_preset("linreg")
+    win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
-    assert win.open_history_file(str(p))
+    assert win.files.open_history_file(str(p))
     wait_state(qtbot, win, "ended")
     c = win.controller
     assert c.recorded and c.history.n == 25 and win.document.options.aux_output
@@ -285,7 +285,7 @@ def test_bad_history_files(qtbot, win, tmp_path, content, expected):
     before = snapshot(win)
     p = tmp_path / "bad.jsonl"
     p.write_text(content)
-    assert not win.open_history_file(str(p))
+    assert not win.files.open_history_file(str(p))
     assert expected in win.errorBanner.text() and str(p) in win.errorBanner.text()
     assert snapshot(win) == before
 
@@ -296,5 +296,5 @@ def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
     assert main(["run", "--steps", "5", "--out", str(p)]) == 0
     lines = p.read_text().splitlines()
     p.write_text("\n".join(lines[:3] + [lines[3][:40]]) + "\n")
-    assert not win.open_history_file(str(p))
+    assert not win.files.open_history_file(str(p))
     assert "line 4" in win.errorBanner.text()

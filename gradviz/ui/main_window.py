@@ -7,20 +7,20 @@ import os
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow,
                                QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 from ..formatting import fmt_number
 from ..graph import KINDS
 from ..presets import load_preset
-from ..records import read_history
-from ..session import Session, SessionError, atomic_write_text, load_session, save_session
+from ..session import Session
 from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel
 from .document import SessionDocument
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
+from .files import SessionFiles
 from .persistence import AppStore
 from .plots import PlotPanel
 
@@ -40,9 +40,6 @@ def _structure_key(session: Session) -> str:
     return json.dumps(d, sort_keys=True)
 
 
-AUTOSAVE_MS = 2000
-
-
 class MainWindow(QMainWindow):
     """The app's window. With a `store` (the real app) it restores the layout and last session,
     keeps recent files, autosaves, and asks before discarding unsaved changes; without one
@@ -53,21 +50,16 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("GradViz: MindSpore autodiff, live")
         self.store = store
-        if ask is not None:
-            self.ask = ask  # how questions are asked (tests answer them)
+        self.files = SessionFiles(self, store, ask)
         restored_from_autosave = False
         if session is None and store is not None:
-            session, restored_from_autosave = self._startup_session()
+            session, restored_from_autosave = self.files.startup_session()
         # the engine process imports MindSpore (~1.5 s): start it before building the widgets
         self.controller = TrainingController(self)
         self.controller.start_engine()
         self.document = SessionDocument(session or load_preset("tutorial"), self)
         self._built_key: str | None = None
         self._closing = False
-        self._autosave = QTimer(self)
-        self._autosave.setSingleShot(True)
-        self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosave.timeout.connect(self.write_autosave)
 
         # centre: error banner, palette and graph editor
         self.scene = GraphScene(self.document, self)
@@ -151,7 +143,7 @@ class MainWindow(QMainWindow):
         self.document.graphChanged.connect(self._graph_changed)
         self.document.optionsChanged.connect(self._session_changed)
         self.document.modifiedChanged.connect(self._update_title)
-        self.controls.presetChosen.connect(self.load_preset)
+        self.controls.presetChosen.connect(self.files.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
         self.controls.stepClicked.connect(self.controller.step)
         self.controls.resetClicked.connect(self.reset)
@@ -165,8 +157,7 @@ class MainWindow(QMainWindow):
         c.ended.connect(self._on_ended)
         c.errorOccurred.connect(self.show_error)
         c.message.connect(self._status_message)
-        self.document.graphChanged.connect(self._schedule_autosave)
-        self.document.optionsChanged.connect(self._schedule_autosave)
+        self.files.watch(self.document)
 
         self.resize(1600, 1000)
         self._docks_sized = store is not None and store.value("windowState") is not None
@@ -201,18 +192,19 @@ class MainWindow(QMainWindow):
 
     def _menus(self) -> None:
         m = self.menuBar().addMenu("&File")
-        for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, self.open_dialog),
-                              ("&Save session", QKeySequence.StandardKey.Save, self.save),
-                              ("Save session &as…", QKeySequence.StandardKey.SaveAs, self.save_dialog),
-                              ("Save run with &history (JSON Lines)…", None, self.export_dialog),
-                              ("Open run with h&istory…", None, self.open_history_dialog)):
+        f = self.files
+        for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, f.open_dialog),
+                              ("&Save session", QKeySequence.StandardKey.Save, f.save),
+                              ("Save session &as…", QKeySequence.StandardKey.SaveAs, f.save_dialog),
+                              ("Save run with &history (JSON Lines)…", None, f.export_dialog),
+                              ("Open run with h&istory…", None, f.open_history_dialog)):
             a = m.addAction(text)
             if key is not None:
                 a.setShortcut(key)
             a.triggered.connect(fn)
         self.recentMenu = m.addMenu("Open &recent")
         self.recentMenu.setObjectName("recentMenu")
-        self.recentMenu.aboutToShow.connect(self._fill_recent)
+        self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
         m.addSeparator()
         q = m.addAction("&Quit")
         q.setShortcut(QKeySequence.StandardKey.Quit)
@@ -247,140 +239,6 @@ class MainWindow(QMainWindow):
             item.setSelected(True)
             self.graphView.ensureVisible(item)
         return name
-
-    def ask(self, title: str, text: str, buttons) -> QMessageBox.StandardButton:
-        """A question for the user (tests replace this)."""
-        return QMessageBox.question(self, title, text, buttons)
-
-    def may_discard(self) -> bool:
-        """True if the current session may be replaced: saved, unchanged, or the user agrees."""
-        if self.store is None or not self.document.modified:
-            return True
-        B = QMessageBox.StandardButton
-        answer = self.ask("Unsaved changes", "The current session has unsaved changes. Save them first?",
-                          B.Save | B.Discard | B.Cancel)
-        if answer == B.Save:
-            return self.save()
-        return answer == B.Discard
-
-    def load_preset(self, name: str) -> None:
-        if not self.may_discard():
-            self.controls.sync_from_document()  # put the preset combo back
-            return
-        try:
-            session = load_preset(name)
-        except SessionError as e:
-            self.show_error(str(e))
-            return
-        self.document.replace_session(session)
-        QTimer.singleShot(0, self.graphView.fit)
-
-    def open_session_file(self, path: str) -> bool:
-        """Open a session; on any problem the current session is untouched and a message says why."""
-        if not self.may_discard():
-            return False
-        try:
-            session = load_session(path)
-        except SessionError as e:
-            self.show_error(f"Could not open the session. {e}")
-            return False
-        self.document.replace_session(session, path)
-        if self.store is not None:
-            self.store.add_recent(path)
-        QTimer.singleShot(0, self.graphView.fit)
-        return True
-
-    def open_history_file(self, path: str) -> bool:
-        """Open a run saved with its history: its session, and its plots as they were."""
-        if not self.may_discard():
-            return False
-        try:
-            session, layouts, arrays, reason = read_history(path)
-        except SessionError as e:
-            self.show_error(f"Could not open the run. {e}")
-            return False
-        self._built_key = _structure_key(session)
-        self.controller.load(session, recorded=(layouts, arrays, reason))
-        self.document.replace_session(session)
-        QTimer.singleShot(0, self.graphView.fit)
-        return True
-
-    def open_history_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)")
-        if path:
-            self.open_history_file(path)
-
-    def save(self) -> bool:
-        if self.document.path:
-            return self.save_session_file(self.document.path)
-        return self.save_dialog()
-
-    def save_session_file(self, path: str) -> bool:
-        try:
-            save_session(self.document.session, path)
-        except OSError as e:
-            self.show_error(f"Could not save {path}: {e.strerror or e}")
-            return False
-        self.document.mark_saved(path)
-        if self.store is not None:
-            self.store.add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
-
-    def _fill_recent(self) -> None:
-        self.recentMenu.clear()
-        files = self.store.recent_files() if self.store else []
-        for f in files:
-            a = self.recentMenu.addAction(f)
-            a.triggered.connect(lambda _=False, path=f: self.open_session_file(path))
-        if not files:
-            self.recentMenu.addAction("(none yet)").setEnabled(False)
-
-    def _schedule_autosave(self, *_args) -> None:
-        if self.store is not None and not self._closing:
-            self._autosave.start()
-
-    def write_autosave(self) -> None:
-        """Keep a copy of the session being edited, so that a crash loses nothing."""
-        if self.store is None:
-            return
-        try:
-            self.store.write_autosave(self.document.session.to_json())
-        except OSError as e:
-            self._status_message(f"Autosave failed: {e.strerror or e}")
-
-    def export_history(self, path: str) -> bool:
-        h = self.controller.history
-        if h is None or not h.n:
-            self.show_error("There is no history to export yet: train a few steps first.")
-            return False
-        import io
-        buf = io.StringIO()
-        c = self.controller
-        run = c.session  # the session this history was trained with (not later edits)
-        h.export(buf, dict(run.options.to_dict(), source="app"), c.info.get("inputs", {}),
-                 c.end_reason or "stopped", session=run.to_dict(), program=c.info.get("program"))
-        try:
-            atomic_write_text(path, buf.getvalue())
-        except OSError as e:
-            self.show_error(f"Could not export to {path}: {e.strerror or e}")
-            return False
-        self.statusBar().showMessage(f"Exported {h.n} steps to {path}", 4000)
-        return True
-
-    def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "GradViz sessions (*.json);;All files (*)")
-        if path:
-            self.open_session_file(path)
-
-    def save_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save session", self.document.path or "session.json", "GradViz sessions (*.json)")
-        return bool(path) and self.save_session_file(path)
-
-    def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export history", "history.jsonl", "JSON Lines (*.jsonl)")
-        if path:
-            self.export_history(path)
 
     def show_error(self, text: str) -> None:
         self.errorBanner.setText(f"⚠ {text}")
@@ -571,39 +429,23 @@ class MainWindow(QMainWindow):
         mod = " *" if self.document.modified else ""
         self.setWindowTitle(f"GradViz: {name}{mod}")
 
-    # -- settings and closing ------------------------------------------------------------------------
-    def _startup_session(self) -> tuple[Session | None, bool]:
-        """After a crash, offer the autosaved session; else the session of the last clean exit."""
-        text = self.store.read_autosave()
-        if text:
-            try:
-                s = Session.from_json(text, "the autosaved session")
-            except SessionError:
-                s = None
-            if s is not None:
-                B = QMessageBox.StandardButton
-                if self.ask("Restore session?", "GradViz did not close cleanly last time. Restore the session "
-                            "you were editing?", B.Yes | B.No) == B.Yes:
-                    return s, True
-        text = self.store.value("lastSession")
-        if isinstance(text, str) and text:
-            try:
-                return Session.from_json(text, "the last session"), False
-            except SessionError:
-                pass
-        return None, False
+    # -- closing ------------------------------------------------------------------------------------
+    def adopt_run(self, session: Session, recorded) -> None:
+        """Show a run read from a file: its session, and its history as it was recorded."""
+        self._built_key = _structure_key(session)
+        self.controller.load(session, recorded=recorded)
+        self.document.replace_session(session)
+        QTimer.singleShot(0, self.graphView.fit)
 
     def closeEvent(self, event) -> None:
-        if not self._closing and not self.may_discard():
+        if not self._closing and not self.files.may_discard():
             event.ignore()
             return
         self._closing = True
-        self._autosave.stop()
+        self.files.close()
         if self.store is not None:
             self.store.set_value("geometry", self.saveGeometry())
             self.store.set_value("windowState", self.saveState())
-            self.store.set_value("lastSession", self.document.session.to_json())
-            self.store.clear_autosave()  # a clean exit: nothing to restore next time
             self.store.sync()
         self.controller.shutdown()
         self.statusBar().clearMessage()  # stops the status bar's message timer
