@@ -94,6 +94,7 @@ class PlotPanel(QWidget):
         grid.addWidget(self.heat, 0, 3)
         for c, s in enumerate((4, 5, 5, 2)):
             grid.setColumnStretch(c, s)
+        self._grid = grid
         lay.addLayout(grid, 1)
         self.history = None
         self._version = -1
@@ -173,6 +174,7 @@ class PlotPanel(QWidget):
                     row += 1
                 off += size
         self.heat.setVisible(bool(self.images))
+        self._grid.setColumnStretch(3, 2 if self.images else 0)  # no empty column without matrices
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
         """One curve item per tensor: (item, first column in the history's view, element count)."""
