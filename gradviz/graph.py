@@ -171,9 +171,6 @@ class Graph:
         """Arguments of the generated function: inputs first, then parameters (tutorial order)."""
         return self.inputs() + self.parameters()
 
-    def consumers(self, name: str) -> list[tuple[Node, str]]:
-        return [(n, p) for n in self.nodes for p, s in n.inputs.items() if s == name]
-
     def unique_name(self, stem: str) -> str:
         stem = "".join(c if (c.isalnum() or c == "_") else "_" for c in stem) or "node"
         if stem[0].isdigit():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import IO, Any, Iterable
+from typing import IO, Any
 
 import numpy as np
 
@@ -72,10 +72,6 @@ class HistoryWriter:
         if message:
             rec["message"] = message
         self._write(rec)
-
-
-def read_records(lines: Iterable[str]) -> list[dict]:
-    return [json.loads(line) for line in lines if line.strip()]
 
 
 def read_history(path):

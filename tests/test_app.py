@@ -129,7 +129,7 @@ def test_divergence_is_marked_and_explained(qtbot, win):
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ended")
     assert win.controller.end_reason == "non_finite"
-    assert win.error_shown and "not finite" in win.errorBanner.text()
+    assert win.error_shown and "not finite" in win.errorBanner.text() and "learning rate" in win.errorBanner.text()
     assert win.stateLabel.text() == "stopped: not finite" and "learning rate" in win.controls.reasonLabel.text()
     win.findChild(QPushButton, "dismissButton").click()
     assert not win.error_shown

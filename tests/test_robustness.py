@@ -159,15 +159,6 @@ def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
     wait_state(qtbot, win, "ready", timeout=READY)
 
 
-def test_diverging_run_is_stopped_and_explained(qtbot, win):
-    win.files.load_preset("linreg")
-    wait_state(qtbot, win, "ready")
-    win.controls.lrSpin.setValue(90)
-    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended")
-    assert "not finite" in win.errorBanner.text() and "learning rate" in win.errorBanner.text()
-
-
 # -- closing at the worst moment, 20 times in a row ------------------------------------------------
 def test_close_at_the_worst_moment_20_times(qtbot):
     moments = ["running", "compiling", "starting", "building", "stepping", "hung"]

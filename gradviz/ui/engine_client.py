@@ -72,4 +72,5 @@ class EngineClient:
             self.process.join(JOIN_SECONDS)
         self._reader.join(JOIN_SECONDS)
         self._conn.close()
-        self.process.close() if not self.process.is_alive() else None
+        if not self.process.is_alive():
+            self.process.close()

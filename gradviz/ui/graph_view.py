@@ -399,7 +399,7 @@ class GraphScene(QGraphicsScene):
         if not rects:
             return (0.0, 0.0)
         left = min(r.left() for r in rects) + 20
-        top = max(r.bottom() for r in rects) + 20 if len(rects) > 0 else 0.0
+        top = max(r.bottom() for r in rects) + 20
         top = min(top, min(r.top() for r in rects) + 400)  # below the first rows, not ever further down
         for row in range(50):
             for col in range(6):

@@ -121,7 +121,8 @@ class PlotPanel(QWidget):
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self._hover = [HoverReadout(p, self.readout, t) for p, t in ((self.lossPlot, self._text_loss),
-                       (self.paramPlot, self._text_params), (self.gradPlot, self._text_grads))]
+                       (self.paramPlot, lambda s: self._text_elements(s, False)),
+                       (self.gradPlot, lambda s: self._text_elements(s, True)))]
 
 
     def _log_toggled(self, on: bool) -> None:
@@ -137,13 +138,15 @@ class PlotPanel(QWidget):
         for w in (self.paramPlot, self.gradPlot):
             w.clear()
             if w.plotItem.legend is not None:
-                w.plotItem.legend.scene().removeItem(w.plotItem.legend) if w.plotItem.legend.scene() else None
+                if w.plotItem.legend.scene() is not None:
+                    w.plotItem.legend.scene().removeItem(w.plotItem.legend)
                 w.plotItem.legend = None
         self.loss_curve.setData([], [])
         self.bad_marks.setData([], [])
         for ln in self.bad_lines:
             for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-                w.removeItem(ln) if ln.scene() is w.scene() else None
+                if ln.scene() is w.scene():
+                    w.removeItem(ln)
         self.bad_lines = []
         self.param_curves, self.grad_curves = [], []
         self.heat.clear()
@@ -296,22 +299,15 @@ class PlotPanel(QWidget):
         i = self._index(step)
         return "" if i is None else f"step {self.history.steps[i]}: loss {fmt_number(self.history.loss[i])}"
 
-    def _text_params(self, step: int) -> str:
+    def _text_elements(self, step: int, grads: bool) -> str:
+        """'step 120: w[0,0]=0.49  w[0,1]=-0.14 ...' for the parameter or gradient plot."""
         i = self._index(step)
         if i is None:
             return ""
-        labels = self.history.param_layout.labels()
-        vals = self.history.params[i]
-        return f"step {self.history.steps[i]}: " + "  ".join(f"{l}={fmt_number(v)}" for l, v in list(zip(labels, vals))[:8])
-
-    def _text_grads(self, step: int) -> str:
-        i = self._index(step)
-        if i is None:
-            return ""
-        labels = self.history.grad_layout.labels()
-        vals = self.history.grads[i]
-        return (f"step {self.history.steps[i]}: ‖grad‖={fmt_number(self.history.grad_norm[i])}  "
-                + "  ".join(f"{l}={fmt_number(v)}" for l, v in list(zip(labels, vals))[:6]))
+        h = self.history
+        layout, vals = (h.grad_layout, h.grads[i]) if grads else (h.param_layout, h.params[i])
+        head = f"step {h.steps[i]}: " + (f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else "")
+        return head + "  ".join(f"{l}={fmt_number(v)}" for l, v in list(zip(layout.labels(), vals))[:8])
 
 
 def _nice(v: float, up: bool) -> float:

@@ -23,16 +23,6 @@ def param_color(index: int) -> QColor:
     return QColor(PARAM_COLORS[index % len(PARAM_COLORS)])
 
 
-def element_color(param_index: int, element: int, count: int) -> QColor:
-    """Shades of the parameter's colour, one per element, from darker to lighter."""
-    base = param_color(param_index)
-    if count <= 1:
-        return base
-    h, s, v, _ = base.getHsvF()
-    t = element / (count - 1)
-    return QColor.fromHsvF(h, max(0.25, s * (1.0 - 0.6 * t)), min(1.0, 0.55 + 0.45 * (1 - abs(2 * t - 1)) * 0.5 + 0.3 * t))
-
-
 def font(size: float = BASE_POINT_SIZE, bold: bool = False, italic: bool = False, mono: bool = False) -> QFont:
     f = QFont("DejaVu Sans Mono" if mono else "DejaVu Sans")
     f.setPointSizeF(size)
