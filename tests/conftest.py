@@ -5,16 +5,28 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GLOG_v", "3")
 
+import gc
 import multiprocessing
 import threading
 
 import pytest
 
 
+def _delete_closed_widgets():
+    """Delete closed windows now, at a safe point: left to Python's garbage collector, a window
+    can be destroyed in the middle of a later test's signal connection and deadlock Qt."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_threads_or_processes(request):
     before = {t.ident for t in threading.enumerate()}
     yield
+    _delete_closed_widgets()
     leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive()
                 and not t.daemon]
     kids = multiprocessing.active_children()
