@@ -5,7 +5,9 @@
 1. Throughput: steps/s of the bare tutorial train step (the tutorial's function, value_and_grad,
    nn.SGD, `loss.asnumpy()` every step as the seed's loop does) against the same training driven
    by the app's engine with the real main window open offscreen, plots and node values
-   refreshing. PyNative and Graph mode. Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).
+   refreshing. PyNative and Graph mode. The bare loop runs in a process with the runtime settings
+   the app's engine process uses for that mode (gradviz.devices.prepare_process), and its
+   repetitions alternate with the app's. Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).
 2. Responsiveness while Graph mode trains flat out: lateness of a 5 ms GUI timer (p99 <= 25 ms)
    and plot refreshes per second (>= 30).
 3. History scale: 1,000,000 steps of the tutorial graph: memory (<= 300 MB) and a full redraw of
@@ -33,8 +35,13 @@ os.environ.setdefault("GLOG_v", "3")
 
 
 # -- 1 and 5: the bare loop, in its own process (MindSpore fixes its device per process) ---------
-def _bare_child(conn, mode: str, seconds: float, reps: int, defaults: bool) -> None:
+def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
+    """Times `seconds` of the bare loop each time it is sent "go"; answers with the rate."""
     import numpy as np
+
+    if not defaults:  # the same runtime settings as the app's engine process for this mode
+        from gradviz.devices import prepare_process
+        prepare_process(mode)
     import mindspore
     from mindspore import Parameter, Tensor, nn, ops
 
@@ -42,7 +49,7 @@ def _bare_child(conn, mode: str, seconds: float, reps: int, defaults: bool) -> N
         mindspore.set_device("CPU")  # MindSpore's own runtime settings
     else:
         from gradviz.devices import use_device
-        use_device("CPU")  # the same runtime settings as the app's engine
+        use_device("CPU")
     np.random.seed(42)
     x = ops.ones(5, mindspore.float32)
     y = ops.zeros(3, mindspore.float32)
@@ -64,25 +71,32 @@ def _bare_child(conn, mode: str, seconds: float, reps: int, defaults: bool) -> N
     step = mindspore.jit(train_step) if mode == "graph" else train_step
     t = time.perf_counter()
     float(step(x, y).asnumpy())
-    first = time.perf_counter() - t
-    rates = []
-    for _ in range(reps):
+    conn.send(time.perf_counter() - t)  # the first step (compiles in Graph mode)
+    while conn.recv() == "go":
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             float(step(x, y).asnumpy())  # the seed's loop reads the loss every step
             n += 1
-        rates.append(n / (time.perf_counter() - t0))
-    conn.send((rates, first))
+        conn.send(n / (time.perf_counter() - t0))
 
 
-def bare(mode: str, seconds: float, reps: int, defaults: bool = False) -> tuple[list[float], float]:
-    ctx = multiprocessing.get_context("spawn")
-    a, b = ctx.Pipe()
-    p = ctx.Process(target=_bare_child, args=(b, mode, seconds, reps, defaults))
-    p.start()
-    out = a.recv()
-    p.join()
-    return out
+class Bare:
+    """The bare loop in a process of its own, kept warm between repetitions."""
+
+    def __init__(self, mode: str, seconds: float, defaults: bool = False):
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_bare_child, args=(child, mode, seconds, defaults))
+        self._proc.start()
+        self.first_step_s = self._conn.recv()
+
+    def rep(self) -> float:
+        self._conn.send("go")
+        return self._conn.recv()
+
+    def close(self) -> None:
+        self._conn.send("stop")
+        self._proc.join()
 
 
 # -- 1 and 2: the app -----------------------------------------------------------------------------
@@ -117,8 +131,10 @@ def _run_for(seconds: float) -> None:
     loop.exec()
 
 
-def app_run(mode: str, seconds: float, reps: int) -> dict:
-    """Steps/s of the app training flat out, with the GUI timer lateness and plot refresh rate."""
+def throughput(mode: str, seconds: float, reps: int) -> dict:
+    """Steps/s of the bare loop and of the app training flat out (with the GUI timer's lateness
+    and the plots' refresh rate), in alternating repetitions: the machine's speed drifts, and
+    each pair sees the same drift. The app pauses while the bare loop runs."""
     import numpy as np
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 
@@ -131,6 +147,7 @@ def app_run(mode: str, seconds: float, reps: int) -> dict:
     c = w.controller
     _wait(app, lambda: c.state == "ready")
     w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData(mode))
+    _wait(app, lambda: c.state == "ready" and c._client.mode == mode)
     w.controls.maxStepsSpin.setValue(100_000_000)
     _wait(app, lambda: c.state == "ready")
     refreshes = [0]
@@ -154,29 +171,35 @@ def app_run(mode: str, seconds: float, reps: int) -> dict:
             lateness.append(max(0.0, now - last[0] - 5.0))
         last[0] = now
     probe.timeout.connect(tick)
-    c.start()
-    _wait(app, lambda: c.state == "running" and c.step_count > 50)
-    rates, lates, refresh_rates = [], [], []
-    for _ in range(reps):
-        lateness.clear()
-        refreshes[0] = 0
-        last[0] = 0.0
-        clock.start()
-        probe.start()
-        s0, t0 = c.step_count, time.perf_counter()
-        _run_for(seconds)
-        dt = time.perf_counter() - t0
-        probe.stop()
-        # the history only holds what arrived; count steps the engine finished in this window
-        rates.append((c.step_count - s0) / dt)
-        lates.append(float(np.percentile(lateness, 99)) if lateness else 0.0)
-        refresh_rates.append(refreshes[0] / dt)
-    c.pause()
-    _wait(app, lambda: c.state == "paused")
-    lost = int(c.history.n != c.step_count or list(c.history.steps[:3]) != [1, 2, 3])
+    bare = Bare(mode, seconds)
+    out = {"bare": [], "rates": [], "p99_late_ms": [], "refresh_hz": [], "first_step_s": bare.first_step_s}
+    try:
+        for _ in range(reps):
+            out["bare"].append(bare.rep())
+            c.start()
+            s0 = c.step_count
+            _wait(app, lambda: c.state == "running" and c.step_count > s0 + 50)
+            lateness.clear()
+            refreshes[0] = 0
+            last[0] = 0.0
+            clock.start()
+            probe.start()
+            s0, t0 = c.step_count, time.perf_counter()
+            _run_for(seconds)
+            dt = time.perf_counter() - t0
+            probe.stop()
+            # the history only holds what arrived; count steps the engine finished in this window
+            out["rates"].append((c.step_count - s0) / dt)
+            out["p99_late_ms"].append(float(np.percentile(lateness, 99)) if lateness else 0.0)
+            out["refresh_hz"].append(refreshes[0] / dt)
+            c.pause()
+            _wait(app, lambda: c.state == "paused")
+    finally:
+        bare.close()
+    out["lost_steps"] = int(c.history.n != c.step_count or list(c.history.steps[:3]) != [1, 2, 3])
     w.close()
     app.processEvents()
-    return {"rates": rates, "p99_late_ms": lates, "refresh_hz": refresh_rates, "lost_steps": lost}
+    return out
 
 
 # -- 3: history scale ------------------------------------------------------------------------------
@@ -269,23 +292,26 @@ def main() -> int:
                              "cpus": os.cpu_count()}, "quick": a.quick}
     rows = []
     for mode, budget in (("pynative", 0.95), ("graph", 0.90)):
-        b_rates, first = bare(mode, secs, reps)
-        app = app_run(mode, secs, reps)
-        b, s = _stat(b_rates), _stat(app["rates"])
+        run = throughput(mode, secs, reps)
+        b, s = _stat(run["bare"]), _stat(run["rates"])
         ratio = s["median"] / b["median"]
         res[mode] = {"bare_steps_per_s": b, "app_steps_per_s": s, "ratio": ratio, "budget": budget,
-                     "first_step_s": first, "lost_steps": app["lost_steps"]}
+                     "first_step_s": run["first_step_s"], "lost_steps": run["lost_steps"]}
         rows.append((f"throughput {mode} (steps/s)", _fmt(b, 0), _fmt(s, 0), f"{ratio:.3f}", f">= {budget}", ratio >= budget))
-        d_rates, _ = bare(mode, secs, reps, defaults=True)
+        d = Bare(mode, secs, defaults=True)
+        try:
+            d_rates = [d.rep() for _ in range(reps)]
+        finally:
+            d.close()
         d = _stat(d_rates)
         res[mode]["bare_default_runtime_steps_per_s"] = d
         rows.append((f"  bare loop, MindSpore default runtime ({mode})", _fmt(d, 0), "", f"{s['median'] / d['median']:.3f}", "info", True))
         if mode == "graph":
-            late, hz = _stat(app["p99_late_ms"]), _stat(app["refresh_hz"])
+            late, hz = _stat(run["p99_late_ms"]), _stat(run["refresh_hz"])
             res["responsiveness"] = {"p99_late_ms": late, "refresh_hz": hz}
             rows.append(("GUI 5 ms timer, p99 lateness (ms)", "", _fmt(late), "", "<= 25", late["median"] <= 25))
             rows.append(("plot refreshes per second", "", _fmt(hz), "", ">= 30", hz["median"] >= 30))
-            res["first_graph_step_s"] = first
+            res["first_graph_step_s"] = run["first_step_s"]
     hs = history_scale(reps)
     rd = _stat(hs["redraw_ms"])
     res["history"] = {"mb": hs["mb"], "redraw_ms": rd, "append_s": hs["append_s"]}

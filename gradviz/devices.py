@@ -19,6 +19,36 @@ _REASONS = {
     "CPU": "MindSpore's CPU backend is not available",
 }
 _chosen: str | None = None
+_prepared: str | None = None
+
+
+def prepare_process(mode: str) -> str | None:
+    """Runtime settings for a process that trains in `mode` ("pynative" or "graph"): call once,
+    before MindSpore starts. Returns the CPU the process was pinned to, if it was.
+
+    PyNative runs MindSpore's host pipeline in the calling thread (MS_DEV_HOST_BLOCKING_RUN=1)
+    on one core. Measured here on the tutorial graph (2 cores): 900 steps/s on one core against
+    840 for the default pipeline spread over two. The default keeps a queue thread and a kernel
+    thread spinning beside the Python thread; whatever else runs (the window) then delays the
+    hand-offs between them, and the app trained at 0.62 of a bare loop. On one core the hand-offs
+    are yields on the same core and the window has the other cores to itself.
+    Graph mode keeps MindSpore's defaults: there the pipeline thread does real work beside the
+    Python thread (5,200 steps/s against 4,100 on one core), so switching mode means a new
+    process, as switching device does."""
+    global _prepared
+    if _prepared is not None:
+        if _prepared != mode:
+            raise DeviceError(f"this process was prepared for {_prepared}; {mode} needs a new process")
+        return None
+    _prepared = mode
+    if mode != "pynative":
+        return None
+    os.environ["MS_DEV_HOST_BLOCKING_RUN"] = "1"
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cpus) < 2:
+        return None
+    os.sched_setaffinity(0, {cpus[-1]})  # MindSpore's threads, made later, inherit it
+    return cpus[-1]
 
 
 def quiet_mindspore() -> None:

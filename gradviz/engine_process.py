@@ -1,15 +1,17 @@
 """The engine process: owns MindSpore and trains on command, sending numpy batches back.
 
 The app starts it with multiprocessing's spawn context (MindSpore fixes its device once per
-process, a fork of a running MindSpore hangs, and a crash here cannot take the window down).
+process, the runtime settings that suit PyNative and Graph mode differ, a fork of a running
+MindSpore hangs, and a crash here cannot take the window down).
 All MindSpore calls happen on this process's main thread. Qt-free.
 
 Commands (tuples): ("build", run_id, session_dict), ("start",), ("pause",), ("step",),
 ("set", name, value) for lr / speed / steps / until_loss, ("nodes",), ("quit",).
 Replies: ("devices", {dev: (ok, why)}), ("device", name or None), ("built", run_id, info),
 ("state", run_id, state),
-("batch", run_id, steps, loss, params, grads, aux, step_ms), ("nodes", run_id, step, values,
-grads), ("ended", run_id, reason, steps), ("error", run_id, message)."""
+("batch", run_id, steps, rows, step_ms) where each row is [loss, params, grads, aux] (see
+StepResult.row; one array pickles faster than five), ("nodes", run_id, step, values, grads),
+("ended", run_id, reason, steps), ("error", run_id, message)."""
 from __future__ import annotations
 
 import os
@@ -18,9 +20,12 @@ import traceback
 
 import numpy as np
 
-BATCH_SECONDS = 1 / 60   # at most this long between batches while training
+from .training import finish_step, first_end
+
+BATCH_SECONDS = 1 / 40   # at most this long between batches while training (the window draws at 30 Hz)
 NODES_SECONDS = 0.5      # node values/gradients side pass at most this often while training
-NODES_COST_FACTOR = 30   # ... and no more often than 30x its own duration (~3% of the time)
+NODES_SECONDS_FLAT_OUT = 1.0  # ... at full speed, where they change every step anyway
+NODES_COST_FACTOR = 100  # ... and no more often than 100x its own duration (~1% of the time)
 
 
 def describe(e: BaseException) -> str:
@@ -44,7 +49,7 @@ class Server:
         self._reset_batch()
 
     def _reset_batch(self):
-        self.b_steps, self.b_loss, self.b_params, self.b_grads, self.b_aux, self.b_ms = [], [], [], [], [], []
+        self.b_steps, self.b_rows, self.b_ms = [], [], []
 
     def send(self, *msg):
         self.conn.send(msg)
@@ -173,21 +178,21 @@ class Server:
     def record(self, results) -> bool:
         """Queue the results for the next batch; True if the run ended at one of them (the later
         ones of a Graph-mode batch are then dropped and their updates undone)."""
-        from .training import finish_step
-
         for r in results:
-            self.b_steps.append(r.step)
-            self.b_loss.append(r.loss)
-            self.b_params.append(r.params)
-            self.b_grads.append(r.grads)
-            self.b_aux.append(r.aux)
-            self.b_ms.append(r.step_ms)
-            reason = finish_step(self.engine, r)
-            if reason:
-                self.running, self.ended, self.end_reason = False, True, reason
-                self.flush()
-                self.send("ended", self.run_id, reason, r.step)
+            if self._record_one(r):
                 return True
+        return False
+
+    def _record_one(self, r) -> bool:
+        self.b_steps.append(r.step)
+        self.b_rows.append(r.row)
+        self.b_ms.append(r.step_ms)
+        reason = finish_step(self.engine, r)
+        if reason:
+            self.running, self.ended, self.end_reason = False, True, reason
+            self.flush()
+            self.send("ended", self.run_id, reason, r.step)
+            return True
         return False
 
     def one_step(self) -> None:
@@ -196,31 +201,13 @@ class Server:
         self.record([self.engine.step()])
 
     def train_slice(self) -> None:
-        """Train until a batch is due (1/60 s), a command arrives or the run ends."""
+        """Train until a batch is due (BATCH_SECONDS), a command arrives or the run ends."""
         t_end = time.perf_counter() + BATCH_SECONDS
-        e = self.engine
         try:
-            while self.running:
-                now = time.perf_counter()
-                if now >= t_end and self.b_steps:
-                    break
-                if self.speed > 0:
-                    wait = self.next_time - now
-                    if wait > 0:
-                        if self.conn.poll(min(wait, BATCH_SECONDS)):
-                            break  # a command came: handle it first
-                        continue
-                    self.next_time = max(self.next_time + 1.0 / self.speed, now - 0.5)
-                    batch = False
-                else:  # flat out: whole batches where the run cannot end by max steps inside one
-                    batch = e.batch_size > 1 and e.session.options.steps - e.steps_done >= e.batch_size
-                compiling = e.needs_compile(batch)
-                if compiling:
-                    self.send("state", self.run_id, "compiling")
-                ended = self.record(e.steps_batch() if batch else [e.step()])
-                if compiling and not ended:
-                    self.send("state", self.run_id, "running")
-                    break
+            if self.speed > 0:
+                self._paced(t_end)
+            else:
+                self._flat_out(t_end)
             self.flush()
             if not self.running or time.perf_counter() - self.last_nodes > self.nodes_interval:
                 self.send_nodes()
@@ -229,30 +216,86 @@ class Server:
         except Exception as ex:
             self.fail(ex)
 
+    def _paced(self, t_end: float) -> None:
+        """At most `speed` steps a second, one at a time; a command cuts the wait short."""
+        e = self.engine
+        while self.running:
+            now = time.perf_counter()
+            if now >= t_end and self.b_steps:
+                return
+            wait = self.next_time - now
+            if wait > 0:
+                if self.conn.poll(min(wait, BATCH_SECONDS)):
+                    return  # a command came: handle it first
+                continue
+            self.next_time = max(self.next_time + 1.0 / self.speed, now - 0.5)
+            if self._steps(e, batch=False):
+                return
+
+    def _flat_out(self, t_end: float) -> None:
+        """As fast as MindSpore goes: whole batches (Graph mode) where the run cannot end by max
+        steps inside one. Whatever this loop does per step is the app's cost to training, so
+        PyNative, once compiled-free, runs a loop with nothing but the step and its record."""
+        e = self.engine
+        clock = time.perf_counter
+        if not e.graph_mode:
+            while self.running and not self._record_one(e.step()) and clock() < t_end:
+                pass
+            return
+        while self.running:
+            batch = e.session.options.steps - e.steps_done >= e.batch_size
+            if self._steps(e, batch) or clock() >= t_end:
+                return
+
+    def _steps(self, e, batch: bool) -> bool:
+        """One step (or a batch); True if the slice should end here (compiled, or run ended)."""
+        compiling = e.needs_compile(batch)
+        if compiling:
+            self.send("state", self.run_id, "compiling")
+        if batch:
+            ended = self._record_block(e, *e.steps_block())
+        else:
+            ended = self.record([e.step()])
+        if compiling and not ended:
+            self.send("state", self.run_id, "running")
+            return True
+        return ended
+
+    def _record_block(self, e, first: int, rows: np.ndarray, t_ms: float) -> bool:
+        """A Graph-mode batch: queued whole unless the run ends inside it (then step by step)."""
+        if first_end(e, first, rows) is not None:
+            return self.record(e.block_results(first, rows, t_ms))
+        self.b_steps.extend(range(first, first + len(rows)))
+        self.b_rows.extend(rows)
+        self.b_ms.extend([t_ms] * len(rows))
+        return False
+
     def flush(self) -> None:
         if not self.b_steps:
             return
-        self.send("batch", self.run_id, np.asarray(self.b_steps, np.int64), np.asarray(self.b_loss, np.float32),
-                  np.stack(self.b_params), np.stack(self.b_grads), np.stack(self.b_aux),
+        self.send("batch", self.run_id, np.asarray(self.b_steps, np.int64), np.stack(self.b_rows),
                   np.asarray(self.b_ms, np.float32))
         self._reset_batch()
 
     def send_nodes(self) -> None:
-        """Node values and gradients; while training, spaced so they cost at most ~3% of the time."""
+        """Node values and gradients; while training, spaced so they cost at most ~1% of the time."""
         if self.engine is None:
             return
         t = time.perf_counter()
         snap = self.engine.node_snapshot()
         self.send("nodes", self.run_id, snap.step, snap.values, snap.grads)
         self.last_nodes = time.perf_counter()
-        self.nodes_interval = max(NODES_SECONDS, NODES_COST_FACTOR * (self.last_nodes - t))
+        least = NODES_SECONDS if self.speed > 0 else NODES_SECONDS_FLAT_OUT
+        self.nodes_interval = max(least, NODES_COST_FACTOR * (self.last_nodes - t))
 
 
-def serve(conn) -> None:
-    """Entry point of the spawned engine process."""
-    from .devices import probe, quiet_mindspore
+def serve(conn, mode: str = "pynative") -> None:
+    """Entry point of the spawned engine process, set up to train in `mode` (see
+    devices.prepare_process: the other mode needs a new process)."""
+    from .devices import prepare_process, probe, quiet_mindspore
 
     quiet_mindspore()
+    prepare_process(mode)
     try:
         devices = probe()
     except Exception as e:  # MindSpore itself failed to load

@@ -1,6 +1,8 @@
 """When a run ends: shared by the headless command and the app's engine process."""
 from __future__ import annotations
 
+import numpy as np
+
 from .engine import Engine, StepResult
 from .session import Options
 
@@ -26,3 +28,18 @@ def finish_step(engine: Engine, result: StepResult) -> str | None:
     if reason in ("non_finite", "until_loss"):
         engine.undo_last_update(result)
     return reason
+
+
+def first_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
+    """The index of the first of these rows (consecutive steps from `first` on, StepResult.row
+    layout) at which end_reason would end the run, or None: one vectorised check for a
+    Graph-mode batch instead of one StepResult a step."""
+    o = engine.session.options
+    loss = rows[:, 0]
+    with np.errstate(invalid="ignore", over="ignore"):
+        ends = ~(np.isfinite(loss) & np.isfinite(rows[:, engine.grad_columns].sum(axis=1, dtype=np.float64)))
+        if o.until_loss is not None:
+            ends |= loss < o.until_loss
+    ends |= first + np.arange(len(rows)) >= o.steps
+    hit = np.flatnonzero(ends)
+    return int(hit[0]) if len(hit) else None

@@ -304,3 +304,24 @@ def test_drag_from_an_output_port_to_an_input_port_connects(qtbot, win):
 def test_errors_show_in_the_banner_and_the_status_bar(qtbot, win):
     win.show_error("Something went wrong: details\nmore")
     assert win.error_shown and win.statusBar().currentMessage() == "Something went wrong: details"
+
+
+def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
+    """PyNative and Graph mode run with different per-process runtime settings."""
+    c = win.controller
+    first = c._client.process.pid
+    assert c._client.mode == "pynative"
+    with qtbot.waitSignal(c.message, timeout=5_000,
+                          check_params_cb=lambda m: m == "Starting a new engine process for Graph mode..."):
+        win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
+    qtbot.waitUntil(lambda: c.state == "ready" and c._client.mode == "graph", timeout=READY)
+    assert c._client.process.pid != first
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1, timeout=READY)
+    loss, _, _ = grads_for(load_preset("tutorial"))
+    assert c.history.loss[0] == pytest.approx(loss, rel=1e-5)
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("pynative"))
+    qtbot.waitUntil(lambda: c.state == "ready" and c._client.mode == "pynative", timeout=READY)
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1, timeout=READY)
+    assert c.history.loss[0] == pytest.approx(loss, rel=1e-5)

@@ -215,3 +215,90 @@ def test_closing_an_engine_unloads_its_program():
     assert name in sys.modules
     e.close()
     assert name not in sys.modules
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_large_tensors_are_recorded_exactly(mode):
+    """Above SMALL_TENSOR elements a gradient is read with asnumpy() instead of tolist()."""
+    from gradviz.engine import SMALL_TENSOR
+
+    s = tutorial(mode=mode, aux_output=True, optimizer="momentum", lr=0.01)
+    s.graph["x"].shape = (60,)
+    s.graph["w"].shape = (60, 3)
+    assert 60 * 3 > SMALL_TENSOR >= 3
+    e = Engine(s)
+    ref = NumpyOptimizer("momentum", 0.01)
+    params = {k: v.astype(np.float64) for k, v in initial_values(s.graph, 42).items() if k in ("w", "b")}
+    for _ in range(3):
+        loss, g, v = grads_for(s, params)
+        r = e.step()
+        assert r.finite and r.loss == pytest.approx(loss, rel=1e-5)
+        got = e.grad_layout.unflatten(r.grads)
+        np.testing.assert_allclose(got["w"], g["w"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(e.param_layout.unflatten(r.params)["w"], params["w"], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(e.aux_layout.unflatten(r.aux)["z"], v["z"], rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(r.row, np.concatenate([[r.loss], r.params, r.grads, r.aux]).astype(np.float32))
+        params = ref.update(params, {"w": g["w"], "b": g["b"]})
+
+
+def test_finite_checks_every_gradient_element():
+    from gradviz.engine import SMALL_TENSOR, StepResult
+
+    for n in (3, SMALL_TENSOR + 1):
+        for bad in (np.nan, np.inf, -np.inf):
+            g = np.ones(n, np.float32)
+            g[n // 2] = bad
+            assert not StepResult(1, 1.0, g, g, g, 0.0, g).finite
+        big = np.full(n, 3e38, np.float32)  # finite, though their float32 sum would overflow
+        assert StepResult(1, 1.0, big, big, big, 0.0, big).finite
+        assert not StepResult(1, float("nan"), big, big, big, 0.0, big).finite
+
+
+def test_pynative_parameter_views_follow_updates_and_undo():
+    """PyNative reads the parameters before each step through numpy views of their storage."""
+    from gradviz.engine import VIEW_CHECK_STEPS
+
+    e = Engine(tutorial(mode="pynative", optimizer="adam"))
+    results = [e.step() for _ in range(VIEW_CHECK_STEPS + 3)]
+    for prev, r in zip(results, results[1:]):  # after one update = before the next
+        assert not np.array_equal(prev.params, r.params)
+    np.testing.assert_array_equal(e.param_layout.flatten(e.current_params()), e.step().params)
+    r = e.step()
+    e.undo_last_update(r)
+    np.testing.assert_array_equal(e.step().params, r.params)
+
+
+def test_a_moved_parameter_storage_is_an_error_not_stale_values():
+    from gradviz.engine import VIEW_CHECK_STEPS
+
+    e = Engine(tutorial(mode="pynative"))
+    e.step()
+    e._param_views = [v.copy() for v in e._param_views]  # as if MindSpore had moved the storage
+    with pytest.raises(RuntimeError, match="moved a parameter's storage"):
+        for _ in range(VIEW_CHECK_STEPS):
+            e.step()
+
+
+def test_first_end_agrees_with_end_reason_row_by_row():
+    """The vectorised check of a Graph-mode batch ends where the per-step rule would."""
+    from gradviz.training import end_reason, first_end
+
+    e = Engine(tutorial(until_loss=0.5, steps=40))
+    rng = np.random.default_rng(0)
+    g = e.grad_columns
+    for trial in range(300):
+        rows = rng.uniform(0.6, 2.0, (8, e._width)).astype(np.float32)
+        for _ in range(rng.integers(0, 3)):
+            i, what = rng.integers(0, 8), rng.integers(0, 4)
+            if what == 0:
+                rows[i, 0] = rng.choice([np.nan, np.inf, -np.inf])
+            elif what == 1:
+                rows[i, rng.integers(g.start, g.stop)] = rng.choice([np.nan, np.inf, -np.inf])
+            elif what == 2:
+                rows[i, 0] = rng.uniform(0.0, 0.5)  # below the target
+            else:
+                rows[i, g] = 3e38  # huge but finite
+        first = int(rng.integers(1, 40))
+        expected = next((k for k, r in enumerate(e.block_results(first, rows, 0.0))
+                         if end_reason(r, e.session.options)), None)
+        assert first_end(e, first, rows) == expected, trial

@@ -53,11 +53,13 @@ class TrainingController(QObject):
         self._timer.timeout.connect(self.poll)
 
     # -- lifecycle ----------------------------------------------------------------------------
-    def start_engine(self) -> None:
-        """Start a fresh engine process (the old one, if any, is stopped first). The session, if
-        any, is built as soon as the process says it is up."""
+    def start_engine(self, mode: str | None = None) -> None:
+        """Start a fresh engine process for `mode` (default: the session's) after stopping the
+        old one, if any. The session, if any, is built as soon as the process says it is up."""
         self._stop_client(kill=True)
-        self._client = EngineClient()
+        if mode is None:
+            mode = self.session.options.mode if self.session is not None else "pynative"
+        self._client = EngineClient(mode)
         self.engine_device = None
         self._set_state("starting")
         self._timer.start()
@@ -100,6 +102,13 @@ class TrainingController(QObject):
         if self.engine_device is not None and dev != self.engine_device:
             # MindSpore fixes the device once per process: a new device needs a new process.
             self.message.emit(f"Starting a new engine process for {dev}...")
+            self.start_engine()
+            return
+        mode = self.session.options.mode
+        if self._client is not None and self._client.mode != mode:
+            # PyNative and Graph mode train fastest with different runtime settings, fixed per
+            # process (devices.prepare_process)
+            self.message.emit(f"Starting a new engine process for {'Graph' if mode == 'graph' else 'PyNative'} mode...")
             self.start_engine()
             return
         self.run_id += 1
@@ -185,9 +194,12 @@ class TrainingController(QObject):
             elif kind == "state":
                 self._set_state(msg[2])
             elif kind == "batch":
-                _, _, steps, loss, params, grads, aux, ms = msg
+                _, _, steps, rows, ms = msg
                 if self.history is not None:
-                    self.history.append(steps, loss, params, grads, aux, ms)
+                    h = self.history
+                    p = 1 + h.param_layout.total
+                    g = p + h.grad_layout.total
+                    h.append(steps, rows[:, 0], rows[:, 1:p], rows[:, p:g], rows[:, g:], ms)
                     self._rate(steps)
                     new_data = True
             elif kind == "nodes":

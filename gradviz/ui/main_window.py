@@ -54,10 +54,11 @@ class MainWindow(QMainWindow):
         restored_from_autosave = False
         if session is None and store is not None:
             session, restored_from_autosave = self.files.startup_session()
+        session = session or load_preset("tutorial")
         # the engine process imports MindSpore (~1.5 s): start it before building the widgets
         self.controller = TrainingController(self)
-        self.controller.start_engine()
-        self.document = SessionDocument(session or load_preset("tutorial"), self)
+        self.controller.start_engine(session.options.mode)
+        self.document = SessionDocument(session, self)
         self._built_key: str | None = None
         self._closing = False
 
