@@ -40,6 +40,18 @@ def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
     assert list(x) == [1] and y[0] == pytest.approx(loss, rel=1e-6)
     grads = h.grad_layout.unflatten(h.grads[0])
     np.testing.assert_allclose(grads["b"], g["b"], rtol=1e-5)
+    for _ in range(2):
+        qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+        wait_nodes_at(qtbot, win, h.n + 1)
+    win.plots.refresh()
+    # every element of every tensor is a line of its tensor's curve, step by step
+    for curves, layout, table in ((win.plots.param_curves, h.param_layout, h.params),
+                                  (win.plots.grad_curves, h.grad_layout, h.grads)):
+        for (item, _, size), name in zip(curves, layout.names):
+            x, y = item.getData()
+            cols = layout.unflatten(np.arange(layout.total))[name].reshape(-1)
+            assert list(x) == [1, 2, 3] * size
+            np.testing.assert_array_equal(y, table[:, cols].T.reshape(-1))
 
 
 def test_aux_output_stop_gradient_and_has_aux_toggles(qtbot, win):
