@@ -19,29 +19,32 @@ _REASONS = {
     "CPU": "MindSpore's CPU backend is not available",
 }
 _chosen: str | None = None
-_prepared: str | None = None
+_prepared: tuple[str, str] | None = None
 
 
-def prepare_process(mode: str) -> str | None:
-    """Runtime settings for a process that trains in `mode` ("pynative" or "graph"): call once,
-    before MindSpore starts. Returns the CPU the process was pinned to, if it was.
+def prepare_process(mode: str, device: str = "CPU") -> int | None:
+    """Runtime settings for a process that trains in `mode` ("pynative" or "graph") on
+    `device`: call once, before MindSpore starts. Returns the CPU this call pinned the process
+    to, if it did.
 
-    PyNative runs MindSpore's host pipeline in the calling thread (MS_DEV_HOST_BLOCKING_RUN=1)
-    on one core. Measured here on the tutorial graph (2 cores): 900 steps/s on one core against
-    840 for the default pipeline spread over two. The default keeps a queue thread and a kernel
-    thread spinning beside the Python thread; whatever else runs (the window) then delays the
-    hand-offs between them, and the app trained at 0.62 of a bare loop. On one core the hand-offs
-    are yields on the same core and the window has the other cores to itself.
-    Graph mode keeps MindSpore's defaults: there the pipeline thread does real work beside the
-    Python thread (5,200 steps/s against 4,100 on one core), so switching mode means a new
-    process, as switching device does."""
+    PyNative on the CPU runs MindSpore's host pipeline in the calling thread
+    (MS_DEV_HOST_BLOCKING_RUN=1) on one core. Measured here on the tutorial graph (2 cores): 900
+    steps/s on one core against 840 for the default pipeline spread over two. The default keeps
+    a queue thread and a kernel thread spinning beside the Python thread; whatever else runs
+    (the window) then delays the hand-offs between them, and the app trained at 0.62 of a bare
+    loop. On one core the hand-offs are yields on the same core and the window has the other
+    cores to itself. Graph mode keeps MindSpore's default pipeline: there the pipeline thread
+    does real work beside the Python thread (5,200 steps/s against 4,100 on one core), so
+    switching mode means a new process, as switching device does. Other devices keep the
+    defaults: these settings were measured on the CPU only."""
     global _prepared
     if _prepared is not None:
-        if _prepared != mode:
-            raise DeviceError(f"this process was prepared for {_prepared}; {mode} needs a new process")
+        if _prepared != (mode, device):
+            raise DeviceError(f"this process was set up for {_prepared[0]} on {_prepared[1]}; "
+                              f"{mode} on {device} needs a new process")
         return None
-    _prepared = mode
-    if mode != "pynative":
+    _prepared = (mode, device)
+    if mode != "pynative" or device != "CPU":
         return None
     os.environ["MS_DEV_HOST_BLOCKING_RUN"] = "1"
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -49,6 +52,11 @@ def prepare_process(mode: str) -> str | None:
         return None
     os.sched_setaffinity(0, {cpus[-1]})  # MindSpore's threads, made later, inherit it
     return cpus[-1]
+
+
+def prepared_for() -> tuple[str, str] | None:
+    """(mode, device) this process was set up for by prepare_process, or None."""
+    return _prepared
 
 
 def quiet_mindspore() -> None:

@@ -140,13 +140,18 @@ class Server:
         from .engine import Engine
         from .session import Session
 
-        from .devices import current_device
+        from .devices import current_device, prepared_for
+        from .session import SessionError
 
         if self.engine is not None:
             self.engine.close()
         self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
         session = Session.from_dict(session_dict)
+        profile = prepared_for()
+        if profile is not None and profile != (session.options.mode, session.options.device):
+            raise SessionError(f"this engine process was set up for {profile[0]} on {profile[1]}; "
+                               "the app starts a new one for another mode or device")
         self.speed = float(session.options.speed)
         try:
             self.engine = e = Engine(session)
@@ -289,13 +294,13 @@ class Server:
         self.nodes_interval = max(least, NODES_COST_FACTOR * (self.last_nodes - t))
 
 
-def serve(conn, mode: str = "pynative") -> None:
-    """Entry point of the spawned engine process, set up to train in `mode` (see
-    devices.prepare_process: the other mode needs a new process)."""
+def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
+    """Entry point of the spawned engine process, set up to train in `mode` on `device` (see
+    devices.prepare_process: another mode or device needs a new process)."""
     from .devices import prepare_process, probe, quiet_mindspore
 
     quiet_mindspore()
-    prepare_process(mode)
+    prepare_process(mode, device)
     try:
         devices = probe()
     except Exception as e:  # MindSpore itself failed to load

@@ -35,7 +35,7 @@ def first_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
     layout) at which end_reason would end the run, or None: one vectorised check for a
     Graph-mode batch instead of one StepResult a step."""
     o = engine.session.options
-    loss = rows[:, 0]
+    loss = rows[:, 0].astype(np.float64)  # compared as end_reason does, in double precision
     with np.errstate(invalid="ignore", over="ignore"):
         ends = ~(np.isfinite(loss) & np.isfinite(rows[:, engine.grad_columns].sum(axis=1, dtype=np.float64)))
         if o.until_loss is not None:

@@ -12,8 +12,8 @@ PROBE = r"""
 import json, os, sys
 from gradviz.devices import DeviceError, prepare_process
 before = sorted(os.sched_getaffinity(0))
-pinned = prepare_process(sys.argv[1])
-again = prepare_process(sys.argv[1])
+pinned = prepare_process(sys.argv[1], sys.argv[2])
+again = prepare_process(sys.argv[1], sys.argv[2])
 try:
     prepare_process("graph" if sys.argv[1] == "pynative" else "pynative")
     other = "allowed"
@@ -25,9 +25,9 @@ print(json.dumps({"before": before, "after": sorted(os.sched_getaffinity(0)), "p
 """
 
 
-def _probe(mode: str) -> dict:
+def _probe(mode: str, device: str = "CPU") -> dict:
     env = {k: v for k, v in os.environ.items() if k != "MS_DEV_HOST_BLOCKING_RUN"}
-    r = subprocess.run([sys.executable, "-c", PROBE, mode], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
+    r = subprocess.run([sys.executable, "-c", PROBE, mode, device], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])
 
@@ -46,7 +46,9 @@ def test_pynative_runs_host_blocking_on_one_core():
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux-only")
-def test_graph_mode_keeps_mindspores_defaults():
-    d = _probe("graph")
+@pytest.mark.parametrize("mode,device", [("graph", "CPU"), ("pynative", "GPU"), ("pynative", "Ascend")])
+def test_graph_mode_and_other_devices_keep_mindspores_pipeline(mode, device):
+    d = _probe(mode, device)
     assert d["blocking"] is None and d["pinned"] is None and d["after"] == d["before"]
     assert "needs a new process" in d["other"]
+    assert not d["mindspore_loaded"]

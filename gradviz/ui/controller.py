@@ -53,13 +53,15 @@ class TrainingController(QObject):
         self._timer.timeout.connect(self.poll)
 
     # -- lifecycle ----------------------------------------------------------------------------
-    def start_engine(self, mode: str | None = None) -> None:
-        """Start a fresh engine process for `mode` (default: the session's) after stopping the
-        old one, if any. The session, if any, is built as soon as the process says it is up."""
+    def start_engine(self, mode: str | None = None, device: str | None = None) -> None:
+        """Start a fresh engine process for `mode` on `device` (default: the session's) after
+        stopping the old one, if any. The session, if any, is built as soon as the process says
+        it is up."""
         self._stop_client(kill=True)
-        if mode is None:
-            mode = self.session.options.mode if self.session is not None else "pynative"
-        self._client = EngineClient(mode)
+        o = self.session.options if self.session is not None else None
+        mode = mode or (o.mode if o else "pynative")
+        device = device or (o.device if o else "CPU")
+        self._client = EngineClient(mode, device)
         self.engine_device = None
         self._set_state("starting")
         self._timer.start()
@@ -98,17 +100,14 @@ class TrainingController(QObject):
 
     def _build(self) -> None:
         assert self.session is not None
-        dev = self.session.options.device
-        if self.engine_device is not None and dev != self.engine_device:
-            # MindSpore fixes the device once per process: a new device needs a new process.
-            self.message.emit(f"Starting a new engine process for {dev}...")
-            self.start_engine()
-            return
-        mode = self.session.options.mode
-        if self._client is not None and self._client.mode != mode:
-            # PyNative and Graph mode train fastest with different runtime settings, fixed per
-            # process (devices.prepare_process)
-            self.message.emit(f"Starting a new engine process for {'Graph' if mode == 'graph' else 'PyNative'} mode...")
+        dev, mode = self.session.options.device, self.session.options.mode
+        c = self._client
+        if c is not None and (c.device, c.mode) != (dev, mode):
+            # MindSpore fixes the device once per process, and PyNative and Graph mode train
+            # fastest with different runtime settings, also fixed per process
+            # (devices.prepare_process): either change needs a new process.
+            what = dev if c.device != dev else ("Graph mode" if mode == "graph" else "PyNative mode")
+            self.message.emit(f"Starting a new engine process for {what}...")
             self.start_engine()
             return
         self.run_id += 1

@@ -14,11 +14,11 @@ JOIN_SECONDS = 1.0  # polite quit, then kill: closing stays well under 2 s
 
 
 class EngineClient:
-    def __init__(self, mode: str = "pynative"):
+    def __init__(self, mode: str = "pynative", device: str = "CPU"):
         ctx = multiprocessing.get_context("spawn")
-        self.mode = mode  # the process is set up for this mode (devices.prepare_process)
+        self.mode, self.device = mode, device  # what the process is set up for (devices.prepare_process)
         self._conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=serve, args=(child, mode), name="gradviz-engine", daemon=True)
+        self.process = ctx.Process(target=serve, args=(child, mode, device), name="gradviz-engine", daemon=True)
         self.process.start()
         child.close()  # so that the reader sees EOF when the process ends
         self.inbox: collections.deque = collections.deque()

@@ -57,7 +57,7 @@ class MainWindow(QMainWindow):
         session = session or load_preset("tutorial")
         # the engine process imports MindSpore (~1.5 s): start it before building the widgets
         self.controller = TrainingController(self)
-        self.controller.start_engine(session.options.mode)
+        self.controller.start_engine(session.options.mode, session.options.device)
         self.document = SessionDocument(session, self)
         self._built_key: str | None = None
         self._closing = False

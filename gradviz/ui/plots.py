@@ -48,7 +48,7 @@ def _lines(w: pg.PlotWidget, color, name: str) -> pg.PlotCurveItem:
     """The lines of a tensor's elements, redrawn 30 times a second while training: a bare
     PlotCurveItem (PlotDataItem's data pipeline is not needed) drawn as line segments
     (QPainter.drawLines, no QPainterPath to build each frame). Measured while training: the
-    window's CPU use fell from 36% to about 25% of a core."""
+    window's CPU use fell from 36% to about 27% of a core."""
     item = pg.PlotCurveItem(pen=pg.mkPen(color, width=1.0), name=name)
     item.setSegmentedLineMode("on")
     w.addItem(item)
