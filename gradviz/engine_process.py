@@ -189,6 +189,7 @@ class Server:
         return False
 
     def _record_one(self, r) -> bool:
+        """Queue one result; True if the run ended at it."""
         self.b_steps.append(r.step)
         self.b_rows.append(r.row)
         self.b_ms.append(r.step_ms)
@@ -240,7 +241,7 @@ class Server:
     def _flat_out(self, t_end: float) -> None:
         """As fast as MindSpore goes: whole batches (Graph mode) where the run cannot end by max
         steps inside one. Whatever this loop does per step is the app's cost to training, so
-        PyNative, once compiled-free, runs a loop with nothing but the step and its record."""
+        PyNative (nothing to compile) runs a loop with nothing but the step and its record."""
         e = self.engine
         clock = time.perf_counter
         if not e.graph_mode:
