@@ -347,3 +347,11 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1, timeout=READY)
     assert c.history.loss[0] == pytest.approx(loss, rel=1e-5)
+    # host-blocking runs: MindSpore made no pipeline queue thread in the PyNative engine
+    pid = c._client.process.pid
+    threads = []
+    for t in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{t}/comm") as f:
+            threads.append(f.read().strip())
+    assert "KernelThread_0" in threads or "ActorThread_0" in threads  # MindSpore's runtime is up
+    assert "frontend_queue" not in threads
