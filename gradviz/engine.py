@@ -20,7 +20,7 @@ import numpy as np
 from .codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
 from .graph import Graph, initial_values
-from .layout import Layout
+from .layout import Layout, row_slices
 from .session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
@@ -134,11 +134,12 @@ class Engine:
         self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
         self._probe_grad = None
         self.steps_done = 0
-        self._cuts = np.cumsum([1, self.param_layout.total, self.grad_layout.total])
-        self._width = int(self._cuts[-1]) + self.aux_layout.total
+        # where params, gradients (grad_columns: training.first_end reads them) and aux are in a row
+        self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
+        self._width = self._aux_cols.start + self.aux_layout.total
         # PyNative: where each gradient and auxiliary output goes in a step's row
         self._slots = []
-        i = int(self._cuts[1])
+        i = self.grad_columns.start
         for lay in (self.grad_layout, self.aux_layout):
             for shape, k in zip(lay.shapes, lay.sizes):
                 self._slots.append((i, i + k, k <= SMALL_TENSOR))
@@ -181,11 +182,6 @@ class Engine:
         """Steps per steps_block() call (Graph mode): BATCH; 1 in PyNative."""
         return BATCH if self.graph_mode else 1
 
-    @property
-    def grad_columns(self) -> slice:
-        """Where the gradients are in a step's row (StepResult.row)."""
-        return slice(int(self._cuts[1]), int(self._cuts[2]))
-
     def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         first = self.steps_done + 1
         self.steps_done += len(recs)
@@ -193,8 +189,8 @@ class Engine:
 
     def block_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         """StepResults for rows of consecutive steps from `first` on."""
-        _, p, g = self._cuts
-        return [StepResult(first + i, float(rec[0]), rec[1:p], rec[p:g], rec[g:], t_ms, rec)
+        pc, gc, ac = self._param_cols, self.grad_columns, self._aux_cols
+        return [StepResult(first + i, float(rec[0]), rec[pc], rec[gc], rec[ac], t_ms, rec)
                 for i, rec in enumerate(recs)]
 
     def _params_now(self) -> list[np.ndarray]:
@@ -227,7 +223,7 @@ class Engine:
             row = rec[0]
             views = self._params_now()
             if views:  # a copy: the update writes into the views
-                np.concatenate(views, out=row[1:self._cuts[1]])
+                np.concatenate(views, out=row[self._param_cols])
             loss, aux, grads = self._module.train_step(*self._inputs)
             row[0] = loss.item()
             for t, (a, b, small) in zip((*grads, *aux), self._slots):

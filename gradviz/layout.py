@@ -48,3 +48,11 @@ class Layout:
     @classmethod
     def from_dict(cls, d: dict) -> "Layout":
         return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
+
+
+def row_slices(params: Layout, grads: Layout) -> tuple[slice, slice, slice]:
+    """Where the parameters, gradients and auxiliary outputs are in one step's row,
+    [loss, params, grads, aux]: the engine writes rows so, the window reads them so."""
+    p = 1 + params.total
+    g = p + grads.total
+    return slice(1, p), slice(p, g), slice(g, None)

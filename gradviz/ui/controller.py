@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..history import History
-from ..layout import Layout
+from ..layout import Layout, row_slices
 from ..session import Session
 from .engine_client import EngineClient
 
@@ -196,9 +196,8 @@ class TrainingController(QObject):
                 _, _, steps, rows, ms = msg
                 if self.history is not None:
                     h = self.history
-                    p = 1 + h.param_layout.total
-                    g = p + h.grad_layout.total
-                    h.append(steps, rows[:, 0], rows[:, 1:p], rows[:, p:g], rows[:, g:], ms)
+                    pc, gc, ac = row_slices(h.param_layout, h.grad_layout)
+                    h.append(steps, rows[:, 0], rows[:, pc], rows[:, gc], rows[:, ac], ms)
                     self._rate(steps)
                     new_data = True
             elif kind == "nodes":
