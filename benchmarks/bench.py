@@ -6,7 +6,7 @@
    nn.SGD, `loss.asnumpy()` every step as the seed's loop does) against the same training driven
    by the app's engine with the real main window open offscreen, plots and node values
    refreshing. PyNative and Graph mode. The bare loop runs in a process with the runtime settings
-   the app's engine process uses for that mode (gradviz.devices.prepare_process); its
+   the app's engine process uses for that mode (gradviz.engine.devices.prepare_process); its
    repetitions alternate with the app's, and the ratio is the median of the pairs' ratios.
    Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).
 2. Responsiveness while Graph mode trains flat out: lateness of a 5 ms GUI timer (p99 <= 25 ms)
@@ -41,7 +41,7 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
     import numpy as np
 
     if not defaults:  # the same runtime settings as the app's engine process for this mode
-        from gradviz.devices import prepare_process
+        from gradviz.engine.devices import prepare_process
         prepare_process(mode)
     import mindspore
     from mindspore import Parameter, Tensor, nn, ops
@@ -49,7 +49,7 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
     if defaults:
         mindspore.set_device("CPU")  # MindSpore's own runtime settings
     else:
-        from gradviz.devices import use_device
+        from gradviz.engine.devices import use_device
         use_device("CPU")
     np.random.seed(42)
     x = ops.ones(5, mindspore.float32)
@@ -207,8 +207,8 @@ def throughput(mode: str, seconds: float, reps: int) -> dict:
 def history_scale(reps: int, steps: int = 1_000_000) -> dict:
     import numpy as np
 
-    from gradviz.history import History
-    from gradviz.layout import Layout
+    from gradviz.model.history import History
+    from gradviz.model.layout import Layout
     from gradviz.ui.plots import PlotPanel
 
     app = _app()

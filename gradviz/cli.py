@@ -13,7 +13,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .session import APIS, DEVICES, MODES, OPTIMIZERS, Session, SessionError, load_session
+from .model.session import APIS, DEVICES, MODES, OPTIMIZERS, Session, SessionError, load_session
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_NON_FINITE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 3, 130, 141
 
@@ -70,7 +70,7 @@ def _build_parser() -> _Parser:
 
 def session_from_args(a: argparse.Namespace) -> tuple[Session, str]:
     """The session a `run` asks for, with command-line options applied; BadInput if invalid."""
-    from .presets import load_preset
+    from .model.presets import load_preset
 
     try:
         if a.session:
@@ -97,10 +97,10 @@ def session_from_args(a: argparse.Namespace) -> tuple[Session, str]:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    from .devices import DeviceError
-    from .engine import Engine
-    from .records import HistoryWriter
-    from .training import finish_step
+    from .engine.devices import DeviceError
+    from .engine.trainer import Engine
+    from .formats.records import HistoryWriter
+    from .engine.training import finish_step
 
     session, source = session_from_args(a)
     try:

@@ -3,7 +3,7 @@
 Written from the formulas, not from MindSpore: loss gradients are derived by hand."""
 import numpy as np
 
-from gradviz.graph import Graph, initial_values
+from gradviz.model.graph import Graph, initial_values
 
 
 def _sigmoid(z):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from gradviz.cli import main
-from gradviz.presets import load_preset
-from gradviz.session import save_session
+from gradviz.model.presets import load_preset
+from gradviz.model.session import save_session
 from reference import grads_for
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""
 import json, os, sys
-from gradviz.devices import DeviceError, prepare_process
+from gradviz.engine.devices import DeviceError, prepare_process
 before = sorted(os.sched_getaffinity(0))
 pinned = prepare_process(sys.argv[1], sys.argv[2])
 again = prepare_process(sys.argv[1], sys.argv[2])

@@ -4,11 +4,11 @@ import itertools
 import numpy as np
 import pytest
 
-from gradviz.engine import Engine
-from gradviz.presets import load_preset
-from gradviz.training import finish_step
+from gradviz.engine.trainer import Engine
+from gradviz.model.presets import load_preset
+from gradviz.engine.training import finish_step
 from reference import NumpyOptimizer, forward, grads_for
-from gradviz.graph import initial_values
+from gradviz.model.graph import initial_values
 
 APIS = ("grad", "value_and_grad", "cell")
 MODES = ("pynative", "graph")
@@ -220,7 +220,7 @@ def test_closing_an_engine_unloads_its_program():
 @pytest.mark.parametrize("mode", MODES)
 def test_large_tensors_are_recorded_exactly(mode):
     """Above SMALL_TENSOR elements a gradient is read with asnumpy() instead of tolist()."""
-    from gradviz.engine import SMALL_TENSOR
+    from gradviz.engine.trainer import SMALL_TENSOR
 
     s = tutorial(mode=mode, aux_output=True, optimizer="momentum", lr=0.01)
     s.graph["x"].shape = (60,)
@@ -242,7 +242,7 @@ def test_large_tensors_are_recorded_exactly(mode):
 
 
 def test_finite_checks_every_gradient_element():
-    from gradviz.engine import SMALL_TENSOR, StepResult
+    from gradviz.engine.trainer import SMALL_TENSOR, StepResult
 
     for n in (3, SMALL_TENSOR + 1):
         for bad in (np.nan, np.inf, -np.inf):
@@ -297,7 +297,7 @@ def test_a_scalar_parameter_trains_in_both_modes():
 
 def test_first_end_agrees_with_end_reason_row_by_row():
     """The vectorised check of a Graph-mode batch ends where the per-step rule would."""
-    from gradviz.training import end_reason, first_end
+    from gradviz.engine.training import end_reason, first_end
 
     e = Engine(tutorial(until_loss=0.5 + 1e-12, steps=40))  # 0.5 as float32 is below, in double
     rng = np.random.default_rng(0)

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from gradviz.graph import Graph, GraphError, Node, initial_values
-from gradviz.presets import load_preset, preset_names
+from gradviz.model.graph import Graph, GraphError, Node, initial_values
+from gradviz.model.presets import load_preset, preset_names
 
 
 def tutorial_graph() -> Graph:

@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from conftest import READY, wait_state
-from gradviz.presets import load_preset
-from gradviz.session import save_session
+from gradviz.model.presets import load_preset
+from gradviz.model.session import save_session
 from gradviz.ui.main_window import MainWindow
 from gradviz.ui.persistence import AppStore
 from test_session import BAD

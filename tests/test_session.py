@@ -4,8 +4,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gradviz.presets import load_preset
-from gradviz.session import Session, SessionError, load_session, save_session
+from gradviz.model.presets import load_preset
+from gradviz.model.session import Session, SessionError, load_session, save_session
 
 
 def test_round_trip(tmp_path):

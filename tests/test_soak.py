@@ -4,7 +4,7 @@ Not in the default suite; run it with `.venv/bin/python -m pytest -m soak` (a fe
 import numpy as np
 import pytest
 
-from gradviz.presets import load_preset
+from gradviz.model.presets import load_preset
 from gradviz.ui.controller import TrainingController
 
 STEPS = 100_000

@@ -9,9 +9,9 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..history import History
-from ..layout import Layout, row_slices
-from ..session import Session
+from ..model.history import History
+from ..model.layout import Layout, row_slices
+from ..model.session import Session
 from .engine_client import EngineClient
 
 TICK_MS = 33

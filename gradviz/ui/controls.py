@@ -6,8 +6,8 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
-from ..presets import preset_names
-from ..session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
+from ..model.presets import preset_names
+from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from . import theme
 
 API_ITEMS = [("grad", "mindspore.grad"), ("value_and_grad", "mindspore.value_and_grad"),

@@ -9,8 +9,8 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..graph import Graph, Node
-from ..session import Options, Session
+from ..model.graph import Graph, Node
+from ..model.session import Options, Session
 
 
 class _GraphEdit(QUndoCommand):

@@ -8,7 +8,7 @@ import collections
 import multiprocessing
 import threading
 
-from ..engine_process import serve
+from ..engine.process import serve
 
 JOIN_SECONDS = 1.0  # polite quit, then kill: closing stays well under 2 s
 

@@ -10,9 +10,9 @@ import io
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..presets import load_preset
-from ..records import read_history
-from ..session import Session, SessionError, atomic_write_text, load_session, save_session
+from ..model.presets import load_preset
+from ..formats.records import read_history
+from ..model.session import Session, SessionError, atomic_write_text, load_session, save_session
 
 AUTOSAVE_MS = 2000
 B = QMessageBox.StandardButton

@@ -10,8 +10,8 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath,
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
                                QGraphicsScene, QGraphicsView)
 
-from ..formatting import fmt_full, fmt_tensor
-from ..graph import DESCRIPTIONS, PORTS, Node, shape_str
+from ..model.formatting import fmt_full, fmt_tensor
+from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
 

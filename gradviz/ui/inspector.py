@@ -6,7 +6,7 @@ import json
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
-from ..graph import DESCRIPTIONS, INITS, check_name, check_shape
+from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
 from . import theme
 
 

@@ -10,10 +10,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow,
                                QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
 
-from ..formatting import fmt_number
-from ..graph import KINDS
-from ..presets import load_preset
-from ..session import Session
+from ..model.formatting import fmt_number
+from ..model.graph import KINDS
+from ..model.presets import load_preset
+from ..model.session import Session
 from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel

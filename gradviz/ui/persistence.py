@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths
 
-from ..session import atomic_write_text
+from ..model.session import atomic_write_text
 
 MAX_RECENT = 8
 

@@ -14,8 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..formatting import fmt_number
-from ..layout import Layout
+from ..model.formatting import fmt_number
+from ..model.layout import Layout
 from . import theme
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")

@@ -11,8 +11,8 @@ def take_screenshot(preset: str, steps: int, out: str, aux_output: bool = False,
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from ..presets import load_preset
-    from ..session import SessionError
+    from ..model.presets import load_preset
+    from ..model.session import SessionError
     from . import theme
     from .main_window import MainWindow
 

@@ -78,8 +78,8 @@ def read_history(path):
     """Read a run written by HistoryWriter: (session, layouts, arrays, end reason).
 
     Every problem is reported as SessionError naming the file and the line."""
-    from .layout import Layout
-    from .session import MAX_FILE_BYTES, Session, SessionError, read_text_file
+    from ..model.layout import Layout
+    from ..model.session import MAX_FILE_BYTES, Session, SessionError, read_text_file
 
     text, where = read_text_file(path, 16 * MAX_FILE_BYTES)
     lines = [ln for ln in text.splitlines() if ln.strip()]

@@ -137,11 +137,11 @@ class Server:
         self.send("error", self.run_id, describe(e), detail)
 
     def build(self, run_id: int, session_dict: dict) -> None:
-        from .engine import Engine
-        from .session import Session
+        from .trainer import Engine
+        from ..model.session import Session
 
         from .devices import current_device, prepared_for
-        from .session import SessionError
+        from ..model.session import SessionError
 
         if self.engine is not None:
             self.engine.close()

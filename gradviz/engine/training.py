@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import Engine, StepResult
-from .session import Options
+from .trainer import Engine, StepResult
+from ..model.session import Options
 
 
 def end_reason(result: StepResult, options: Options) -> str | None:

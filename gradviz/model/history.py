@@ -10,7 +10,7 @@ from typing import IO
 import numpy as np
 
 from .layout import Layout
-from .records import HistoryWriter
+from ..formats.records import HistoryWriter
 
 
 LOD_FACTOR = 16

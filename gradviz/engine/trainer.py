@@ -19,9 +19,9 @@ import numpy as np
 
 from .codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
-from .graph import Graph, initial_values
-from .layout import Layout, row_slices
-from .session import Options, Session, SessionError
+from ..model.graph import Graph, initial_values
+from ..model.layout import Layout, row_slices
+from ..model.session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
 SMALL_TENSOR = 128     # elements: up to this size a tensor is read with tolist() (see _read_into)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from .session import DEVICES
+from ..model.session import DEVICES
 
 
 class DeviceError(RuntimeError):

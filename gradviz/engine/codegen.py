@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .graph import Graph, Node
-from .session import Options
+from ..model.graph import Graph, Node
+from ..model.session import Options
 
 _INDENT = "    "
 BATCH = 8  # steps per call of recorded_steps (Graph mode, flat out): fewer calls into MindSpore

@@ -6,8 +6,8 @@ from pathlib import Path
 
 def resource_dir() -> Path:
     """The resources folder: packaged as gradviz/resources in a wheel, top-level in a checkout."""
-    here = Path(__file__).resolve().parent
-    for cand in (here / "resources", here.parent / "resources"):
+    package = Path(__file__).resolve().parents[1]  # gradviz/
+    for cand in (package / "resources", package.parent / "resources"):
         if (cand / "presets").is_dir():
             return cand
     raise FileNotFoundError("GradViz resources not found (looked in the package and the checkout)")
