@@ -23,7 +23,7 @@ def test_ui_never_imports_mindspore():
 
 
 def test_model_imports_without_mindspore_or_qt():
-    code = ("import sys, gradviz.model.graph, gradviz.model.session, gradviz.model.presets, gradviz.engine.codegen, gradviz.model.history;"
+    code = ("import sys, gradviz.model.graph, gradviz.model.session, gradviz.model.presets, gradviz.model.codegen, gradviz.model.history;"
             "bad=[m for m in sys.modules if m.split('.')[0] in ('mindspore','PySide6','pyqtgraph')];"
             "print(bad); sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codegen import BATCH, Program, generate
+from ..model.codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
+from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
 from ..model.layout import Layout, row_slices
 from ..model.session import Options, Session, SessionError
@@ -77,8 +78,8 @@ def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
         f.write(prog.source)
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    mod.parameters = parameters  # type: ignore[attr-defined]
-    mod.make_optimizer = make_optimizer  # type: ignore[attr-defined]
+    mod.gv_parameters = parameters  # type: ignore[attr-defined]
+    mod.gv_make_optimizer = make_optimizer  # type: ignore[attr-defined]
     sys.modules[name] = mod
     try:
         spec.loader.exec_module(mod)  # type: ignore[union-attr]
@@ -113,24 +114,26 @@ class Engine:
         g: Graph = self.session.graph
         o: Options = self.session.options
         self.shapes = g.check()
-        attr = {p.name: (p.name if not hasattr(nn.Cell, p.name) else f"param_{p.name}") for p in g.parameters()}
+        cell = nn.Cell()  # a Parameter must not hide one of nn.Cell's own attributes
+        attr = {p.name: (f"{GV}{p.name}" if hasattr(cell, p.name) else p.name) for p in g.parameters()}
         self.program = generate(g, o, attr)
         init = initial_values(g, o.seed)
         self.initial = init
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]
-        self._params = {n.name: Parameter(Tensor(init[n.name]), name=n.name, requires_grad=n.requires_grad)
+        # MindSpore names Parameters apart from the node names: the optimizer keys its own state by
+        # them, next to attributes such as `learning_rate`, so a node may be called anything
+        self._params = {n.name: Parameter(Tensor(init[n.name]), name=f"{GV}{n.name}", requires_grad=n.requires_grad)
                         for n in g.parameters()}
         self.param_layout = Layout(self.program.param_names, [self.shapes[n] for n in self.program.param_names])
         self.grad_layout = Layout(self.program.trainable_names, [self.shapes[n] for n in self.program.trainable_names])
-        aux_srcs = [o_.inputs["x"] for o_ in g.aux_outputs()] if self.program.aux_names else []
-        self.aux_layout = Layout(self.program.aux_names, [self.shapes[s] for s in aux_srcs])
+        self.aux_layout = Layout(self.program.aux_names, [self.shapes[s] for s in self.program.aux_sources])
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer
         self.graph_mode = o.mode == "graph"
         if self.graph_mode:
-            self._one = ms.jit(self._module.recorded_step)
-            self._batch = ms.jit(self._module.recorded_steps)
+            self._one = ms.jit(self._module.gv_recorded_step)
+            self._batch = ms.jit(self._module.gv_recorded_steps)
         self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
         self._probe_grad = None
         self.steps_done = 0
@@ -276,14 +279,14 @@ class Engine:
         o = self.session.options
         names = self.program.node_names
         args = self._inputs + [self._params[n] for n in self.program.param_names]
-        vals = self._module.values(*args)
+        vals = self._module.gv_values(*args)
         snap = NodeSnapshot(self.steps_done)
         for n, v in zip(names, vals):
             snap.values[n] = np.array(v.asnumpy(), np.float32)
         if self._probe_grad is None:
             has_aux = bool(self.program.aux_names) and o.has_aux
             pos = tuple(range(len(args), len(args) + len(names)))
-            self._probe_grad = ms.grad(self._module.probe, pos, has_aux=has_aux)
+            self._probe_grad = ms.grad(self._module.gv_probe, pos, has_aux=has_aux)
         zeros = [ops.zeros(tuple(self.shapes[n]), ms.float32) for n in names]
         out = self._probe_grad(*args, *zeros)
         if self.program.aux_names and o.has_aux:

@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+# The kinds come from the one op table (ops.py); these names are views of it.
+from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, shape_str  # noqa: F401
+
 MAX_ELEMENTS = 1_000_000  # per tensor; larger shapes are refused before anything is allocated
 MAX_DIM = 1_000_000
 MAX_NDIM = 2
@@ -20,41 +23,7 @@ MAX_NODES = 200
 
 INITS = ("ones", "zeros", "randn", "values")
 
-# kind -> input ports, in call order
-PORTS: dict[str, tuple[str, ...]] = {
-    "Input": (),
-    "Parameter": (),
-    "MatMul": ("a", "b"),
-    "Add": ("a", "b"),
-    "Mul": ("a", "b"),
-    "StopGradient": ("x",),
-    "BCEWithLogits": ("logits", "target"),
-    "MSE": ("pred", "target"),
-    "Output": ("x",),
-}
-KINDS = tuple(PORTS)
-SOURCE_KINDS = ("Input", "Parameter")
-LOSS_KINDS = ("BCEWithLogits", "MSE")
-
-# One-line descriptions, shown in the palette and in tooltips.
-DESCRIPTIONS = {
-    "Input": "A constant tensor (data or target): no gradient is applied to it.",
-    "Parameter": "A trainable tensor, updated by the optimizer.",
-    "MatMul": "ops.matmul(a, b): matrix (or vector-matrix) product.",
-    "Add": "a + b, with broadcasting.",
-    "Mul": "a * b, element-wise with broadcasting.",
-    "StopGradient": "ops.stop_gradient(x): passes the value, blocks the gradient.",
-    "BCEWithLogits": "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.",
-    "MSE": "ops.mse_loss(pred, target), mean of squared errors.",
-    "Output": "Marks a returned value: the first Output is the loss, later ones are auxiliary.",
-}
-
-# Names the generated MindSpore code uses itself.
-RESERVED_NAMES = frozenset({
-    "ops", "nn", "ms", "mindspore", "np", "function", "Network", "self", "values", "probe",
-    "forward_fn", "train_step", "grad_fn", "super", "print", "len", "range", "tuple", "None",
-    "grad", "grads", "optimizer", "parameters", "make_optimizer", "network",
-})
+RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for themselves starts so
 
 
 class GraphError(ValueError):
@@ -105,12 +74,6 @@ class Node:
             d["inputs"] = dict(self.inputs)
         d["pos"] = [float(self.pos[0]), float(self.pos[1])]
         return d
-
-
-def shape_str(shape: tuple[int, ...] | None) -> str:
-    if shape is None:
-        return "(unknown)"
-    return str(tuple(shape))
 
 
 def numel(shape: tuple[int, ...]) -> int:
@@ -175,11 +138,11 @@ class Graph:
         stem = "".join(c if (c.isalnum() or c == "_") else "_" for c in stem) or "node"
         if stem[0].isdigit():
             stem = "n_" + stem
-        taken = set(self.names()) | RESERVED_NAMES
-        if stem not in taken and not keyword.iskeyword(stem):
+        taken = set(self.names())
+        if stem not in taken and check_name(stem) is None:
             return stem
         i = 1
-        while f"{stem}{i}" in taken:
+        while f"{stem}{i}" in taken or check_name(f"{stem}{i}") is not None:
             i += 1
         return f"{stem}{i}"
 
@@ -249,8 +212,6 @@ class Graph:
                 continue
             if n.is_source:
                 msg = check_source(n)
-                if n.name == "loss":
-                    msg = msg or f'"loss" names the computed loss; call this {n.kind.lower()} something else'
                 if msg:
                     problems.append(Problem(n.name, f"{n.label()}: {msg}"))
                     shapes[n.name] = None
@@ -280,7 +241,7 @@ class Graph:
             if not ok or any(s is None for _, s in ins):
                 shapes[n.name] = None
                 continue
-            shape, msg = _rule(n.kind, ins)
+            shape, msg = OPS[n.kind].shape(ins)
             if msg:
                 problems.append(Problem(n.name, f"{n.label()}: {msg}"))
             shapes[n.name] = shape
@@ -314,16 +275,25 @@ class Graph:
 
 
 def check_name(name: Any) -> str | None:
+    """Why `name` cannot name a node, or None. The generated programs use node names as Python
+    identifiers, so a name must be one, and must not be one the generators use themselves
+    (codegen.reserved_names(), derived from the generators' own output)."""
+    from .codegen import reserved_names
+
     if not isinstance(name, str) or not name:
         return "a node needs a name"
-    if not name.isidentifier() or not name.isascii():
-        return f'"{name}" is not a valid name: use letters, digits and _ and do not start with a digit'
-    if keyword.iskeyword(name) or name in RESERVED_NAMES:
-        return f'"{name}" is reserved; choose another name'
-    if name.startswith("gv_"):
-        return f'"{name}" is reserved: names starting with gv_ are used by GradViz'
     if len(name) > 40:
         return "a name has at most 40 characters"
+    if not name.isidentifier() or not name.isascii():
+        return f'"{name}" is not a valid name: use letters, digits and _ and do not start with a digit'
+    if name.startswith(RESERVED_PREFIX):
+        return f'"{name}" is reserved: names starting with {RESERVED_PREFIX} are used by GradViz'
+    if name.startswith("__") and name.endswith("__"):
+        return f'"{name}" is reserved: names with double underscores on both sides belong to Python'
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f'"{name}" is a Python keyword; choose another name'
+    if name in reserved_names():
+        return f'"{name}" is a name the generated program uses itself; choose another name'
     return None
 
 
@@ -362,37 +332,6 @@ def check_source(n: Node) -> str | None:
         if np.any(np.abs(arr) > 3.0e38):
             return "values are too large for float32"
     return None
-
-
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
-    try:
-        return tuple(np.broadcast_shapes(a, b))
-    except ValueError:
-        return None
-
-
-def _rule(kind: str, ins: list[tuple[str, tuple[int, ...]]]) -> tuple[tuple[int, ...] | None, str | None]:
-    """Output shape of a computing node from its input shapes, or a message naming the rule."""
-    if kind in ("StopGradient", "Output"):
-        return ins[0][1], None
-    (na, sa), (nb, sb) = ins
-    both = f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}"
-    if kind == "MatMul":
-        if len(sa) == 0 or len(sb) == 0:
-            return None, f"{both}; matmul needs vectors or matrices, not scalars"
-        if sa[-1] != sb[0]:
-            return None, f"{both}; matmul needs the last axis of {na} ({sa[-1]}) to equal the first axis of {nb} ({sb[0]})"
-        return tuple(sa[:-1]) + tuple(sb[1:]), None
-    if kind in ("Add", "Mul"):
-        s = _broadcast(sa, sb)
-        if s is None:
-            return None, f"{both}; these shapes do not broadcast"
-        return s, None
-    if kind in LOSS_KINDS:
-        if sa != sb:
-            return None, f"{both}; the prediction and the target must have the same shape"
-        return (), None
-    return None, f'unknown kind "{kind}"'
 
 
 def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:

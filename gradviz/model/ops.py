@@ -1,0 +1,277 @@
+"""The one table of op kinds: every kind's ports, shape rule, code and float64 math, defined once.
+
+The graph model, the code generators (MindSpore now, PyTorch for export), the numpy reference used
+by the tests and the gradient check, and the editor's palette all read this table. Adding a kind
+means one `OpKind` entry plus its tests; an entry with a missing piece fails at import
+(`_check_table`), not later inside `Graph.validate()`.
+
+Qt-free and MindSpore-free: expressions are code templates, the math is numpy in float64.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+Shape = tuple[int, ...]
+ShapeRule = Callable[[list[tuple[str, Shape]]], tuple["Shape | None", "str | None"]]
+Forward = Callable[..., np.ndarray]
+Backward = Callable[..., tuple[np.ndarray, ...]]   # (g, *inputs, out) -> one gradient per port
+
+ROLES = ("source", "op", "loss", "output")
+
+
+@dataclass(frozen=True)
+class OpKind:
+    """One node kind. Templates name the ports in braces: "ops.matmul({a}, {b})"."""
+    name: str
+    role: str                     # source (no ports, holds a tensor), op, loss (scalar), output
+    ports: tuple[str, ...]
+    description: str              # one line, shown in the palette and in tooltips
+    colour: str                   # the node's header colour
+    shape: ShapeRule | None = None
+    mindspore: str | None = None  # expression in the generated MindSpore program
+    pytorch: str | None = None    # the same in PyTorch (code export, parity)
+    forward: Forward | None = None     # float64 numpy, the inputs in port order
+    backward: Backward | None = None   # vector-Jacobian product per port, float64 numpy
+    blocks_gradient: bool = False      # StopGradient: the backward pass stops here
+
+    @property
+    def computes(self) -> bool:
+        return self.role in ("op", "loss")
+
+    def expression(self, template: str, inputs: dict[str, str]) -> str:
+        return template.format(**{p: inputs[p] for p in self.ports})
+
+
+# -- shape rules ---------------------------------------------------------------------------------
+def shape_str(shape: Shape | None) -> str:
+    if shape is None:
+        return "(unknown)"
+    return str(tuple(shape))
+
+
+def _same(ins):
+    return ins[0][1], None
+
+
+def _scalar(ins):
+    return (), None
+
+
+def _broadcast(ins):
+    (na, sa), (nb, sb) = ins
+    try:
+        return tuple(np.broadcast_shapes(sa, sb)), None
+    except ValueError:
+        return None, f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; these shapes do not broadcast"
+
+
+def _matmul(ins):
+    (na, sa), (nb, sb) = ins
+    both = f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}"
+    if len(sa) == 0 or len(sb) == 0:
+        return None, f"{both}; matmul needs vectors or matrices, not scalars"
+    if sa[-1] != sb[0]:
+        return None, f"{both}; matmul needs the last axis of {na} ({sa[-1]}) to equal the first axis of {nb} ({sb[0]})"
+    return tuple(sa[:-1]) + tuple(sb[1:]), None
+
+
+def _transpose(ins):
+    return tuple(reversed(ins[0][1])), None
+
+
+def _pair_to_scalar(ins):
+    (na, sa), (nb, sb) = ins
+    if sa != sb:
+        return None, (f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; "
+                      "the prediction and the target must have the same shape")
+    return (), None
+
+
+def _softmax_ce_shape(ins):
+    (na, sa), (nb, sb) = ins
+    if len(sa) not in (1, 2):
+        return None, (f"{na} has shape {shape_str(sa)}; softmax cross-entropy needs class scores of shape (classes,) "
+                      "or (samples, classes)")
+    return _pair_to_scalar(ins)
+
+
+# -- float64 math --------------------------------------------------------------------------------
+def unbroadcast(g: np.ndarray, shape: Shape) -> np.ndarray:
+    """Sum a broadcast gradient back to an input's shape."""
+    g = np.asarray(g, np.float64)
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    for i, s in enumerate(shape):
+        if s == 1 and g.shape[i] != 1:
+            g = g.sum(axis=i, keepdims=True)
+    return g.reshape(shape)
+
+
+def sigmoid(z):
+    z = np.asarray(z, np.float64)
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def _matmul_back(g, a, b, out):
+    if a.ndim == 1 and b.ndim == 1:
+        return g * b, g * a
+    if a.ndim == 1:
+        return b @ g, np.outer(a, g)
+    if b.ndim == 1:
+        return np.outer(g, b), a.T @ g
+    return g @ b.T, a.T @ g
+
+
+def _bce(z, y):
+    return np.mean(np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z))))
+
+
+def _log_softmax(z):
+    m = np.max(z, axis=-1, keepdims=True)
+    return z - m - np.log(np.sum(np.exp(z - m), axis=-1, keepdims=True))
+
+
+def _softmax_ce(z, t):
+    rows = 1 if z.ndim == 1 else z.shape[0]
+    return -np.sum(t * _log_softmax(z)) / rows
+
+
+def _softmax_ce_back(g, z, t, out):
+    rows = 1 if z.ndim == 1 else z.shape[0]
+    p = np.exp(_log_softmax(z))
+    dz = (p * np.sum(t, axis=-1, keepdims=True) - t) / rows
+    return g * dz, g * -_log_softmax(z) / rows
+
+
+def _ones_like(x):
+    return np.ones(np.shape(x))
+
+
+_OP = "#5a4fcf"
+_ACT = "#0f766e"
+_LOSS = "#c0392b"
+
+TABLE: tuple[OpKind, ...] = (
+    OpKind("Input", "source", (), "A constant tensor (data or target): no gradient is applied to it.", "#6b7b8c"),
+    OpKind("Parameter", "source", (), "A trainable tensor, updated by the optimizer.", "#1f77b4"),
+    OpKind("MatMul", "op", ("a", "b"), "ops.matmul(a, b): matrix (or vector-matrix) product.", _OP,
+           _matmul, "ops.matmul({a}, {b})", "torch.matmul({a}, {b})",
+           lambda a, b: a @ b, _matmul_back),
+    OpKind("Add", "op", ("a", "b"), "a + b, with broadcasting.", _OP,
+           _broadcast, "{a} + {b}", "{a} + {b}",
+           lambda a, b: a + b,
+           lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(g * _ones_like(out), b.shape))),
+    OpKind("Sub", "op", ("a", "b"), "a - b, with broadcasting.", _OP,
+           _broadcast, "{a} - {b}", "{a} - {b}",
+           lambda a, b: a - b,
+           lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(-g * _ones_like(out), b.shape))),
+    OpKind("Mul", "op", ("a", "b"), "a * b, element-wise with broadcasting.", _OP,
+           _broadcast, "{a} * {b}", "{a} * {b}",
+           lambda a, b: a * b,
+           lambda g, a, b, out: (unbroadcast(g * b, a.shape), unbroadcast(g * a, b.shape))),
+    OpKind("Neg", "op", ("x",), "-x: the negation.", _OP,
+           _same, "ops.neg({x})", "torch.neg({x})",
+           lambda x: -x, lambda g, x, out: (-g * _ones_like(x),)),
+    OpKind("Square", "op", ("x",), "ops.square(x): x * x, element-wise.", _OP,
+           _same, "ops.square({x})", "torch.square({x})",
+           lambda x: x * x, lambda g, x, out: (2 * g * x,)),
+    OpKind("Exp", "op", ("x",), "ops.exp(x): e to the x, element-wise.", _OP,
+           _same, "ops.exp({x})", "torch.exp({x})",
+           np.exp, lambda g, x, out: (g * out,)),
+    OpKind("Log", "op", ("x",), "ops.log(x): natural logarithm, element-wise (x must be above 0).", _OP,
+           _same, "ops.log({x})", "torch.log({x})",
+           np.log, lambda g, x, out: (g / x,)),
+    OpKind("ReLU", "op", ("x",), "ops.relu(x): max(x, 0), element-wise.", _ACT,
+           _same, "ops.relu({x})", "torch.relu({x})",
+           lambda x: np.maximum(x, 0.0), lambda g, x, out: (g * (x > 0),)),
+    OpKind("Sigmoid", "op", ("x",), "ops.sigmoid(x): 1 / (1 + e^-x), element-wise.", _ACT,
+           _same, "ops.sigmoid({x})", "torch.sigmoid({x})",
+           sigmoid, lambda g, x, out: (g * out * (1 - out),)),
+    OpKind("Tanh", "op", ("x",), "ops.tanh(x): hyperbolic tangent, element-wise.", _ACT,
+           _same, "ops.tanh({x})", "torch.tanh({x})",
+           np.tanh, lambda g, x, out: (g * (1 - out * out),)),
+    OpKind("Sum", "op", ("x",), "ops.sum(x): the sum of all elements, a scalar.", _OP,
+           _scalar, "ops.sum({x})", "torch.sum({x})",
+           lambda x: np.sum(x), lambda g, x, out: (g * np.ones(x.shape),)),
+    OpKind("Mean", "op", ("x",), "ops.mean(x): the mean of all elements, a scalar.", _OP,
+           _scalar, "ops.mean({x})", "torch.mean({x})",
+           lambda x: np.mean(x), lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),)),
+    OpKind("Transpose", "op", ("x",), "ops.t(x): a matrix's transpose (a vector stays as it is).", _OP,
+           _transpose, "ops.t({x})", "torch.t({x})",
+           lambda x: x.T, lambda g, x, out: (np.asarray(g).T,)),
+    OpKind("StopGradient", "op", ("x",), "ops.stop_gradient(x): passes the value, blocks the gradient.", "#b8860b",
+           _same, "ops.stop_gradient({x})", "{x}.detach()",
+           lambda x: x, lambda g, x, out: (np.zeros(x.shape),), blocks_gradient=True),
+    OpKind("BCEWithLogits", "loss", ("logits", "target"),
+           "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.", _LOSS,
+           _pair_to_scalar,
+           "ops.binary_cross_entropy_with_logits({logits}, {target}, ops.ones_like({logits}), ops.ones_like({logits}))",
+           "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target}, torch.ones_like({logits}), "
+           "pos_weight=torch.ones_like({logits}))",
+           _bce,
+           lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size)),
+    OpKind("MSE", "loss", ("pred", "target"), "ops.mse_loss(pred, target), mean of squared errors.", _LOSS,
+           _pair_to_scalar, "ops.mse_loss({pred}, {target})", "torch.nn.functional.mse_loss({pred}, {target})",
+           lambda p, t: np.mean((p - t) ** 2),
+           lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size)),
+    OpKind("SoftmaxCrossEntropy", "loss", ("logits", "target"),
+           "ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities "
+           "(one-hot) as the target, mean over samples.", _LOSS,
+           _softmax_ce_shape, "ops.cross_entropy({logits}, {target})",
+           "torch.nn.functional.cross_entropy({logits}, {target})",
+           _softmax_ce, _softmax_ce_back),
+    OpKind("Output", "output", ("x",),
+           "Marks a returned value: the first Output is the loss, later ones are auxiliary.", "#2e7d32",
+           _same),
+)
+
+OPS: dict[str, OpKind] = {k.name: k for k in TABLE}
+
+
+def op(kind: str) -> OpKind:
+    """The table entry of a kind; KeyError for an unknown kind."""
+    return OPS[kind]
+
+
+def _check_table(table: tuple[OpKind, ...]) -> None:
+    """Refuse, at import, an entry with a missing piece (so a new kind cannot half-work)."""
+    seen = set()
+    for k in table:
+        where = f"op kind {k.name!r}"
+        if k.name in seen:
+            raise TypeError(f"{where} is defined twice")
+        seen.add(k.name)
+        if k.role not in ROLES:
+            raise TypeError(f"{where}: role {k.role!r} is not one of {ROLES}")
+        if not k.description or not k.colour.startswith("#"):
+            raise TypeError(f"{where} needs a description and a colour")
+        if k.role == "source":
+            if k.ports:
+                raise TypeError(f"{where}: a source has no input ports")
+            continue
+        if not k.ports or k.shape is None:
+            raise TypeError(f"{where} needs input ports and a shape rule")
+        if k.role == "output":
+            continue
+        missing = [f for f in ("mindspore", "pytorch", "forward", "backward") if getattr(k, f) is None]
+        if missing:
+            raise TypeError(f"{where} is missing: {', '.join(missing)}")
+        for lang in ("mindspore", "pytorch"):
+            try:
+                k.expression(getattr(k, lang), {p: p for p in k.ports})
+            except (KeyError, IndexError) as e:
+                raise TypeError(f"{where}: its {lang} template names an unknown port {e}") from None
+
+
+_check_table(TABLE)
+
+KINDS = tuple(OPS)
+SOURCE_KINDS = tuple(k.name for k in TABLE if k.role == "source")
+LOSS_KINDS = tuple(k.name for k in TABLE if k.role == "loss")
+PORTS: dict[str, tuple[str, ...]] = {k.name: k.ports for k in TABLE}
+DESCRIPTIONS: dict[str, str] = {k.name: k.description for k in TABLE}
+COLOURS: dict[str, str] = {k.name: k.colour for k in TABLE}
