@@ -1,0 +1,99 @@
+"""Property tests: every graph the editor accepts trains, whatever its node names, to the numbers
+of the float64 numpy reference, through all three APIs, in PyNative and in Graph mode."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from gradviz.engine.trainer import Engine
+from gradviz.model import numeric
+from gradviz.model.codegen import generate, reserved_names
+from gradviz.model.graph import check_name
+from graphs import RISKY, named_graphs, options, session_of
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def two_steps(session):
+    e = Engine(session)
+    try:
+        r1, r2 = e.step(), e.step()
+        return e, (r1.row.copy(), r2.row.copy())
+    finally:
+        e.close()
+
+
+def check_against_numpy(e, session, row):
+    loss, values, grads = numeric.evaluate(session)
+    r_loss = float(row[0])
+    np.testing.assert_allclose(r_loss, loss, rtol=2e-4, atol=1e-5)
+    flat = e.block_results(1, row[None], 0.0)[0]
+    got = e.grad_layout.unflatten(flat.grads)
+    for name in e.grad_layout.names:
+        np.testing.assert_allclose(got[name], grads[name], rtol=2e-3, atol=2e-4, err_msg=f"d/d{name}")
+    aux = e.aux_layout.unflatten(flat.aux)
+    for key, src in zip(e.program.aux_names, e.program.aux_sources):
+        np.testing.assert_allclose(aux[key], values[src], rtol=2e-4, atol=1e-5, err_msg=f"aux {key}")
+
+
+def run_property(pair, o, mode):
+    plain, named = pair
+    s_plain, s_named = session_of(plain, o, mode), session_of(named, o, mode)
+    note(__import__("json").dumps(s_named.to_dict()))
+    assert not s_named.problems(), s_named.problems()
+    e_plain, rows_plain = two_steps(s_plain)
+    e_named, rows_named = two_steps(s_named)
+    for a, b in zip(rows_plain, rows_named):  # the same program with other names: the same numbers
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-7, equal_nan=True)
+    check_against_numpy(e_plain, s_plain, rows_plain[0])
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(named_graphs(), options)
+def test_random_graphs_and_names_train_like_numpy_pynative(pair, o):
+    run_property(pair, o, "pynative")
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(named_graphs(), options)
+def test_random_graphs_and_names_train_like_numpy_graph_mode(pair, o):
+    run_property(pair, o, "graph")
+
+
+def test_reserved_names_come_from_the_generator():
+    """The reserved set is what the generated programs use, and only that: the tutorial's words
+    are in it, names the generator no longer uses (before, r0, values, probe) are free."""
+    r = reserved_names()
+    assert {"function", "grad_fn", "grads", "optimizer", "train_step", "mindspore", "ops", "nn", "Network",
+            "network", "forward_fn", "self", "super", "grad"} <= r
+    for name in ("loss", "before", "r0", "values", "probe", "recorded_step", "parameters", "training", "z"):
+        assert name not in r and check_name(name) is None
+    assert check_name("gv_x") is not None and check_name("__name__") is not None
+    assert check_name("grad_fn") == '"grad_fn" is a name the generated program uses itself; choose another name'
+
+
+@pytest.mark.parametrize("name", ["loss", "before", "r0", "recorded_step", "training", "learning_rate", "moments"])
+def test_risky_names_leave_the_program_unchanged_but_for_the_names(name):
+    """Renaming the tutorial's z to a risky name changes only that identifier in the program."""
+    from gradviz.model.presets import load_preset
+    from graphs import renamed
+
+    assert name in RISKY
+    s = load_preset("tutorial")
+    s.options.aux_output = True
+    g = s.graph
+    if name == "loss":  # the real loss node renamed, and z called loss: the case that went wrong
+        g = renamed(g, {**{n: n for n in g.names()}, "loss": "L", "z": "loss"})
+    else:
+        g = renamed(g, {**{n: n for n in g.names()}, "z": name})
+    src = generate(g, s.options).source
+    assert "def function(x, y, w, b):" in src
+    assert ("return L, loss" if name == "loss" else f"return loss, {name}") in src
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(RISKY), min_size=1, max_size=3, unique=True))
+def test_every_risky_name_is_valid_or_refused_with_a_reason(names):
+    for n in names:
+        msg = check_name(n)
+        assert msg is None or f'"{n}"' in msg
