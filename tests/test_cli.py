@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(tmp_path, *args):
     out = tmp_path / "out.jsonl"
     code = main(["run", *args, "--out", str(out)])
-    recs = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else None
+    recs = [json.loads(ln) for ln in out.read_text().splitlines()] if out.exists() else None
     return code, recs
 
 

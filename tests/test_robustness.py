@@ -168,14 +168,14 @@ def test_close_at_the_worst_moment_20_times(qtbot):
         w.show()
         moment = moments[i % len(moments)]
         if moment != "starting":
-            qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+            qtbot.waitUntil(lambda w=w: w.controller.state == "ready", timeout=READY)
             if moment == "compiling":
                 w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData("graph"))
-                qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+                qtbot.waitUntil(lambda w=w: w.controller.state == "ready", timeout=READY)
                 w.controller.start()
             elif moment == "running":
                 w.controller.start()
-                qtbot.waitUntil(lambda: w.controller.step_count > 0, timeout=30_000)
+                qtbot.waitUntil(lambda w=w: w.controller.step_count > 0, timeout=30_000)
             elif moment == "building":
                 w.controls.seedSpin.setValue(7)
             elif moment == "hung":  # the engine is stuck in a long computation
