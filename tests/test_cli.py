@@ -10,7 +10,7 @@ import pytest
 from gradviz.cli import main
 from gradviz.model.presets import load_preset
 from gradviz.model.session import save_session
-from reference import grads_for
+from reference import first_overflow, grads_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,9 +62,14 @@ def test_session_file_and_overrides(tmp_path):
 def test_divergence_exits_3_with_complete_file(tmp_path):
     code, recs = run(tmp_path, "--preset", "linreg", "--lr", "100")
     assert code == 3
-    assert recs[-1]["type"] == "end" and recs[-1]["reason"] == "non_finite"
-    assert recs[-2]["loss"] is None or not np.isfinite(recs[-2]["loss"]) or any(
-        x is None for x in np.ravel(list(recs[-2]["grads"].values())).tolist())
+    s = load_preset("linreg")
+    s.options.lr = 100.0
+    k, kept = first_overflow(s, 50)  # the loss leaves float32's range first: written as null
+    assert recs[-1] == {"type": "end", "reason": "non_finite", "steps": k}
+    assert [r["step"] for r in recs[1:-1]] == list(range(1, k + 1))
+    assert recs[-2]["loss"] is None and all(r["loss"] is not None for r in recs[1:-2])
+    for n in ("weight", "bias"):  # the parameters step k was computed at
+        np.testing.assert_allclose(recs[-2]["params"][n], kept[n], rtol=1e-4)
 
 
 @pytest.mark.parametrize("args,needle", [
