@@ -131,3 +131,14 @@ def test_closed_stdout_is_not_a_traceback():
     r = subprocess.run(f"{sys.executable} main.py run --steps 100000 | head -c 100 > /dev/null", shell=True, cwd=ROOT,
                        capture_output=True, text=True, timeout=120, executable="/bin/bash")
     assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr
+
+
+def test_gradviz_is_a_console_script():
+    """On Windows a GUI script has no standard output: `gradviz run` must be a console script;
+    the app alone has its own GUI launcher."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["gradviz"] == "gradviz.cli:main"
+    assert "gradviz" not in project.get("gui-scripts", {})
+    assert project["gui-scripts"]["gradviz-app"] == "gradviz.app:launch"
