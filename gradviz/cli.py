@@ -116,7 +116,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             raise BadInput(f"--out {a.out}: the folder {out_path.parent} does not exist")
         try:
             tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
-            fp = open(tmp, "w", encoding="utf-8")
+            fp = open(tmp, "w", encoding="utf-8")  # noqa: SIM115 -- closed (and renamed or removed) below
         except OSError as e:
             raise BadInput(f"--out {a.out}: cannot be written ({e.strerror or e})") from None
     else:

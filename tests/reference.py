@@ -125,3 +125,27 @@ class NumpyOptimizer:
                 lr_t = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
                 out[k] = p - lr_t * self.m[k] / (np.sqrt(self.v[k]) + eps)
         return out
+
+
+def replay(session, steps: int):
+    """The session's training run in float64 numpy: yields (step, loss, node gradients, parameters
+    before that step's update) for steps 1..steps, with the session's optimizer and learning rate."""
+    o = session.options
+    trained = [n.name for n in session.graph.nodes if n.kind == "Parameter" and n.requires_grad]
+    params = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, o.seed).items()
+              if k in trained}
+    opt = NumpyOptimizer(o.optimizer, o.lr)
+    for k in range(1, steps + 1):
+        loss, g, _ = grads_for(session, params)
+        yield k, loss, g, params
+        params = opt.update(params, {n: g[n] for n in trained})
+
+
+def first_overflow(session, steps: int):
+    """(k, parameters before step k) for the first step k whose loss or a gradient leaves
+    float32's range in the float64 run: where a float32 engine meets its first non-finite value."""
+    big = float(np.finfo(np.float32).max)
+    for k, loss, g, params in replay(session, steps):
+        if abs(loss) > big or any(np.max(np.abs(g[n])) > big for n in params):
+            return k, params
+    raise AssertionError(f"the run stays in float32's range for {steps} steps")

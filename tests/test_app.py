@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from reference import grads_for
+from reference import grads_for, replay
 from gradviz.model.presets import load_preset
 
 from conftest import READY, wait_nodes_at, wait_state
@@ -95,9 +95,10 @@ def test_start_pause_reset(qtbot, win, mode):
     wait_nodes_at(qtbot, win, n)
     h = win.controller.history
     assert h.n == n and list(h.steps) == list(range(1, n + 1))  # no step lost
-    # the nodes show the engine's values at the current parameters
-    params = h.param_layout.unflatten(h.params[-1])
-    assert not np.allclose(win.scene.items_by_name["w"].value, params["w"])  # after the last update
+    # the history holds the parameters before each step; the nodes show them after the last update
+    ref = list(replay(load_preset("tutorial"), n + 1))
+    np.testing.assert_allclose(h.param_layout.unflatten(h.params[-1])["w"], ref[n - 1][3]["w"], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n][3]["w"], rtol=1e-4, atol=1e-5)
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0"
@@ -129,7 +130,9 @@ def test_linreg_runs_until_loss_target(qtbot, win):
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ended", timeout=60_000)
     assert win.controller.end_reason == "until_loss"
-    assert win.controller.history.loss[-1] < 0.001 and win.controller.step_count < 600
+    s = load_preset("linreg")
+    k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
+    assert win.controller.step_count == k and win.controller.history.loss[-1] < 0.001
     assert not win.controls.startButton.isEnabled()
     assert "Reset" in win.controls.reasonLabel.text()
 

@@ -10,7 +10,7 @@ import pytest
 from gradviz.cli import main
 from gradviz.model.presets import load_preset
 from gradviz.model.session import save_session
-from reference import grads_for
+from reference import first_overflow, grads_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(tmp_path, *args):
     out = tmp_path / "out.jsonl"
     code = main(["run", *args, "--out", str(out)])
-    recs = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else None
+    recs = [json.loads(ln) for ln in out.read_text().splitlines()] if out.exists() else None
     return code, recs
 
 
@@ -62,9 +62,14 @@ def test_session_file_and_overrides(tmp_path):
 def test_divergence_exits_3_with_complete_file(tmp_path):
     code, recs = run(tmp_path, "--preset", "linreg", "--lr", "100")
     assert code == 3
-    assert recs[-1]["type"] == "end" and recs[-1]["reason"] == "non_finite"
-    assert recs[-2]["loss"] is None or not np.isfinite(recs[-2]["loss"]) or any(
-        x is None for x in np.ravel(list(recs[-2]["grads"].values())).tolist())
+    s = load_preset("linreg")
+    s.options.lr = 100.0
+    k, kept = first_overflow(s, 50)  # the loss leaves float32's range first: written as null
+    assert recs[-1] == {"type": "end", "reason": "non_finite", "steps": k}
+    assert [r["step"] for r in recs[1:-1]] == list(range(1, k + 1))
+    assert recs[-2]["loss"] is None and all(r["loss"] is not None for r in recs[1:-2])
+    for n in ("weight", "bias"):  # the parameters step k was computed at
+        np.testing.assert_allclose(recs[-2]["params"][n], kept[n], rtol=1e-4)
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -126,3 +131,14 @@ def test_closed_stdout_is_not_a_traceback():
     r = subprocess.run(f"{sys.executable} main.py run --steps 100000 | head -c 100 > /dev/null", shell=True, cwd=ROOT,
                        capture_output=True, text=True, timeout=120, executable="/bin/bash")
     assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr
+
+
+def test_gradviz_is_a_console_script():
+    """On Windows a GUI script has no standard output: `gradviz run` must be a console script;
+    the app alone has its own GUI launcher."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["gradviz"] == "gradviz.cli:main"
+    assert "gradviz" not in project.get("gui-scripts", {})
+    assert project["gui-scripts"]["gradviz-app"] == "gradviz.app:launch"

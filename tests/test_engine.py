@@ -7,7 +7,7 @@ import pytest
 from gradviz.engine.trainer import Engine
 from gradviz.model.presets import load_preset
 from gradviz.engine.training import finish_step
-from reference import NumpyOptimizer, forward, grads_for
+from reference import NumpyOptimizer, first_overflow, forward, grads_for, replay
 from gradviz.model.graph import initial_values
 
 APIS = ("grad", "value_and_grad", "cell")
@@ -111,8 +111,11 @@ def test_linreg_reaches_target_like_pytorch_seed():
     while reason is None:
         r = e.step()
         reason = finish_step(e, r)
-    assert reason == "until_loss" and r.step < 600
-    p = e.current_params()
+    k, kept = next((k, p) for k, loss, _, p in replay(s, 1000) if loss < s.options.until_loss)
+    assert reason == "until_loss" and r.step == k  # the first step below the target, as in numpy
+    p = e.current_params()  # that step's update is not kept
+    for n in ("weight", "bias"):
+        np.testing.assert_allclose(p[n], kept[n], rtol=1e-4)
     np.testing.assert_allclose(forward(s.graph, {**initial_values(s.graph, 42), **p})["pred"], [101, 202], atol=0.1)
 
 
@@ -160,9 +163,11 @@ def test_divergence_stops_at_the_first_non_finite_step():
     while reason is None:
         r = e.step()
         reason = finish_step(e, r)
-    assert reason == "non_finite"
-    assert not r.finite and r.step < 50
-    assert all(np.all(np.isfinite(v)) or True for v in e.current_params().values())
+    k, kept = first_overflow(s, 50)
+    assert reason == "non_finite" and not r.finite and r.step == k
+    for n, v in e.current_params().items():  # the k-1 earlier updates are kept, step k's is not
+        assert np.all(np.isfinite(v))
+        np.testing.assert_allclose(v, kept[n], rtol=1e-4)
 
 
 def test_requires_grad_false_parameter_is_not_trained():

@@ -35,7 +35,7 @@ def test_100k_steps_bounded_memory_no_step_lost(qtbot):
     c.start()
     while c.state not in ("ended", "error", "dead"):
         target = (len(samples) + 1) * 10_000
-        qtbot.waitUntil(lambda: c.state in ("ended", "error", "dead") or c.step_count >= target, timeout=300_000)
+        qtbot.waitUntil(lambda target=target: c.state in ("ended", "error", "dead") or c.step_count >= target, timeout=300_000)
         samples.append((_rss_mb(os.getpid()), _rss_mb(engine_pid)))
     assert c.state == "ended" and c.end_reason == "max_steps", c.last_error
     h = c.history

@@ -5,6 +5,9 @@ device needs a new process (the app restarts its engine process for that)."""
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
+from pathlib import Path
 
 from ..model.session import DEVICES
 
@@ -60,8 +63,45 @@ def prepared_for() -> tuple[str, str] | None:
 
 
 def quiet_mindspore() -> None:
-    """MindSpore prints [WARNING] lines on stderr by default; keep only errors."""
+    """Call before MindSpore loads. MindSpore prints [WARNING] lines on stderr by default: keep
+    only errors; and its compile artefacts go to GradViz's cache folder (route_artefacts)."""
     os.environ.setdefault("GLOG_v", "3")
+    route_artefacts()
+
+
+# Where MindSpore 2.10 writes compile artefacts, "." (the working directory) unless set:
+# MS_OM_PATH: rank_0/om/analyze_fail.ir when a Graph-mode compile fails (measured here);
+# MS_DEV_SAVE_GRAPHS_PATH: the *.ir dumps asked for with MS_DEV_SAVE_GRAPHS;
+# MS_COMPILER_CACHE_PATH: kernel_meta, somas_meta and graph_cache (MindSpore's environment
+# variable list). set_context(save_graphs_path=...) does not move analyze_fail.ir.
+ARTEFACT_VARIABLES = ("MS_OM_PATH", "MS_DEV_SAVE_GRAPHS_PATH", "MS_COMPILER_CACHE_PATH")
+
+
+def artefact_dir() -> Path:
+    """GradViz's folder for MindSpore's compile artefacts, in the user's cache folder."""
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(local) / "GradViz" / "Cache" / "mindspore"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "GradViz" / "mindspore"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "gradviz" / "mindspore"
+
+
+def route_artefacts() -> None:
+    """Send MindSpore's compile artefacts (rank_0/, analyze_fail.ir, kernel_meta/, *.ir dumps) to
+    artefact_dir() instead of the user's working directory; a folder the user chose through one
+    of these variables is kept. Falls back to the temporary folder if the cache cannot be made."""
+    if all(os.environ.get(v) for v in ARTEFACT_VARIABLES):
+        return
+    folder = artefact_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        folder = Path(tempfile.gettempdir()) / "gradviz-mindspore"
+    for v in ARTEFACT_VARIABLES:
+        if not os.environ.get(v):
+            os.environ[v] = str(folder)
 
 
 def probe() -> dict[str, tuple[bool, str]]:

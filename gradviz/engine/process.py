@@ -183,10 +183,7 @@ class Server:
     def record(self, results) -> bool:
         """Queue the results for the next batch; True if the run ended at one of them (the later
         ones of a Graph-mode batch are then dropped and their updates undone)."""
-        for r in results:
-            if self._record_one(r):
-                return True
-        return False
+        return any(self._record_one(r) for r in results)
 
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""

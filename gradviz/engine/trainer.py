@@ -144,7 +144,7 @@ class Engine:
         self._slots = []
         i = self.grad_columns.start
         for lay in (self.grad_layout, self.aux_layout):
-            for shape, k in zip(lay.shapes, lay.sizes):
+            for k in lay.sizes:
                 self._slots.append((i, i + k, k <= SMALL_TENSOR))
                 i += k
         self._param_list = [self._params[n] for n in self.program.param_names]

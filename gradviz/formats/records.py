@@ -74,6 +74,18 @@ class HistoryWriter:
         self._write(rec)
 
 
+def write_history(fp: IO[str], history, config: dict, inputs: dict, reason: str, session: dict | None = None,
+                  program: str | None = None) -> None:
+    """Write a model.history.History in this format (the app's "Save run with history")."""
+    h = history
+    w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
+    w.write_run(config, inputs, session=session, program=program)
+    steps, loss, params, grads, aux, ms = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms
+    for i in range(h.n):
+        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i])
+    w.write_end(reason, int(steps[-1]) if h.n else 0)
+
+
 def read_history(path):
     """Read a run written by HistoryWriter: (session, layouts, arrays, end reason).
 

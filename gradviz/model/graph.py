@@ -108,7 +108,7 @@ class Graph:
     def names(self) -> list[str]:
         return [n.name for n in self.nodes]
 
-    def copy(self) -> "Graph":
+    def copy(self) -> Graph:
         return Graph(copy.deepcopy(self.nodes))
 
     def inputs(self) -> list[Node]:

@@ -1,16 +1,14 @@
-"""Training history in growable numpy buffers: what the plots draw and what export writes.
+"""Training history in growable numpy buffers: what the plots draw and what
+formats.records.write_history exports.
 
 Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. A
 min/max pyramid (blocks of 16, 256, 4096 and 65536 steps), updated as steps arrive, lets a plot
 of any zoom draw about a thousand points per curve instead of every step. Qt-free."""
 from __future__ import annotations
 
-from typing import IO
-
 import numpy as np
 
 from .layout import Layout
-from ..formats.records import HistoryWriter
 
 
 LOD_FACTOR = 16
@@ -179,13 +177,3 @@ class History:
                 y[0::2], y[1::2] = mins, maxs
                 return x, y
         raise AssertionError("unreachable")
-
-    def export(self, fp: IO[str], config: dict, inputs: dict, reason: str, session: dict | None = None,
-               program: str | None = None) -> None:
-        """Write the history in the `gradviz run` JSON Lines format."""
-        w = HistoryWriter(fp, self.param_layout, self.grad_layout, self.aux_layout)
-        w.write_run(config, inputs, session=session, program=program)
-        P, G = self.params, self.grads
-        for i in range(self.n):
-            w.write_step(self._step[i], self._table[i, 0], P[i], G[i], self._aux[i], self._ms[i])
-        w.write_end(reason, int(self._step[self.n - 1]) if self.n else 0)

@@ -46,7 +46,7 @@ class Layout:
         return {"names": list(self.names), "shapes": [list(s) for s in self.shapes]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Layout":
+    def from_dict(cls, d: dict) -> Layout:
         return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
 
 

@@ -9,8 +9,8 @@ Qt-free and MindSpore-free: expressions are code templates, the math is numpy in
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

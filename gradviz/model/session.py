@@ -97,7 +97,7 @@ class Session:
     options: Options = field(default_factory=Options)
     name: str = "untitled"
 
-    def copy(self) -> "Session":
+    def copy(self) -> Session:
         return Session(self.graph.copy(), replace(self.options), self.name)
 
     def problems(self) -> list[str]:
@@ -116,7 +116,7 @@ class Session:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "session") -> "Session":
+    def from_dict(cls, data: Any, where: str = "session") -> Session:
         try:
             return _parse_session(data, where)
         except SessionError:
@@ -125,7 +125,7 @@ class Session:
             raise SessionError(f"{where}: impossible content ({_short(e)})") from None
 
     @classmethod
-    def from_json(cls, text: str, where: str = "session") -> "Session":
+    def from_json(cls, text: str, where: str = "session") -> Session:
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError) as e:

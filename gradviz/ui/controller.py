@@ -223,7 +223,7 @@ class TrainingController(QObject):
                                Layout.from_dict(info["aux_layout"]))
         rec, self._pending_recorded = self._pending_recorded, None
         self.recorded = False
-        if rec is not None and [l.to_dict() for l in rec[0]] == [self.history.param_layout.to_dict(),
+        if rec is not None and [lay.to_dict() for lay in rec[0]] == [self.history.param_layout.to_dict(),
                                                                   self.history.grad_layout.to_dict(),
                                                                   self.history.aux_layout.to_dict()]:
             self.history.append(*rec[1])

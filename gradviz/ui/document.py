@@ -14,7 +14,7 @@ from ..model.session import Options, Session
 
 
 class _GraphEdit(QUndoCommand):
-    def __init__(self, doc: "SessionDocument", before: Graph, after: Graph, text: str, merge_id: int = -1):
+    def __init__(self, doc: SessionDocument, before: Graph, after: Graph, text: str, merge_id: int = -1):
         super().__init__(text)
         self.doc, self.before, self.after, self._id = doc, before, after, merge_id
 

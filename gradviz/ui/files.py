@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..model.presets import load_preset
-from ..formats.records import read_history
+from ..formats.records import read_history, write_history
 from ..model.session import Session, SessionError, atomic_write_text, load_session, save_session
 
 AUTOSAVE_MS = 2000
@@ -160,8 +160,8 @@ class SessionFiles(QObject):
             return False
         run = c.session  # the session this history was trained with (not later edits)
         buf = io.StringIO()
-        h.export(buf, dict(run.options.to_dict(), source="app"), c.info.get("inputs", {}),
-                 c.end_reason or "stopped", session=run.to_dict(), program=c.info.get("program"))
+        write_history(buf, h, dict(run.options.to_dict(), source="app"), c.info.get("inputs", {}),
+                      c.end_reason or "stopped", session=run.to_dict(), program=c.info.get("program"))
         try:
             atomic_write_text(path, buf.getvalue())
         except OSError as e:

@@ -25,7 +25,7 @@ PORT_R = 7
 
 
 class PortItem(QGraphicsEllipseItem):
-    def __init__(self, node: "NodeItem", port: str | None, is_input: bool, y: float):
+    def __init__(self, node: NodeItem, port: str | None, is_input: bool, y: float):
         super().__init__(-PORT_R, -PORT_R, 2 * PORT_R, 2 * PORT_R, node)
         self.node, self.port, self.is_input = node, port, is_input
         self.setPos(0 if is_input else node.width, y)
@@ -101,7 +101,7 @@ class NodeItem(QGraphicsObject):
             lines.append(f"<pre>value =\n{fmt_full(self.value)}</pre>")
         if self.grad is not None:
             lines.append(f"<pre>∂L/∂{self.name} =\n{fmt_full(self.grad)}</pre>")
-        self.setToolTip("<br>".join(l for l in lines if l))
+        self.setToolTip("<br>".join(ln for ln in lines if ln))
 
     # painting
     def paint(self, p: QPainter, option, widget=None) -> None:
@@ -350,14 +350,13 @@ class GraphScene(QGraphicsScene):
 
     def mousePressEvent(self, event):
         item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
-        if isinstance(item, PortItem) and not self.locked:
-            if not item.is_input:
-                self._drag_src = item.node
-                self._drag_line = QGraphicsPathItem()
-                self._drag_line.setPen(QPen(QColor("#f59e0b"), 2.5, Qt.PenStyle.DashLine))
-                self.addItem(self._drag_line)
-                event.accept()
-                return
+        if isinstance(item, PortItem) and not self.locked and not item.is_input:
+            self._drag_src = item.node
+            self._drag_line = QGraphicsPathItem()
+            self._drag_line.setPen(QPen(QColor("#f59e0b"), 2.5, Qt.PenStyle.DashLine))
+            self.addItem(self._drag_line)
+            event.accept()
+            return
         self._press_positions = {n: (i.pos().x(), i.pos().y()) for n, i in self.items_by_name.items()}
         super().mousePressEvent(event)
 

@@ -17,7 +17,7 @@ class AppStore:
         self.folder = Path(folder)
 
     @classmethod
-    def default(cls) -> "AppStore":
+    def default(cls) -> AppStore:
         folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or str(Path.home() / ".gradviz")
         return cls(QSettings("GradViz", "GradViz"), folder)
 

@@ -318,7 +318,7 @@ class PlotPanel(QWidget):
         h = self.history
         layout, vals = (h.grad_layout, h.grads[i]) if grads else (h.param_layout, h.params[i])
         head = f"step {h.steps[i]}: " + (f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else "")
-        return head + "  ".join(f"{l}={fmt_number(v)}" for l, v in list(zip(layout.labels(), vals))[:8])
+        return head + "  ".join(f"{lab}={fmt_number(v)}" for lab, v in list(zip(layout.labels(), vals))[:8])
 
 
 def _nice(v: float, up: bool) -> float:
