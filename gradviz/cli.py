@@ -132,7 +132,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         try:
             while True:
                 r = engine.step()
-                w.write_step(r.step, r.loss, r.params, r.grads, r.aux, r.step_ms)
+                w.write_step(r.step, r.loss, r.params, r.grads, r.aux, r.step_ms, r.lr)
                 steps = r.step
                 reason = finish_step(engine, r)
                 if reason:

@@ -112,9 +112,9 @@ class Server:
         if self.ended and self.end_reason != "max_steps":
             self.send("state", self.run_id, "ended")  # until_loss / non_finite: Reset to train again
             return
-        if e.steps_done >= e.session.options.steps:
+        if e.updates >= e.session.options.steps:
             self.ended, self.end_reason = True, "max_steps"
-            self.send("ended", self.run_id, "max_steps", e.steps_done)
+            self.send("ended", self.run_id, "max_steps", e.updates)
             return
         self.ended = False
         self.running = True
@@ -246,7 +246,7 @@ class Server:
                 pass
             return
         while self.running:
-            batch = e.session.options.steps - e.steps_done >= e.batch_size
+            batch = e.session.options.steps - e.updates >= e.batch_size
             if self._steps(e, batch) or clock() >= t_end:
                 return
 

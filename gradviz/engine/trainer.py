@@ -21,7 +21,8 @@ from ..model.codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
-from ..model.layout import Layout, row_slices
+from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
+from .checkpoints import Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
@@ -37,7 +38,12 @@ class StepResult:
     grads: np.ndarray   # flat, at those values (Engine.grad_layout)
     aux: np.ndarray     # flat (Engine.aux_layout)
     step_ms: float
-    row: np.ndarray     # [loss, params, grads, aux]: the three above are views of it
+    row: np.ndarray     # [loss, lr, params, grads, aux] (layout.row_slices): views of it above
+
+    @property
+    def lr(self) -> float:
+        """The learning rate in force at this step."""
+        return float(self.row[LR_COL])
 
     @property
     def finite(self) -> bool:
@@ -56,6 +62,20 @@ def _read_into(out: np.ndarray, t, small: bool) -> None:
     they cross near 150 elements). Both are exact for float32. The tensor's own shape is used:
     MindSpore may return the gradient of a scalar Parameter with shape (1,)."""
     out.reshape(t.shape)[...] = t.tolist() if small else t.asnumpy()
+
+
+def _column_slices(start: int, layout: Layout) -> list[slice]:
+    out = []
+    for k in layout.sizes:
+        out.append(slice(start, start + k))
+        start += k
+    return out
+
+
+def _pick(start: int, layout: Layout, names: list[str]) -> list[slice | None]:
+    """The columns of each of `names` in a flattened layout from `start`, None where absent."""
+    cols = dict(zip(layout.names, _column_slices(start, layout)))
+    return [cols.get(n) for n in names]
 
 
 @dataclass
@@ -136,7 +156,7 @@ class Engine:
             self._batch = ms.jit(self._module.gv_recorded_steps)
         self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
         self._probe_grad = None
-        self.steps_done = 0
+        self.updates = 0
         # where params, gradients (grad_columns: training.first_end reads them) and aux are in a row
         self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
         self._width = self._aux_cols.start + self.aux_layout.total
@@ -147,7 +167,18 @@ class Engine:
             for k in lay.sizes:
                 self._slots.append((i, i + k, k <= SMALL_TENSOR))
                 i += k
+        # an auxiliary output that returns a Parameter as it is aliases it: its value before the
+        # update is the parameter's, recorded in the same row
+        self._aux_is_param = [(slice(ac.start, ac.stop), pc) for ac, pc in zip(
+            _column_slices(self._aux_cols.start, self.aux_layout), _pick(self._param_cols.start, self.param_layout,
+                                                                          self.program.aux_sources))
+            if pc is not None]
         self._param_list = [self._params[n] for n in self.program.param_names]
+        trained = {id(p) for p in self._param_list}
+        self._opt_state = {p.name: p for _, p in self.optimizer.parameters_and_names() if id(p) not in trained}
+        self._lr = float(o.lr)
+        self.lr_schedule = LrSchedule([(1, self._lr)])
+        self.checkpoints = Checkpoints()
         self._param_views: list[np.ndarray] = []
         self._view_ptrs: list[int] | None = None
         self._views_follow = True
@@ -173,7 +204,63 @@ class Engine:
         if not (np.isfinite(lr) and lr > 0):
             raise SessionError(f"learning rate must be a number above 0, not {lr!r}")
         ops.assign(self.optimizer.learning_rate, Tensor(np.float32(lr)))
-        self.session.options.lr = float(lr)
+        self.session.options.lr = self._lr = float(lr)
+        self.lr_schedule.set(self.updates + 1, self._lr)
+
+    # -- training states -------------------------------------------------------------------------
+    def state(self) -> TrainingState:
+        """The whole training state now, as numpy copies."""
+        return TrainingState(self.updates, self.current_params(),
+                             {n: np.array(p.asnumpy(), copy=True) for n, p in self._opt_state.items()}, self._lr)
+
+    def restore(self, state: TrainingState) -> None:
+        """Put the parameters, the optimizer's state and the learning rate back to `state`."""
+        from mindspore import Tensor, ops
+
+        # asnumpy() of a shape-() Parameter may come back as (1,): write in the Parameter's shape
+        for n, v in state.params.items():
+            p = self._params[n]
+            ops.assign(p, Tensor(np.ascontiguousarray(v, np.float32).reshape(p.shape)))
+        for n, v in state.optimizer.items():
+            p = self._opt_state[n]
+            ops.assign(p, Tensor(np.ascontiguousarray(v).reshape(p.shape)))
+        self.updates = state.updates
+        self._lr = self.session.options.lr = float(state.lr)
+
+    def _keep_state(self) -> None:
+        if self.checkpoints.due(self.updates):
+            self.checkpoints.keep(self.state())
+
+    def rewind(self, updates: int) -> None:
+        """Go back to the state after `updates` updates: restore the last kept state at or before
+        it and replay the steps from there, each with the learning rate then in force. Training
+        on from there repeats the original run (with the same options)."""
+        if not 0 <= updates <= self.updates:
+            raise ValueError(f"cannot rewind to {updates} updates: the run has made {self.updates}")
+        self.restore(self.checkpoints.at_or_before(updates))
+        while self.updates < updates:
+            lr = self.lr_schedule.at(self.updates + 1)
+            if lr != self._lr:
+                self._assign_lr(lr)
+            self._replay_step()
+            self.updates += 1
+        self._assign_lr(self.lr_schedule.at(updates + 1))
+        self.lr_schedule.truncate(updates + 1)
+        self.checkpoints.drop_after(updates)
+
+    def _assign_lr(self, lr: float) -> None:
+        from mindspore import Tensor, ops
+
+        ops.assign(self.optimizer.learning_rate, Tensor(np.float32(lr)))
+        self._lr = self.session.options.lr = float(lr)
+
+    def _replay_step(self) -> None:
+        if self.graph_mode:
+            self._one(*self._inputs).asnumpy()
+            self._compiled["one"] = True
+        else:
+            loss, _, _ = self._module.train_step(*self._inputs)
+            loss.item()
 
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:
@@ -186,14 +273,14 @@ class Engine:
         return BATCH if self.graph_mode else 1
 
     def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
-        first = self.steps_done + 1
-        self.steps_done += len(recs)
+        first = self.updates + 1
+        self.updates += len(recs)
         return self.block_results(first, recs, t_ms)
 
     def block_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         """StepResults for rows of consecutive steps from `first` on."""
         pc, gc, ac = self._param_cols, self.grad_columns, self._aux_cols
-        return [StepResult(first + i, float(rec[0]), rec[pc], rec[gc], rec[ac], t_ms, rec)
+        return [StepResult(first + i, float(rec[LOSS_COL]), rec[pc], rec[gc], rec[ac], t_ms, rec)
                 for i, rec in enumerate(recs)]
 
     def _params_now(self) -> list[np.ndarray]:
@@ -217,6 +304,7 @@ class Engine:
 
     def step(self) -> StepResult:
         """One forward, backward and update. The result holds the parameters before the update."""
+        self._keep_state()
         t0 = time.perf_counter()
         if self.graph_mode:
             rec = self._one(*self._inputs).asnumpy()[None]
@@ -228,34 +316,38 @@ class Engine:
             if views:  # a copy: the update writes into the views
                 np.concatenate(views, out=row[self._param_cols])
             loss, aux, grads = self._module.train_step(*self._inputs)
-            row[0] = loss.item()
+            row[LOSS_COL] = loss.item()
+            row[LR_COL] = self._lr
             for t, (a, b, small) in zip((*grads, *aux), self._slots):
                 _read_into(row[a:b], t, small)
+        self._unalias(rec)
         return self._results(rec, (time.perf_counter() - t0) * 1e3)[0]
+
+    def _unalias(self, recs: np.ndarray) -> None:
+        for aux, param in self._aux_is_param:
+            recs[:, aux] = recs[:, param]
 
     def steps_block(self) -> tuple[int, np.ndarray, float]:
         """Graph mode: batch_size steps in one call into MindSpore, as (first step number, one
         row per step, ms per step). The caller decides where the run ends (see
         training.first_end) and calls undo_last_update on that step, which also undoes the
         later ones."""
+        self._keep_state()
         t0 = time.perf_counter()
         recs = self._batch(*self._inputs).asnumpy()
+        self._unalias(recs)
         self._compiled["batch"] = True
-        first = self.steps_done + 1
-        self.steps_done += len(recs)
+        first = self.updates + 1
+        self.updates += len(recs)
         return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
 
     def undo_last_update(self, result: StepResult) -> None:
-        """Put the parameters back to their values before `result`'s update (written in place),
-        and count the steps up to `result` only.
+        """Go back to the whole state before `result`'s update (parameters, optimizer state and
+        learning rate): `result.step - 1` updates kept, also after a Graph-mode batch that ran
+        past it.
 
         Used when a run ends at a step, like the seed's loop that breaks before optimizer(grads)."""
-        self.steps_done = result.step
-        from mindspore import Tensor, ops
-
-        vals = self.param_layout.unflatten(result.params)
-        for n, v in vals.items():
-            ops.assign(self._params[n], Tensor(np.ascontiguousarray(v, np.float32)))
+        self.rewind(result.step - 1)
 
     def current_params(self) -> dict[str, np.ndarray]:
         """The parameters now (after the last update), as numpy copies."""
@@ -280,7 +372,7 @@ class Engine:
         names = self.program.node_names
         args = self._inputs + [self._params[n] for n in self.program.param_names]
         vals = self._module.gv_values(*args)
-        snap = NodeSnapshot(self.steps_done)
+        snap = NodeSnapshot(self.updates)
         for n, v in zip(names, vals):
             snap.values[n] = np.array(v.asnumpy(), np.float32)
         if self._probe_grad is None:

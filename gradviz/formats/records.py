@@ -58,10 +58,12 @@ class HistoryWriter:
         self._write(rec)
 
     def write_step(self, step: int, loss: float, params: np.ndarray, grads: np.ndarray,
-                   aux: np.ndarray, step_ms: float) -> None:
+                   aux: np.ndarray, step_ms: float, lr: float | None = None) -> None:
         pl, gl, al = self.layouts
-        rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss),
-                               "params": _named(pl, params), "grads": _named(gl, grads)}
+        rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss)}
+        if lr is not None and math.isfinite(lr):
+            rec["lr"] = _num(lr)  # the learning rate in force at this step
+        rec["params"], rec["grads"] = _named(pl, params), _named(gl, grads)
         if al.names:
             rec["aux"] = _named(al, aux)
         rec["step_ms"] = round(float(step_ms), 4)
@@ -80,9 +82,9 @@ def write_history(fp: IO[str], history, config: dict, inputs: dict, reason: str,
     h = history
     w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
     w.write_run(config, inputs, session=session, program=program)
-    steps, loss, params, grads, aux, ms = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms
+    steps, loss, params, grads, aux, ms, lr = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms, h.lr
     for i in range(h.n):
-        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i])
+        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))
     w.write_end(reason, int(steps[-1]) if h.n else 0)
 
 
@@ -113,7 +115,7 @@ def read_history(path):
         pl, gl, al = (Layout.from_dict(lay[k]) for k in ("params", "grads", "aux"))
     except (KeyError, TypeError, ValueError):
         raise SessionError(f"{where}: the run record's layout is missing or malformed") from None
-    steps, loss, params, grads, aux, ms = [], [], [], [], [], []
+    steps, loss, params, grads, aux, ms, lrs = [], [], [], [], [], [], []
     reason = None
     for i, line in enumerate(lines[1:], start=2):
         try:
@@ -129,6 +131,10 @@ def read_history(path):
             grads.append(_flat(gl, rec["grads"]))
             aux.append(_flat(al, rec.get("aux", {})))
             ms.append(float(rec.get("step_ms", 0.0)))
+            lr = rec.get("lr")
+            if lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0):
+                raise ValueError(f'"lr" must be a number above 0, not {str(lr)[:40]}')
+            lrs.append(np.nan if lr is None else float(lr))
         except (ValueError, KeyError, TypeError, OverflowError) as e:
             raise SessionError(f"{where}: line {i} is not a valid step record ({str(e)[:120]})") from None
     if steps and steps != list(range(steps[0], steps[0] + len(steps))):
@@ -140,7 +146,7 @@ def read_history(path):
     k = len(steps)
     arrays = (np.asarray(steps, np.int64), np.asarray(loss, np.float32),
               np.asarray(params, np.float32).reshape(k, pl.total), np.asarray(grads, np.float32).reshape(k, gl.total),
-              np.asarray(aux, np.float32).reshape(k, al.total), np.asarray(ms, np.float32))
+              np.asarray(aux, np.float32).reshape(k, al.total), np.asarray(ms, np.float32), np.asarray(lrs, np.float32))
     return session, (pl, gl, al), arrays, reason
 
 

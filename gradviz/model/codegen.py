@@ -184,7 +184,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"def {GV}recorded_step({', '.join(inputs)}):")
     w(f"{_INDENT}{GV}before = ops.concat(({', '.join(before)},))")
     w(f"{_INDENT}{GV}loss, {GV}aux, {GV}grads = train_step({', '.join(inputs)})")
-    parts = [f"{GV}loss.reshape((1,))", f"{GV}before"] + \
+    parts = [f"{GV}loss.reshape((1,))", "optimizer.learning_rate.reshape((1,))", f"{GV}before"] + \
         [f"{GV}grads[{i}].reshape((-1,))" for i in range(len(trainable))] + \
         [f"{GV}aux[{i}].reshape((-1,))" for i in range(len(local) - 1)]
     w(f"{_INDENT}return ops.concat(({', '.join(parts)}))")

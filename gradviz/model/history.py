@@ -68,6 +68,7 @@ class History:
         self._table = np.zeros((cap, self._width), np.float32)
         self._aux = np.zeros((cap, self.aux_layout.total), np.float32)
         self._ms = np.zeros(cap, np.float32)
+        self._lr = np.full(cap, np.nan, np.float32)
 
     @property
     def capacity(self) -> int:
@@ -77,13 +78,15 @@ class History:
         cap = self.capacity
         while cap < need:
             cap *= 2
-        old = (self._step, self._table, self._aux, self._ms)
+        old = (self._step, self._table, self._aux, self._ms, self._lr)
         self._alloc(cap)
-        for dst, src in zip((self._step, self._table, self._aux, self._ms), old):
+        for dst, src in zip((self._step, self._table, self._aux, self._ms, self._lr), old):
             dst[:self.n] = src[:self.n]
 
-    def append(self, steps, loss, params, grads, aux, step_ms) -> None:
-        """Append a batch: 1-D steps/loss/step_ms and 2-D (batch, total) params/grads/aux."""
+    def append(self, steps, loss, params, grads, aux, step_ms, lr=None) -> None:
+        """Append a batch: 1-D steps/loss/step_ms/lr and 2-D (batch, total) params/grads/aux.
+
+        lr is the learning rate in force at each step (None where a file did not record it)."""
         k = len(steps)
         if k == 0:
             return
@@ -101,6 +104,7 @@ class History:
             t[s, c["norm"]] = np.sqrt(np.sum(g.astype(np.float64) ** 2, axis=1)).reshape(k, 1)
         self._aux[s] = np.asarray(aux, np.float32).reshape(k, -1)
         self._ms[s] = step_ms
+        self._lr[s] = np.nan if lr is None else lr
         self._env.update(t, self.n, self.n + k)
         bad = ~np.isfinite(t[s, 0]) | ~np.isfinite(t[s, -1])
         if bad.any() and len(self.bad_steps) < 100:
@@ -142,8 +146,13 @@ class History:
     def step_ms(self) -> np.ndarray:
         return self._ms[:self.n]
 
+    @property
+    def lr(self) -> np.ndarray:
+        """The learning rate in force at each step (NaN where unknown)."""
+        return self._lr[:self.n]
+
     def nbytes(self) -> int:
-        arrays = [self._step, self._table, self._aux, self._ms]
+        arrays = [self._step, self._table, self._aux, self._ms, self._lr]
         arrays += self._env.mins + self._env.maxs
         return sum(a.nbytes for a in arrays)
 

@@ -50,9 +50,13 @@ class Layout:
         return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
 
 
+LOSS_COL = 0  # a step's row: [loss, lr, params, grads, aux]
+LR_COL = 1    # the learning rate in force at that step
+
+
 def row_slices(params: Layout, grads: Layout) -> tuple[slice, slice, slice]:
     """Where the parameters, gradients and auxiliary outputs are in one step's row,
-    [loss, params, grads, aux]: the engine writes rows so, the window reads them so."""
-    p = 1 + params.total
+    [loss, lr, params, grads, aux]: the engine writes rows so, the window reads them so."""
+    p = 2 + params.total
     g = p + grads.total
-    return slice(1, p), slice(p, g), slice(g, None)
+    return slice(2, p), slice(p, g), slice(g, None)

@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..model.history import History
-from ..model.layout import Layout, row_slices
+from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
 from ..model.session import Session
 from .engine_client import EngineClient
 
@@ -197,7 +197,7 @@ class TrainingController(QObject):
                 if self.history is not None:
                     h = self.history
                     pc, gc, ac = row_slices(h.param_layout, h.grad_layout)
-                    h.append(steps, rows[:, 0], rows[:, pc], rows[:, gc], rows[:, ac], ms)
+                    h.append(steps, rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac], ms, rows[:, LR_COL])
                     self._rate(steps)
                     new_data = True
             elif kind == "nodes":

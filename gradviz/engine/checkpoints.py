@@ -1,0 +1,75 @@
+"""Full training states, and where a run keeps them so that any step can be restored.
+
+A state is everything the next step depends on: the parameters, the optimizer's own state
+(momentum accumulators, Adam's moments and beta powers, the step counter) and the learning rate.
+The engine keeps one every `interval` steps; restoring step k restores the last kept state at or
+before k and replays the steps from there (MindSpore on the CPU is deterministic, so the replay
+gives the same numbers), with the learning rate that was in force at each step. Qt-free and
+MindSpore-free: states are numpy arrays."""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import numpy as np
+
+INTERVAL = 128             # steps between kept states (a multiple of codegen.BATCH)
+BUDGET_BYTES = 256 << 20   # kept states beyond this are thinned out (every other one dropped)
+
+
+@dataclass
+class TrainingState:
+    """The state after `updates` updates: what step `updates + 1` starts from."""
+    updates: int
+    params: dict[str, np.ndarray]
+    optimizer: dict[str, np.ndarray]  # the optimizer's own Parameters by their MindSpore names
+    lr: float
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.params.values()) + sum(a.nbytes for a in self.optimizer.values())
+
+
+@dataclass
+class LrSchedule:
+    """The learning rate in force at each step: (first step, lr) changes, in step order."""
+    changes: list[tuple[int, float]] = field(default_factory=list)
+
+    def set(self, step: int, lr: float) -> None:
+        """From `step` on (1-based), the rate is `lr`; later changes are dropped."""
+        self.changes = [c for c in self.changes if c[0] < step] + [(step, float(lr))]
+
+    def at(self, step: int) -> float:
+        i = bisect.bisect_right([c[0] for c in self.changes], step) - 1
+        return self.changes[max(i, 0)][1]
+
+    def truncate(self, step: int) -> None:
+        """Forget changes after `step` (a rewound run's abandoned future)."""
+        self.changes = [c for c in self.changes if c[0] <= step] or self.changes[:1]
+
+
+class Checkpoints:
+    """States kept every `interval` updates, thinned out to stay within a memory budget."""
+
+    def __init__(self, interval: int = INTERVAL, budget: int = BUDGET_BYTES):
+        self.interval, self.budget = interval, budget
+        self._states: dict[int, TrainingState] = {}
+
+    def due(self, updates: int) -> bool:
+        return updates % self.interval == 0 and updates not in self._states
+
+    def keep(self, state: TrainingState) -> None:
+        self._states[state.updates] = state
+        while len(self._states) > 1 and sum(s.nbytes for s in self._states.values()) > self.budget:
+            self.interval *= 2
+            self._states = {k: s for k, s in self._states.items() if k % self.interval == 0}
+
+    def at_or_before(self, updates: int) -> TrainingState:
+        k = max(k for k in self._states if k <= updates)
+        return self._states[k]
+
+    def drop_after(self, updates: int) -> None:
+        self._states = {k: s for k, s in self._states.items() if k <= updates}
+
+    def __len__(self) -> int:
+        return len(self._states)
