@@ -1,0 +1,134 @@
+"""The op table: each kind's float64 backward against central differences of its forward, the
+table's own import check, and the MLP preset trained by MindSpore against numpy."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from gradviz.engine.trainer import Engine
+from gradviz.engine.training import finish_step
+from gradviz.model import numeric
+from gradviz.model.graph import initial_values
+from gradviz.model.ops import OPS, TABLE, _check_table
+from gradviz.model.presets import load_preset, preset_names
+
+COMPUTING = [k for k in TABLE if k.computes]
+SHAPES = {"MatMul": [((3,), (3, 2)), ((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3,))]}
+
+
+def _inputs(kind, shapes, rng):
+    xs = [rng.standard_normal(s) for s in shapes]
+    if kind == "Log":
+        xs = [np.abs(x) + 0.5 for x in xs]
+    if kind in ("BCEWithLogits", "SoftmaxCrossEntropy"):
+        xs[1] = rng.uniform(0.1, 0.9, shapes[1])
+    if kind == "ReLU":
+        xs = [x + np.sign(x) * 0.1 for x in xs]  # away from the kink
+    return xs
+
+
+def _cases():
+    for k in COMPUTING:
+        for shapes in SHAPES.get(k.name, [((3,),) * len(k.ports), ((2, 3),) * len(k.ports)]):
+            yield pytest.param(k.name, shapes, id=f"{k.name}-{'x'.join(map(str, shapes))}")
+    yield pytest.param("Add", ((2, 3), (3,)), id="Add-broadcast")
+    yield pytest.param("Mul", ((2, 3), (1, 3)), id="Mul-broadcast")
+
+
+@pytest.mark.parametrize("kind,shapes", list(_cases()))
+def test_backward_is_the_derivative_of_forward(kind, shapes):
+    """Central differences in float64 of sum(forward * r) for a random r, port by port."""
+    k = OPS[kind]
+    rng = np.random.default_rng(0)
+    xs = _inputs(kind, shapes, rng)
+    out = np.asarray(k.forward(*xs), np.float64)
+    r = rng.standard_normal(out.shape)
+    grads = k.backward(r, *xs, out)
+    assert len(grads) == len(k.ports)
+    h = 1e-6
+    for i, x in enumerate(xs):
+        num = np.zeros_like(x)
+        for idx in np.ndindex(x.shape):
+            xp = [a.copy() for a in xs]
+            xm = [a.copy() for a in xs]
+            xp[i][idx] += h
+            xm[i][idx] -= h
+            num[idx] = (np.sum(k.forward(*xp) * r) - np.sum(k.forward(*xm) * r)) / (2 * h)
+        expected = np.zeros_like(num) if k.blocks_gradient else num
+        np.testing.assert_allclose(np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7,
+                                   err_msg=f"{kind} port {k.ports[i]}")
+
+
+def test_shape_rules_agree_with_numpy():
+    rng = np.random.default_rng(1)
+    for name, shapes in [(c.values[0], c.values[1]) for c in _cases()]:
+        k = OPS[name]
+        shape, msg = k.shape([(p, s) for p, s in zip(k.ports, shapes)])
+        assert msg is None
+        assert shape == np.shape(k.forward(*_inputs(name, shapes, rng)))
+
+
+def test_an_entry_with_a_missing_piece_is_refused_at_import():
+    broken = dataclasses.replace(OPS["Tanh"], name="Tanh2", pytorch=None)
+    with pytest.raises(TypeError, match="op kind 'Tanh2' is missing: pytorch"):
+        _check_table((*TABLE, broken))
+    bad_port = dataclasses.replace(OPS["Neg"], name="Neg2", mindspore="ops.neg({y})")
+    with pytest.raises(TypeError, match="names an unknown port"):
+        _check_table((*TABLE, bad_port))
+    with pytest.raises(TypeError, match="defined twice"):
+        _check_table((*TABLE, OPS["Add"]))
+
+
+def test_every_kind_a_teacher_needs_is_in_the_table():
+    assert {"Sub", "Neg", "ReLU", "Sigmoid", "Tanh", "Exp", "Log", "Square", "Sum", "Mean", "Transpose",
+            "SoftmaxCrossEntropy"} <= set(OPS)
+
+
+def _xor(seed=7, n=64):
+    """The MLP preset's data set, generated independently: XOR of the signs of two uniform
+    coordinates, rounded to 4 decimals, one-hot labels."""
+    rng = np.random.RandomState(seed)
+    x = rng.uniform(-1, 1, size=(n, 2))
+    return np.round(x, 4), np.eye(2)[(x[:, 0] * x[:, 1] > 0).astype(int)]
+
+
+def test_mlp_preset_holds_its_generated_data_set():
+    s = load_preset("mlp")
+    x, y = _xor()
+    v = initial_values(s.graph, s.options.seed)
+    np.testing.assert_array_equal(v["x"], x.astype(np.float32))
+    np.testing.assert_array_equal(v["y"], y.astype(np.float32))
+    assert "mlp" in preset_names()
+
+
+def _numpy_adam_run(s, lr, until):
+    """Loss per step of the MLP trained with Adam in float64 numpy, until the loss is below `until`."""
+    params = {k: v.astype(np.float64) for k, v in initial_values(s.graph, s.options.seed).items()
+              if s.graph[k].kind == "Parameter"}
+    m, v2, losses = {}, {}, []
+    for t in range(1, 5000):
+        loss, _, g = numeric.evaluate(s, params)
+        losses.append(loss)
+        if loss < until:
+            return losses
+        for k in params:
+            m[k] = 0.9 * m.get(k, 0) + 0.1 * g[k]
+            v2[k] = 0.999 * v2.get(k, 0) + 0.001 * g[k] ** 2
+            params[k] = params[k] - lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m[k] / (np.sqrt(v2[k]) + 1e-8)
+    raise AssertionError("numpy did not converge")
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_mlp_preset_trains_like_numpy(mode):
+    s = load_preset("mlp")
+    s.options.mode = mode
+    ref = _numpy_adam_run(s, s.options.lr, s.options.until_loss)
+    e = Engine(s)
+    losses, reason = [], None
+    while reason is None:
+        r = e.step()
+        losses.append(r.loss)
+        reason = finish_step(e, r)
+    assert reason == "until_loss"
+    np.testing.assert_allclose(losses[:50], ref[:50], rtol=1e-4)
+    assert abs(len(losses) - len(ref)) <= 2  # float32 against float64 near the threshold
