@@ -328,3 +328,21 @@ def test_first_end_agrees_with_end_reason_row_by_row():
         expected = next((k for k, r in enumerate(e.block_results(first, rows, 0.0))
                          if end_reason(r, e.session.options)), None)
         assert first_end(e, first, rows) == expected, trial
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_new_shape_gets_its_own_gradients(mode):
+    """The same program on another shape, built after the first in one process (as the engine
+    process does when a shape is edited): MindSpore must not reuse the first one's backward."""
+    from gradviz.model import numeric
+    from gradviz.model.graph import Graph, Node
+    from gradviz.model.session import Options, Session
+
+    for n in (3, 1, 2):
+        nodes = [Node("x", "Input", shape=(n,), init="ones"), Node("w", "Parameter", shape=(n,), init="randn"),
+                 Node("t", "Sigmoid", inputs={"x": "x"}), Node("l", "BCEWithLogits", inputs={"logits": "w", "target": "t"}),
+                 Node("o", "Output", inputs={"x": "l"})]
+        s = Session(Graph(nodes), Options(api="grad", mode=mode))
+        e = Engine(s)
+        np.testing.assert_allclose(e.step().grads, numeric.evaluate(s)[2]["w"], rtol=1e-5)
+        e.close()

@@ -21,6 +21,7 @@ from ..model.codegen import BATCH, Program, generate
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
+from ..model.ops import OPS
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
 from .checkpoints import Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
@@ -62,6 +63,20 @@ def _read_into(out: np.ndarray, t, small: bool) -> None:
     they cross near 150 elements). Both are exact for float32. The tensor's own shape is used:
     MindSpore may return the gradient of a scalar Parameter with shape (1,)."""
     out.reshape(t.shape)[...] = t.tolist() if small else t.asnumpy()
+
+
+def _forget_pynative_caches() -> None:
+    """Drop what MindSpore's PyNative executor cached for earlier programs.
+
+    Measured with mindspore 2.10: after a program with BCEWithLogits on shape (3,) had been
+    differentiated, the same program on shape (1,) got the backward graph of the first, mean
+    factor 1/3 included, so its gradients were wrong by a factor of 3 (tests/test_engine.py,
+    test_a_new_shape_gets_its_own_gradients). A build starts from a clean executor."""
+    from mindspore.common import api
+
+    executor = getattr(api, "_pynative_executor", None)
+    if executor is not None and hasattr(executor, "clear_res"):
+        executor.clear_res()
 
 
 def _column_slices(start: int, layout: Layout) -> list[slice]:
@@ -130,6 +145,7 @@ class Engine:
         from mindspore import Parameter, Tensor, nn
 
         self._ms = ms
+        _forget_pynative_caches()
         self.session = session.copy()
         g: Graph = self.session.graph
         o: Options = self.session.options
@@ -167,12 +183,18 @@ class Engine:
             for k in lay.sizes:
                 self._slots.append((i, i + k, k <= SMALL_TENSOR))
                 i += k
-        # an auxiliary output that returns a Parameter as it is aliases it: its value before the
-        # update is the parameter's, recorded in the same row
-        self._aux_is_param = [(slice(ac.start, ac.stop), pc) for ac, pc in zip(
-            _column_slices(self._aux_cols.start, self.aux_layout), _pick(self._param_cols.start, self.param_layout,
-                                                                          self.program.aux_sources))
-            if pc is not None]
+        # an auxiliary output that returns a Parameter, or a view of one (op table: `view`), shares
+        # its memory in PyNative, and the update changes it before it is read: its value is worked
+        # out from the parameter as recorded before the update (views are exact in numpy)
+        self._aux_views = []
+        for cols, src in zip(_column_slices(self._aux_cols.start, self.aux_layout), self.program.aux_sources):
+            chain, node = [], g[src]
+            while OPS[node.kind].view:
+                chain.append(OPS[node.kind])
+                node = g[node.inputs[OPS[node.kind].ports[0]]]
+            if node.kind == "Parameter":
+                pcols = _pick(self._param_cols.start, self.param_layout, [node.name])[0]
+                self._aux_views.append((cols, pcols, tuple(self.shapes[node.name]), chain[::-1]))
         self._param_list = [self._params[n] for n in self.program.param_names]
         trained = {id(p) for p in self._param_list}
         self._opt_state = {p.name: p for _, p in self.optimizer.parameters_and_names() if id(p) not in trained}
@@ -324,8 +346,12 @@ class Engine:
         return self._results(rec, (time.perf_counter() - t0) * 1e3)[0]
 
     def _unalias(self, recs: np.ndarray) -> None:
-        for aux, param in self._aux_is_param:
-            recs[:, aux] = recs[:, param]
+        for aux, param, shape, chain in self._aux_views:
+            for row in recs:
+                v = row[param].reshape(shape)
+                for k in chain:
+                    v = k.forward(v)
+                row[aux] = np.ravel(v)
 
     def steps_block(self) -> tuple[int, np.ndarray, float]:
         """Graph mode: batch_size steps in one call into MindSpore, as (first step number, one

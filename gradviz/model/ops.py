@@ -36,6 +36,7 @@ class OpKind:
     forward: Forward | None = None     # float64 numpy, the inputs in port order
     backward: Backward | None = None   # vector-Jacobian product per port, float64 numpy
     blocks_gradient: bool = False      # StopGradient: the backward pass stops here
+    view: bool = False                 # MindSpore may return its input's memory (PyNative views)
 
     @property
     def computes(self) -> bool:
@@ -202,10 +203,10 @@ TABLE: tuple[OpKind, ...] = (
            lambda x: np.mean(x), lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),)),
     OpKind("Transpose", "op", ("x",), "ops.t(x): a matrix's transpose (a vector stays as it is).", _OP,
            _transpose, "ops.t({x})", "torch.t({x})",
-           lambda x: x.T, lambda g, x, out: (np.asarray(g).T,)),
+           lambda x: x.T, lambda g, x, out: (np.asarray(g).T,), view=True),
     OpKind("StopGradient", "op", ("x",), "ops.stop_gradient(x): passes the value, blocks the gradient.", "#b8860b",
            _same, "ops.stop_gradient({x})", "{x}.detach()",
-           lambda x: x, lambda g, x, out: (np.zeros(x.shape),), blocks_gradient=True),
+           lambda x: x, lambda g, x, out: (np.zeros(x.shape),), blocks_gradient=True, view=True),
     OpKind("BCEWithLogits", "loss", ("logits", "target"),
            "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.", _LOSS,
            _pair_to_scalar,

@@ -7,11 +7,11 @@ import os
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow,
-                               QPlainTextEdit, QPushButton, QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMenu,
+                               QPlainTextEdit, QPushButton, QToolBar, QToolButton, QVBoxLayout, QWidget)
 
 from ..model.formatting import fmt_number
-from ..model.graph import KINDS
+from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.session import Session
 from . import theme
@@ -87,12 +87,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.palette = QToolBar("Add node")
         self.palette.setObjectName("paletteToolbar")
-        for kind in KINDS:
-            act = QAction(kind, self)
-            act.setObjectName(f"add{kind}")
-            act.setToolTip(f"Add a {kind} node")
-            act.triggered.connect(lambda _=False, k=kind: self.add_node(k))
-            self.palette.addAction(act)
+        self._build_palette()
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.palette)
 
         # docks
@@ -232,6 +227,27 @@ class MainWindow(QMainWindow):
             v.addAction(d.toggleViewAction())
 
     # -- session ------------------------------------------------------------------------------
+    def _build_palette(self) -> None:
+        """Sources and Output as buttons; operations and losses in one menu each (op table roles)."""
+        menus = {"op": ("Operation", QMenu(self)), "loss": ("Loss", QMenu(self))}
+        for k in TABLE:
+            act = QAction(k.name, self)
+            act.setObjectName(f"add{k.name}")
+            act.setToolTip(f"Add a {k.name} node: {k.description}")
+            act.triggered.connect(lambda _=False, kind=k.name: self.add_node(kind))
+            if k.role in menus:
+                menus[k.role][1].addAction(act)
+            else:
+                self.palette.addAction(act)
+        for role, (title, menu) in menus.items():
+            button = QToolButton(self)
+            button.setObjectName(f"add{title}Menu")
+            button.setText(f"{title} ▾")
+            button.setToolTip(f"Add a{'n' if title[0] in 'AEIOU' else ''} {title.lower()} node")
+            button.setMenu(menu)
+            button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+            self.palette.addWidget(button)
+
     def add_node(self, kind: str) -> str:
         name = self.document.add_node(kind, self.scene.free_spot())
         self.scene.clearSelection()

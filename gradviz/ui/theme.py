@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont
 
+from ..model.ops import COLOURS
+
 # Parameter colours, shared by the graph editor and the plots.
 PARAM_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
-KIND_COLORS = {
-    "Input": "#6b7b8c", "Parameter": "#1f77b4", "MatMul": "#5a4fcf", "Add": "#5a4fcf", "Mul": "#5a4fcf",
-    "StopGradient": "#b8860b", "BCEWithLogits": "#c0392b", "MSE": "#c0392b", "Output": "#2e7d32",
-}
+KIND_COLORS = COLOURS  # each kind's colour is defined once, in the op table
 GRAD_COLOR = "#c2410c"     # gradients are orange everywhere
 VALUE_COLOR = "#111827"
 MUTED = "#9ca3af"
