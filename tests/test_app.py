@@ -275,7 +275,7 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     win.document.disconnect_port("z", "b")  # the graph is now invalid; the run stays
     p = tmp_path / "run.jsonl"
     assert win.files.export_history(str(p))
-    from gradviz.formats.records import read_history
+    from gradviz.formats.run_reader import read_history
     session, _, arrays, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1
 

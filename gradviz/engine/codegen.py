@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.graph import Graph, Node
+from ..model.layout import Layout
 from ..model.session import Options
 
 _INDENT = "    "
@@ -47,6 +48,15 @@ def aux_keys(graph: Graph) -> list[str]:
     """Names for the auxiliary outputs: the source's name (z), or the Output's when shared."""
     srcs = [o.inputs.get("x", o.name) for o in graph.aux_outputs()]
     return [s if srcs.count(s) == 1 else o.name for s, o in zip(srcs, graph.aux_outputs())]
+
+
+def run_layouts(graph: Graph, program: Program, shapes: dict) -> tuple[Layout, Layout, Layout]:
+    """What each step of a run of this program records: the parameters, the gradients (of the
+    trainable parameters) and the auxiliary outputs, by name and shape (shapes: graph.check())."""
+    aux_srcs = [o.inputs["x"] for o in graph.aux_outputs()] if program.aux_names else []
+    return (Layout(program.param_names, [shapes[n] for n in program.param_names]),
+            Layout(program.trainable_names, [shapes[n] for n in program.trainable_names]),
+            Layout(program.aux_names, [shapes[s] for s in aux_srcs]))
 
 
 def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None = None) -> Program:

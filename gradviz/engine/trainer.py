@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codegen import BATCH, Program, generate
+from .codegen import BATCH, Program, generate, run_layouts
 from .devices import quiet_mindspore, use_device
 from ..model.graph import Graph, initial_values
 from ..model.layout import Layout, row_slices
@@ -120,10 +120,7 @@ class Engine:
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]
         self._params = {n.name: Parameter(Tensor(init[n.name]), name=n.name, requires_grad=n.requires_grad)
                         for n in g.parameters()}
-        self.param_layout = Layout(self.program.param_names, [self.shapes[n] for n in self.program.param_names])
-        self.grad_layout = Layout(self.program.trainable_names, [self.shapes[n] for n in self.program.trainable_names])
-        aux_srcs = [o_.inputs["x"] for o_ in g.aux_outputs()] if self.program.aux_names else []
-        self.aux_layout = Layout(self.program.aux_names, [self.shapes[s] for s in aux_srcs])
+        self.param_layout, self.grad_layout, self.aux_layout = run_layouts(g, self.program, self.shapes)
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..model.presets import load_preset
-from ..formats.records import read_history
+from ..formats.run_reader import read_history
 from ..model.session import Session, SessionError, atomic_write_text, load_session, save_session
 
 AUTOSAVE_MS = 2000
