@@ -123,7 +123,7 @@ class _Reader:
         try:
             head = json.loads(raw[start:end].decode("utf-8"), parse_constant=_reject_constant)
         except (UnicodeDecodeError, ValueError):
-            raise _Bad(f"line {self.head_lineno} is not JSON: not a GradViz run") from None
+            raise _Bad(f"line {self.head_lineno} is not JSON: not a GradViz history") from None
         self._check_head(head)
         self._make_template()
         rows, reason, end_steps, end_line = self._read_steps(end + 1, self.head_lineno + 1)
@@ -135,7 +135,7 @@ class _Reader:
 
         ln = f"line {self.head_lineno}"
         if not isinstance(head, dict) or head.get("type") != "run" or head.get("format") != FORMAT:
-            raise _Bad(f"not a GradViz run (the first line must be a run record with \"format\": \"{FORMAT}\")")
+            raise _Bad(f"not a GradViz history (the first line must be a run record with \"format\": \"{FORMAT}\")")
         v = head.get("version")
         if not _is_int(v):
             raise _Bad(f'{ln}: "version" must be a whole number, found {quote(v, 40)}')
