@@ -471,3 +471,196 @@ def test_signal_gives_complete_file_and_exit_code(tmp_path, sig, code, moment):
     assert recs[0]["type"] == "run" and recs[-1] == {"type": "end", "reason": "stopped", "steps": len(recs) - 2}
     assert listing(tmp_path) == ["out.jsonl"] and b"Traceback" not in rest
     read_history(out)  # and it opens
+
+
+# -- the window ------------------------------------------------------------------------------------------
+def _finish(qtbot, job):
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done, timeout=60_000)
+    return job
+
+
+def test_bad_runs_in_the_window_leave_the_document_and_show_plain_text(qtbot, win, tmp_path):
+    from PySide6.QtCore import Qt
+    before = win.document.session.to_json()
+    width = win.width()
+    for case in ("loss true", "step as float", "layout negative shape", "torn last line", "config differs"):
+        mutate, expected = BAD_RUNS[case]
+        p = tmp_path / "run.jsonl"
+        make_run(p, 6)
+        p.write_text("\n".join(mutate(p.read_text().splitlines())) + "\n")
+        win.dismiss_error()
+        job = _finish(qtbot, win.files.open_history_file(str(p)))
+        assert isinstance(job.error, SessionError) and expected in win.errorBanner.text(), case
+        assert win.document.session.to_json() == before and win.controller.state == "ready"
+    # text from a file is shown as text, never as HTML, and never widens the window
+    p = tmp_path / "<h1>big<img width=20000 src=x>.json"
+    p.write_text("{")
+    win.files.open_session_file(str(p))
+    assert win.errorBanner.textFormat() == Qt.TextFormat.PlainText and "<img width=20000" in win.errorBanner.text()
+    qtbot.wait(50)
+    assert win.width() == width and win.document.session.to_json() == before
+
+
+def test_fifo_and_device_as_a_run_or_session_do_not_block(qtbot, win, tmp_path):
+    before = win.document.session.to_json()
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path, expected in ((fifo, "is a named pipe"), ("/dev/zero", "is a device"), (tmp_path, "is a folder")):
+        job = _finish(qtbot, win.files.open_history_file(str(path)))
+        assert expected in win.errorBanner.text() and job.error is not None
+        assert not win.files.open_session_file(str(path)) and expected in win.errorBanner.text()
+    assert win.document.session.to_json() == before
+
+
+def test_cancel_while_opening_leaves_the_document(qtbot, win, tmp_path):
+    from gradviz.formats.safe_io import Cancelled
+    p = tmp_path / "run.jsonl"
+    make_run(p, 20)
+    before = win.document.session.to_json()
+    files = win.files
+    job = files.open_history_file(str(p))
+    job.cancel()  # what the progress dialog's Cancel button does
+    _finish(qtbot, job)
+    # cancelled before or during the read: nothing changes either way
+    if isinstance(job.error, Cancelled):
+        assert "cancelled" in win.statusBar().currentMessage()
+    assert win.document.session.to_json() == before or job.error is None
+
+
+def test_a_huge_session_name_neither_crashes_nor_widens(qtbot, win, tmp_path):
+    d = load_preset("tutorial").to_dict()
+    d["name"] = "<b>" + "N" * 1_000_000 + "\x1b[2J"
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(d))
+    width = win.width()
+    win.document.path = None
+    assert win.files.open_session_file(str(p))
+    win.document.path = None
+    win._update_title()
+    qtbot.wait(50)
+    assert win.width() == width and len(win.windowTitle()) < 120 and "\x1b" not in win.windowTitle()
+
+
+@pytest.fixture
+def store(tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gradviz.ui.persistence import AppStore
+    return AppStore(QSettings(str(tmp_path / "settings.conf"), QSettings.Format.IniFormat), tmp_path / "data")
+
+
+def _window(qtbot, store):
+    from PySide6.QtWidgets import QMessageBox
+
+    from gradviz.ui.main_window import MainWindow
+    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.No)
+    qtbot.addWidget(w)
+    return w
+
+
+def test_pickle_in_the_settings_file_is_inert(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gradviz.ui.persistence import AppStore
+    marker = tmp_path / "PWNED"
+    conf = tmp_path / "settings.conf"
+    payload = _plant(conf, "recentFiles", marker)
+    store = AppStore(QSettings(str(conf), QSettings.Format.IniFormat), tmp_path / "data")
+    assert store.recent_files() == [] and store.text("lastSession") == ""
+    assert not marker.exists()
+    kept = [n for n in listing(tmp_path) if n.startswith("settings.conf.unreadable-")]
+    assert len(kept) == 1 and (tmp_path / kept[0]).read_bytes() == payload
+    assert "serialized objects" in store.problems[0]
+    w = _window(qtbot, store)
+    assert "serialized objects" in w.errorBanner.text() and not marker.exists()
+    w.close()
+
+
+def _plant(conf, key, marker) -> bytes:
+    """Have Qt itself write (in another process, as a crafted file would come), as `key`, a Python
+    object whose unpickling runs os.mkdir(marker)."""
+    code = f"""
+import os
+from PySide6.QtCore import QSettings
+class Mkdir:
+    def __reduce__(self):
+        return (os.mkdir, ({str(marker)!r},))
+s = QSettings({str(conf)!r}, QSettings.Format.IniFormat)
+s.setValue({key!r}, Mkdir())
+s.sync()
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    raw = Path(conf).read_bytes()
+    assert b"@Variant(" in raw and b"mkdir" in raw and not Path(marker).exists()
+    return raw
+
+
+def test_a_planted_payload_would_run_without_the_guard(tmp_path):
+    """The test above is meaningful: reading any key makes Qt unpickle such a value."""
+    marker = tmp_path / "RAN"
+    conf = tmp_path / "raw.conf"
+    _plant(conf, "x", marker)
+    subprocess.run([sys.executable, "-c", "from PySide6.QtCore import QSettings; "
+                    f"QSettings({str(conf)!r}, QSettings.Format.IniFormat).value('other', '', type=str)"], timeout=60)
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("content,expected", [
+    (b'{"format": "gradviz-session", "vers', "not valid JSON"),
+    (b"\x89PNG\r\n\x1a\n\x00", "not a text file"),
+    (b'{"format": "gradviz-session", "version": 99, "graph": {"nodes": []}}', "version 99 is not supported"),
+    ("fifo", "is a named pipe"),
+    ("folder", "is a folder"),
+])
+def test_unreadable_autosave_is_kept_aside_and_reported(qtbot, store, content, expected):
+    store.folder.mkdir(parents=True)
+    orphan = store.folder / "autosave-999999999-1.json"
+    if content == "fifo":
+        os.mkfifo(orphan)
+    elif content == "folder":
+        orphan.mkdir()
+    else:
+        orphan.write_bytes(content)
+    w = _window(qtbot, store)
+    kept = [n for n in listing(store.folder) if n.startswith("autosave-999999999-1.json.unreadable-")]
+    assert len(kept) == 1 and not orphan.exists()
+    if isinstance(content, bytes):
+        assert (store.folder / kept[0]).read_bytes() == content
+    assert expected in w.errorBanner.text() and kept[0] in w.errorBanner.text()
+    w.close()
+    assert kept[0] in listing(store.folder)  # a clean exit deletes only the window's own autosave
+
+
+def test_each_window_has_its_own_autosave(qtbot, store, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gradviz.ui.persistence import AppStore
+    other = AppStore(QSettings(str(tmp_path / "settings.conf"), QSettings.Format.IniFormat), store.folder)
+    w1, w2 = _window(qtbot, store), _window(qtbot, other)
+    w1.controls.seedSpin.setValue(5)
+    w2.controls.seedSpin.setValue(6)
+    w1.files.write_autosave()
+    w2.files.write_autosave()
+    assert store.autosave_path != other.autosave_path
+    assert json.loads(store.read_autosave())["options"]["seed"] == 5
+    assert json.loads(other.read_autosave())["options"]["seed"] == 6
+    w1.files.ask = lambda *a: __import__("PySide6.QtWidgets").QtWidgets.QMessageBox.StandardButton.Discard
+    w1.close()
+    assert not store.autosave_path.exists() and other.autosave_path.exists()  # w2's work is kept
+    w2.files.ask = w1.files.ask
+    w2.close()
+
+
+def test_autosave_failure_is_said_once(qtbot, store):
+    store.folder.parent.mkdir(parents=True, exist_ok=True)
+    store.folder.write_text("a file where the folder should be")
+    w = _window(qtbot, store)
+    w.files.write_autosave()
+    first = w.statusBar().currentMessage()
+    assert first.startswith("Autosave failed:") and "cannot be made" in first
+    w.statusBar().clearMessage()
+    w.files.write_autosave()
+    assert w.statusBar().currentMessage() == ""  # not repeated
+    w.files.ask = lambda *a: __import__("PySide6.QtWidgets").QtWidgets.QMessageBox.StandardButton.Discard
+    w.close()
