@@ -1,21 +1,55 @@
 """Command line: `gradviz` opens the app, `gradviz run` trains headless and writes JSON Lines,
 `gradviz screenshot` renders the window to a PNG.
 
-Exit codes of `run`: 0 success, 2 bad input (one line on stderr), 3 stopped on a non-finite
-value (the file is still complete), 130 interrupted (the file ends with reason "stopped"),
-141 standard output was closed by its reader (as `| head` does)."""
+Exit codes of `run`: 0 success, 2 bad input (one line on stderr, nothing written), 3 stopped on a
+non-finite value (the file is still complete), 4 the output could not be written (a full disk, an
+I/O error: one line on stderr; a file named by --out is left as it was), 130 interrupted by
+SIGINT (Ctrl-C) and 143 by SIGTERM (either way the file is complete and ends with reason
+"stopped"), 141 standard output was closed by its reader (as `| head` does).
+
+SIGINT and SIGTERM are blocked from the first moment of `run`, before MindSpore is loaded (its
+threads inherit the mask, and MindSpore's own SIGINT handler, which it installs on every step and
+which ends the process with SIGTERM, never runs), and taken between steps: the run stops after
+the current step, writes its end record and renames its file into place, so no signal leaves a
+torn or temporary file behind."""
 from __future__ import annotations
 
 import argparse
 import io
 import os
+import signal
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-from .model.session import APIS, DEVICES, MODES, OPTIMIZERS, Session, SessionError, load_session
+# Only the standard library at import: main() blocks the stop signals before anything (numpy's
+# thread pool, MindSpore) starts a thread, so that every thread inherits the mask.
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_NON_FINITE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 3, 130, 141
+EXIT_OK, EXIT_BAD_INPUT, EXIT_NON_FINITE, EXIT_WRITE_FAILED = 0, 2, 3, 4
+EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class _Stop:
+    """The first stop signal taken, if any."""
+    signum: int | None = None
+
+
+def _write_failed():
+    from .formats.safe_io import WriteFailed
+
+    return WriteFailed
+
+
+def stop_requested() -> int | None:
+    """The stop signal waiting for this process (SIGINT or SIGTERM, blocked by main), if any."""
+    if _Stop.signum is None:
+        info = signal.sigtimedwait(STOP_SIGNALS, 0)
+        if info is not None:
+            # MindSpore's SIGINT handler (some of its threads unblock SIGINT) ends the process by
+            # sending it SIGTERM: a SIGTERM from this very process is that Ctrl-C
+            own = info.si_signo == signal.SIGTERM and info.si_pid == os.getpid()
+            _Stop.signum = signal.SIGINT if own else info.si_signo
+    return _Stop.signum
 
 
 class BadInput(Exception):
@@ -23,8 +57,10 @@ class BadInput(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, no usage block
-        raise BadInput(message)
+    def error(self, message: str):  # one line, no usage block, user text shortened and escaped
+        from .model.formatting import shorten
+
+        raise BadInput(shorten(message, 240))
 
 
 def _ci(choices):
@@ -32,15 +68,19 @@ def _ci(choices):
     table = {c.lower(): c for c in choices}
 
     def conv(v: str) -> str:
+        from .model.formatting import quote
+
         c = table.get(v.lower())
         if c is None:
-            raise argparse.ArgumentTypeError(f"{v!r} is not one of {', '.join(choices)}")
+            raise argparse.ArgumentTypeError(f"{quote(v)} is not one of {', '.join(choices)}")
         return c
     conv.__name__ = "choice"
     return conv
 
 
 def _build_parser() -> _Parser:
+    from .model.session import APIS, DEVICES, MODES, OPTIMIZERS
+
     p = _Parser(prog="gradviz", description="See MindSpore's automatic differentiation at work.")
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("run", help="train headless and write JSON Lines")
@@ -68,10 +108,14 @@ def _build_parser() -> _Parser:
     return p
 
 
-def session_from_args(a: argparse.Namespace) -> tuple[Session, str]:
-    """The session a `run` asks for, with command-line options applied; BadInput if invalid."""
+def session_from_args(a: argparse.Namespace):
+    """(session, source) of a `run`, with command-line options applied; BadInput if invalid."""
     from .model.presets import load_preset
+    from .model.session import Session, SessionError, load_session
 
+    for opt in ("preset", "session", "out"):
+        if getattr(a, opt) == "":
+            raise BadInput(f"--{opt} needs a value; an empty one is not allowed")
     try:
         if a.session:
             session, source = load_session(a.session), {"session": a.session}
@@ -96,65 +140,75 @@ def session_from_args(a: argparse.Namespace) -> tuple[Session, str]:
     return session, next(iter(source.items()))[0] + ":" + next(iter(source.values()))
 
 
+def _stdout_stream():
+    if hasattr(sys.stdout, "buffer"):
+        return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=False, write_through=True)
+    return sys.stdout
+
+
 def cmd_run(a: argparse.Namespace) -> int:
     from .engine.devices import DeviceError
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
+    from .formats.safe_io import FileProblem, SafeOutput, check_output
+    from .model.session import SessionError
 
     session, source = session_from_args(a)
+    inputs = [a.session] if a.session else []
+    try:
+        if a.out is not None:
+            check_output(a.out, inputs)  # refuse a bad --out before MindSpore is loaded
+    except FileProblem as e:
+        raise BadInput(f"--out {e}") from None
     try:
         engine = Engine(session)
     except (DeviceError, SessionError) as e:
         raise BadInput(str(e)) from None
-
-    out_path = Path(a.out) if a.out else None
-    if out_path is not None:
-        if out_path.is_dir():
-            raise BadInput(f"--out {a.out}: is a folder")
-        if not out_path.parent.exists():
-            raise BadInput(f"--out {a.out}: the folder {out_path.parent} does not exist")
-        try:
-            tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
-            fp = open(tmp, "w", encoding="utf-8")  # noqa: SIM115 -- closed (and renamed or removed) below
-        except OSError as e:
-            raise BadInput(f"--out {a.out}: cannot be written ({e.strerror or e})") from None
-    else:
-        tmp, fp = None, io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=False, write_through=True) if hasattr(sys.stdout, "buffer") else sys.stdout
+    try:
+        out = SafeOutput(a.out, inputs) if a.out is not None else None
+    except FileProblem as e:
+        raise BadInput(f"--out {e}") from None
+    fp = out.file if out is not None else _stdout_stream()
 
     w = HistoryWriter(fp, engine.param_layout, engine.grad_layout, engine.aux_layout)
     config = dict(session.options.to_dict(), source=source)
-    ok = False
     reason, steps = "stopped", 0
     try:
         w.write_run(config, {n: engine.initial[n] for n in engine.program.input_names},
                     session=session.to_dict(), program=engine.program.source)
         try:
-            while True:
+            while stop_requested() is None:
                 r = engine.step()
                 w.write_step(r.step, r.loss, r.params, r.grads, r.aux, r.step_ms, r.lr)
                 steps = r.step
                 reason = finish_step(engine, r)
                 if reason:
                     break
-        except KeyboardInterrupt:
-            reason = "stopped"
+            else:
+                reason = "stopped"
+        except KeyboardInterrupt:  # SIGINT sent to a thread that does not block it
+            reason, _Stop.signum = "stopped", _Stop.signum or signal.SIGINT
         w.write_end(reason, steps)
         fp.flush()
-        ok = True
-    finally:
-        if tmp is not None:
-            fp.close()
-            if ok:
-                os.replace(tmp, out_path)
-            else:
-                tmp.unlink(missing_ok=True)
+        if out is not None:
+            out.commit()
+    except BaseException:
+        if out is not None:
+            out.discard()
+        raise
     if reason == "non_finite":
         print(f"gradviz run: stopped at step {steps}: the loss or a gradient is not finite (diverging?)", file=sys.stderr)
         return EXIT_NON_FINITE
     if reason == "stopped":
-        return EXIT_INTERRUPTED
+        return 128 + (_Stop.signum or signal.SIGINT)
     return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """No second error when Python flushes standard output at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def cmd_screenshot(a: argparse.Namespace) -> int:
@@ -165,23 +219,42 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _build_parser()
+    cmd = f"gradviz {argv[0]}" if argv and argv[0] in ("run", "screenshot") else "gradviz"
+    if not (argv and argv[0] == "run"):
+        return _main(argv, cmd)
+    _Stop.signum = None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # before any import starts a thread
     try:
-        a = parser.parse_args(argv)
+        return _main(argv, cmd)
+    finally:
+        stop_requested()  # take a signal that came during the last step
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # as it was (main() also runs in tests)
+
+
+def _main(argv: list[str], cmd: str) -> int:
+    try:
+        a = _build_parser().parse_args(argv)
         if a.command == "run":
             try:
                 return cmd_run(a)
             except BrokenPipeError:
                 # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+                _silence_stdout()
                 return EXIT_BROKEN_PIPE
+            except _write_failed() as e:
+                print(f"{cmd}: error: {e}", file=sys.stderr)
+                return EXIT_WRITE_FAILED
+            except OSError as e:  # standard output failed: a full disk, /dev/full, an I/O error
+                from .formats.safe_io import describe_os_error
+
+                _silence_stdout()
+                print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
+                return EXIT_WRITE_FAILED
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")
             return cmd_screenshot(a)
     except BadInput as e:
-        cmd = f"gradviz {argv[0]}" if argv and argv[0] in ("run", "screenshot") else "gradviz"
         print(f"{cmd}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     from .app import launch

@@ -277,8 +277,9 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
     win.document.disconnect_port("z", "b")  # the graph is now invalid; the run stays
     p = tmp_path / "run.jsonl"
-    assert win.files.export_history(str(p))
-    from gradviz.formats.records import read_history
+    job = win.files.export_history(str(p))
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    from gradviz.formats.run_reader import read_history
     session, _, arrays, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1
 

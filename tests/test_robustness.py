@@ -30,6 +30,13 @@ def snapshot(w):
     return w.document.session.to_json()
 
 
+def finish(qtbot, job):
+    """Wait for a file job (opening or saving a run on a worker thread) to be done."""
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done, timeout=60_000)
+    return job
+
+
 # -- files: each bad file leaves the session untouched and names the file and the problem ------
 def test_bad_session_files_table(qtbot, win, tmp_path):
     before = snapshot(win)
@@ -237,8 +244,8 @@ def test_autosave_restores_after_a_crash(qtbot, store):
     saved = store.read_autosave()
     w.close()                                    # (clean close deletes it; put it back)
     assert not store.autosave_path.exists()
-    store.write_autosave(saved)
-    w2 = _window(qtbot, store, answer=B.Yes)
+    store.write_autosave(saved)                  # as a crashed window leaves it
+    w2 = _window(qtbot, AppStore(store.settings, store.folder), answer=B.Yes)
     assert w2.document.options.seed == 99 and w2.document.modified
     w2.files.ask = lambda *a: B.Discard
     w2.close()
@@ -252,11 +259,11 @@ def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
     wait_state(qtbot, win, "ended")
     h = win.controller.history
     p = tmp_path / "run.jsonl"
-    assert win.files.export_history(str(p))
+    finish(qtbot, win.files.export_history(str(p)))
     loss, params = h.loss.copy(), h.params.copy()
     win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
-    assert win.files.open_history_file(str(p))
+    assert finish(qtbot, win.files.open_history_file(str(p))).error is None
     wait_state(qtbot, win, "ended")
     c = win.controller
     assert c.recorded and c.history.n == 25 and win.document.options.aux_output
@@ -276,7 +283,7 @@ def test_bad_history_files(qtbot, win, tmp_path, content, expected):
     before = snapshot(win)
     p = tmp_path / "bad.jsonl"
     p.write_text(content)
-    assert not win.files.open_history_file(str(p))
+    assert finish(qtbot, win.files.open_history_file(str(p))).error is not None
     assert expected in win.errorBanner.text() and str(p) in win.errorBanner.text()
     assert snapshot(win) == before
 
@@ -287,5 +294,5 @@ def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
     assert main(["run", "--steps", "5", "--out", str(p)]) == 0
     lines = p.read_text().splitlines()
     p.write_text("\n".join(lines[:3] + [lines[3][:40]]) + "\n")
-    assert not win.files.open_history_file(str(p))
+    assert finish(qtbot, win.files.open_history_file(str(p))).error is not None
     assert "line 4" in win.errorBanner.text()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model.codegen import BATCH, Program, generate
+from ..model.codegen import BATCH, Program, generate, run_layouts
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
@@ -160,9 +160,7 @@ class Engine:
         # them, next to attributes such as `learning_rate`, so a node may be called anything
         self._params = {n.name: Parameter(Tensor(init[n.name]), name=f"{GV}{n.name}", requires_grad=n.requires_grad)
                         for n in g.parameters()}
-        self.param_layout = Layout(self.program.param_names, [self.shapes[n] for n in self.program.param_names])
-        self.grad_layout = Layout(self.program.trainable_names, [self.shapes[n] for n in self.program.trainable_names])
-        self.aux_layout = Layout(self.program.aux_names, [self.shapes[s] for s in self.program.aux_sources])
+        self.param_layout, self.grad_layout, self.aux_layout = run_layouts(self.program, self.shapes)
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer

@@ -1,6 +1,7 @@
 """The history format: JSON Lines with a run record, one record per step and an end record.
 
-The CLI's output and the app's history export are this one format, written by HistoryWriter."""
+The CLI's output and the app's history export are this one format, written by HistoryWriter
+and read by run_reader.read_history."""
 from __future__ import annotations
 
 import json
@@ -87,76 +88,3 @@ def write_history(fp: IO[str], history, config: dict, inputs: dict, reason: str,
         w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))
     w.write_end(reason, int(steps[-1]) if h.n else 0)
 
-
-def read_history(path):
-    """Read a run written by HistoryWriter: (session, layouts, arrays, end reason).
-
-    Every problem is reported as SessionError naming the file and the line."""
-    from ..model.layout import Layout
-    from ..model.session import MAX_FILE_BYTES, Session, SessionError, read_text_file
-
-    text, where = read_text_file(path, 16 * MAX_FILE_BYTES)
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        raise SessionError(f"{where}: the file is empty")
-    try:
-        head = json.loads(lines[0])
-    except ValueError:
-        raise SessionError(f"{where}: line 1 is not JSON: not a GradViz history") from None
-    if not isinstance(head, dict) or head.get("type") != "run" or head.get("format") != FORMAT:
-        raise SessionError(f"{where}: not a GradViz history (the first line must be a run record)")
-    if head.get("version") != VERSION:
-        raise SessionError(f"{where}: history version {head.get('version')!r} is not supported")
-    if "session" not in head:
-        raise SessionError(f"{where}: the run record holds no session")
-    session = Session.from_dict(head["session"], f"{where}: the run's session")
-    try:
-        lay = head["layout"]
-        pl, gl, al = (Layout.from_dict(lay[k]) for k in ("params", "grads", "aux"))
-    except (KeyError, TypeError, ValueError):
-        raise SessionError(f"{where}: the run record's layout is missing or malformed") from None
-    steps, loss, params, grads, aux, ms, lrs = [], [], [], [], [], [], []
-    reason = None
-    for i, line in enumerate(lines[1:], start=2):
-        try:
-            rec = json.loads(line)
-            if rec["type"] == "end":
-                reason = rec["reason"]
-                break
-            if rec["type"] != "step":
-                raise ValueError("unknown record type")
-            steps.append(int(rec["step"]))
-            loss.append(np.nan if rec["loss"] is None else float(rec["loss"]))
-            params.append(_flat(pl, rec["params"]))
-            grads.append(_flat(gl, rec["grads"]))
-            aux.append(_flat(al, rec.get("aux", {})))
-            ms.append(float(rec.get("step_ms", 0.0)))
-            lr = rec.get("lr")
-            if lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0):
-                raise ValueError(f'"lr" must be a number above 0, not {str(lr)[:40]}')
-            lrs.append(np.nan if lr is None else float(lr))
-        except (ValueError, KeyError, TypeError, OverflowError) as e:
-            raise SessionError(f"{where}: line {i} is not a valid step record ({str(e)[:120]})") from None
-    if steps and steps != list(range(steps[0], steps[0] + len(steps))):
-        raise SessionError(f"{where}: the steps are not consecutive")
-    if reason not in END_REASONS:
-        reason = "stopped"  # a file cut short still shows what it holds
-    if any(not (0 < st < 2**62) for st in steps):
-        raise SessionError(f"{where}: step numbers out of range")
-    k = len(steps)
-    arrays = (np.asarray(steps, np.int64), np.asarray(loss, np.float32),
-              np.asarray(params, np.float32).reshape(k, pl.total), np.asarray(grads, np.float32).reshape(k, gl.total),
-              np.asarray(aux, np.float32).reshape(k, al.total), np.asarray(ms, np.float32), np.asarray(lrs, np.float32))
-    return session, (pl, gl, al), arrays, reason
-
-
-def _flat(layout, d: dict) -> np.ndarray:
-    if set(d) != set(layout.names):
-        raise ValueError(f"expected tensors {layout.names}, found {sorted(d)}")
-    out = []
-    for n, shape in zip(layout.names, layout.shapes):
-        a = np.asarray([np.nan if v is None else v for v in np.ravel(np.asarray(d[n], dtype=object))], np.float64)
-        if a.size != (int(np.prod(shape)) if shape else 1):
-            raise ValueError(f"{n} has {a.size} values, expected shape {tuple(shape)}")
-        out.append(a)
-    return np.concatenate(out) if out else np.zeros(0)

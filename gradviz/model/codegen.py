@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
+from .layout import Layout
 from .ops import OPS
 from .session import APIS, Options
 
@@ -62,6 +63,14 @@ def returned_names(graph: Graph) -> list[str]:
         use_src = src is not None and not src.is_source and src.name not in out
         out.append(src.name if use_src else o.name)
     return out
+
+
+def run_layouts(program: Program, shapes: dict) -> tuple[Layout, Layout, Layout]:
+    """What each step of a run of this program records: the parameters, the gradients (of the
+    trainable parameters) and the auxiliary outputs, by name and shape (shapes: graph.check())."""
+    return (Layout(program.param_names, [shapes[n] for n in program.param_names]),
+            Layout(program.trainable_names, [shapes[n] for n in program.trainable_names]),
+            Layout(program.aux_names, [shapes[s] for s in program.aux_sources]))
 
 
 def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:

@@ -38,3 +38,56 @@ def fmt_full(arr) -> str:
     a = np.asarray(arr)
     with np.printoptions(precision=5, suppress=True, linewidth=80, threshold=400):
         return np.array2string(a)
+
+
+# -- user text in messages ---------------------------------------------------------------------
+QUOTE_LIMIT = 80
+PATH_LIMIT = 160
+
+
+def _escape(text: str) -> str:
+    """Control and format characters (terminal escapes, bidi overrides, line breaks) as \\x.. /
+    \\u.... so a message from a file can neither drive a terminal nor break a line."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch.isprintable() and unicodedata.category(ch) not in ("Cf", "Zl", "Zp"):
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{ord(ch):02x}"))
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return "".join(out)
+
+
+def shorten(value, limit: int = QUOTE_LIMIT) -> str:
+    """User text made safe for a one-line message: control characters escaped, at most about
+    `limit` characters (cut with "…"). Only a bounded prefix is ever looked at, so a
+    5,000,000-character name costs no more than an 80-character one."""
+    try:
+        text = value if isinstance(value, str) else repr(value)[:limit * 4]
+    except ValueError:  # an integer too long to print
+        text = f"a {type(value).__name__} too long to show"
+    s = _escape(text[:limit * 2])
+    return s if len(s) <= limit and len(text) <= limit * 2 else s[:limit - 1] + "…"
+
+
+def quote(value, limit: int = QUOTE_LIMIT) -> str:
+    """User text in double quotes, shortened and escaped (see shorten): every message that echoes
+    a name, a kind, a value or an argument from a user or a file goes through here."""
+    return f'"{shorten(value, limit)}"'
+
+
+def show_path(path, limit: int = PATH_LIMIT) -> str:
+    """A file path for a message, escaped; a very long one keeps its start and its file name."""
+    import os
+
+    text = os.fsdecode(path) if not isinstance(path, str) else path
+    if len(text) > limit * 4:  # the middle is cut anyway: never escape megabytes
+        text = text[:limit * 2] + text[-limit * 2:]
+    s = _escape(text)
+    if len(s) <= limit:
+        return s
+    half = (limit - 1) // 2
+    return s[:half] + "…" + s[-half:]

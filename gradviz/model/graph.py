@@ -15,6 +15,7 @@ import numpy as np
 
 # The kinds come from the one op table (ops.py); these names are views of it.
 from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, shape_str  # noqa: F401
+from .formatting import quote, shorten
 
 MAX_ELEMENTS = 1_000_000  # per tensor; larger shapes are refused before anything is allocated
 MAX_DIM = 1_000_000
@@ -59,7 +60,7 @@ class Node:
         return self.kind == "Parameter" and self.requires_grad
 
     def label(self) -> str:
-        return f'{self.kind} "{self.name}"'
+        return f'{self.kind} {quote(self.name)}'
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"name": self.name, "kind": self.kind}
@@ -184,14 +185,14 @@ class Graph:
         by_name: dict[str, Node] = {}
         for n in self.nodes:
             if n.name in by_name:
-                problems.append(Problem(n.name, f'{n.label()}: the name "{n.name}" is used twice'))
+                problems.append(Problem(n.name, f'{n.label()}: the name {quote(n.name)} is used twice'))
             by_name.setdefault(n.name, n)
         for n in self.nodes:
             msg = check_name(n.name)
             if msg:
                 problems.append(Problem(n.name, f"{n.label()}: {msg}"))
             if n.kind not in PORTS:
-                problems.append(Problem(n.name, f'node "{n.name}": unknown kind "{n.kind}"'))
+                problems.append(Problem(n.name, f'node {quote(n.name)}: unknown kind {quote(n.kind)}'))
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -227,17 +228,17 @@ class Graph:
                     ok = False
                     continue
                 if src not in by_name:
-                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' refers to "{src}", which does not exist'))
+                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' refers to {quote(src)}, which does not exist'))
                     ok = False
                     continue
                 if by_name[src].kind == "Output":
-                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' is fed by Output "{src}"; an Output only marks a result'))
+                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' is fed by Output {quote(src)}; an Output only marks a result'))
                     ok = False
                     continue
                 ins.append((src, shapes.get(src)))
             extra = set(n.inputs) - set(PORTS[n.kind])
             if extra:
-                problems.append(Problem(n.name, f"{n.label()}: unknown input port(s) {', '.join(sorted(extra))}"))
+                problems.append(Problem(n.name, f"{n.label()}: unknown input port(s) {', '.join(quote(e, 40) for e in sorted(extra)[:5])}"))
             if not ok or any(s is None for _, s in ins):
                 shapes[n.name] = None
                 continue
@@ -285,28 +286,28 @@ def check_name(name: Any) -> str | None:
     if len(name) > 40:
         return "a name has at most 40 characters"
     if not name.isidentifier() or not name.isascii():
-        return f'"{name}" is not a valid name: use letters, digits and _ and do not start with a digit'
+        return f'{quote(name)} is not a valid name: use letters, digits and _ and do not start with a digit'
     if name.startswith(RESERVED_PREFIX):
-        return f'"{name}" is reserved: names starting with {RESERVED_PREFIX} are used by GradViz'
+        return f'{quote(name)} is reserved: names starting with {RESERVED_PREFIX} are used by GradViz'
     if name.startswith("__") and name.endswith("__"):
-        return f'"{name}" is reserved: names with double underscores on both sides belong to Python'
+        return f'{quote(name)} is reserved: names with double underscores on both sides belong to Python'
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        return f'"{name}" is a Python keyword; choose another name'
+        return f'{quote(name)} is a Python keyword; choose another name'
     if name in reserved_names():
-        return f'"{name}" is a name the generated program uses itself; choose another name'
+        return f'{quote(name)} is a name the generated program uses itself; choose another name'
     return None
 
 
 def check_shape(shape: Any) -> str | None:
     if not isinstance(shape, (tuple, list)):
-        return f"shape must be a list of sizes, not {shape!r}"
+        return f"shape must be a list of sizes, not {shorten(repr(shape), 40)}"
     if len(shape) > MAX_NDIM:
-        return f"shape {shape_str(tuple(shape))} has {len(shape)} axes; at most {MAX_NDIM} are supported"
+        return f"shape has {len(shape)} axes; at most {MAX_NDIM} are supported"
     for d in shape:
         if isinstance(d, bool) or not isinstance(d, int):
-            return f"shape {list(shape)} must hold whole numbers"
+            return f"shape {shorten(repr(list(shape)), 40)} must hold whole numbers"
         if d < 1:
-            return f"shape {shape_str(tuple(shape))} has a size {d}; sizes must be at least 1"
+            return f"shape {shorten(shape_str(tuple(shape)), 40)} has a size {shorten(d, 20)}; sizes must be at least 1"
         if d > MAX_DIM:
             return f"shape {shape_str(tuple(shape))} is too large"
     if numel(tuple(shape)) > MAX_ELEMENTS:
@@ -319,7 +320,7 @@ def check_source(n: Node) -> str | None:
     if msg:
         return msg
     if n.init not in INITS:
-        return f'init "{n.init}" is unknown; use one of {", ".join(INITS)}'
+        return f'init {quote(n.init)} is unknown; use one of {", ".join(INITS)}'
     if n.init == "values":
         try:
             arr = np.asarray(n.values, dtype=np.float64)

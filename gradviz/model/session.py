@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..formats.safe_io import FileProblem, atomic_write_text, read_text_file
+from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str
 
 FORMAT = "gradviz-session"
@@ -138,65 +139,26 @@ def _reject_constant(name: str) -> Any:
 
 
 def _short_repr(v: Any) -> str:
-    r = repr(v)
-    return r if len(r) <= 40 else r[:37] + "..."
+    return shorten(v if not isinstance(v, str) else repr(v), 40)
 
 
 def _short(e: Exception) -> str:
-    s = str(e).splitlines()[0] if str(e) else type(e).__name__
-    return s[:200]
-
-
-def read_text_file(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, str]:
-    """(text, name) of a UTF-8 file; SessionError names the file and what is wrong with it."""
-    p = Path(path)
-    where = str(p)
-    try:
-        size = p.stat().st_size
-        if size > max_bytes:
-            raise SessionError(f"{where}: the file is {size:,} bytes; at most {max_bytes:,} can be opened")
-        raw = p.read_bytes()
-    except SessionError:
-        raise
-    except FileNotFoundError:
-        raise SessionError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise SessionError(f"{where}: is a folder, not a file") from None
-    except OSError as e:
-        raise SessionError(f"{where}: cannot be read ({e.strerror or e})") from None
-    try:
-        return raw.decode("utf-8"), where
-    except UnicodeDecodeError:
-        raise SessionError(f"{where}: not a text file (not UTF-8)") from None
+    return shorten(str(e) or type(e).__name__, 120)
 
 
 def load_session(path: str | os.PathLike) -> Session:
     """Read and check a session file; SessionError names the file and the problem."""
-    text, where = read_text_file(path)
+    try:
+        text, where = read_text_file(path, MAX_FILE_BYTES)
+    except FileProblem as e:
+        raise SessionError(str(e)) from None
     if not text.strip():
         raise SessionError(f"{where}: the file is empty")
     return Session.from_json(text, where)
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write via a temporary file in the same folder and rename, so no torn file is ever left."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent) or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def save_session(session: Session, path: str | os.PathLike) -> None:
+    """Write the session (FileProblem if it cannot be written; the old file is then kept)."""
     atomic_write_text(path, session.to_json())
 
 
@@ -208,9 +170,9 @@ def _parse_session(data: Any, where: str) -> Session:
         raise SessionError(f'{where}: not a GradViz session (missing "format": "{FORMAT}")')
     version = data.get("version")
     if not _int(version):
-        raise SessionError(f"{where}: the version must be a whole number, found {version!r}")
+        raise SessionError(f"{where}: the version must be a whole number, found {_short_repr(version)}")
     if version > VERSION or version < 1:
-        raise SessionError(f"{where}: version {version} is not supported (this GradViz reads version {VERSION})")
+        raise SessionError(f"{where}: version {_short_repr(version)} is not supported (this GradViz reads version {VERSION})")
     name = data.get("name", "untitled")
     if not isinstance(name, str):
         raise SessionError(f"{where}: name must be text")
@@ -241,9 +203,9 @@ def _parse_node(d: Any, where: str) -> Node:
     name, kind = d.get("name"), d.get("kind")
     if not isinstance(name, str):
         raise SessionError(f"{where}: a node needs a name (text)")
-    where = f'{where} "{name}"'
+    where = f"{where} {quote(name)}"
     if kind not in KINDS:
-        raise SessionError(f'{where}: unknown kind {kind!r}; known kinds are {", ".join(KINDS)}')
+        raise SessionError(f'{where}: unknown kind {quote(kind)}; known kinds are {", ".join(KINDS)}')
     pos = d.get("pos", [0, 0])
     if not (isinstance(pos, list) and len(pos) == 2 and all(_finite(v) for v in pos)):
         raise SessionError(f"{where}: pos must be two numbers")
@@ -256,7 +218,7 @@ def _parse_node(d: Any, where: str) -> Node:
         node.shape = tuple(shape)
         init = d.get("init", "zeros")
         if init not in INITS:
-            raise SessionError(f'{where}: init {init!r} is unknown; use one of {", ".join(INITS)}')
+            raise SessionError(f'{where}: init {quote(init)} is unknown; use one of {", ".join(INITS)}')
         node.init = init
         if init == "values":
             node.values = d.get("values")
@@ -271,7 +233,7 @@ def _parse_node(d: Any, where: str) -> Node:
             raise SessionError(f"{where}: inputs must map port names to node names")
         unknown = set(ins) - set(PORTS[kind])
         if unknown:
-            raise SessionError(f"{where}: unknown input port(s) {', '.join(sorted(unknown))} for {kind}")
+            raise SessionError(f"{where}: unknown input port(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])} for {kind}")
         node.inputs = dict(ins)
     return node
 
@@ -281,7 +243,7 @@ def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
     def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
         if not dims:
             if not _finite(v):
-                raise SessionError(f"{where}: value {path or ''} is {v!r}; values must be finite numbers")
+                raise SessionError(f"{where}: value {path or ''} is {_short_repr(v)}; values must be finite numbers")
             return
         if not isinstance(v, list) or len(v) != dims[0]:
             got = f"a list of {len(v)}" if isinstance(v, list) else repr(v)[:40]
@@ -301,7 +263,7 @@ def _parse_options(d: Any, where: str) -> Options:
     known = {f.name for f in fields(Options)}
     unknown = set(d) - known
     if unknown:
-        raise SessionError(f"{where}: unknown option(s) {', '.join(sorted(unknown))}")
+        raise SessionError(f"{where}: unknown option(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])}")
     opts = Options(**{k: v for k, v in d.items() if k in known})
     if _finite(opts.lr):
         opts.lr = float(opts.lr)

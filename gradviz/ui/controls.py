@@ -141,6 +141,7 @@ class ControlPanel(QWidget):
         self.cancelButton.setVisible(False)
         bar.addWidget(self.cancelButton)
         self.reasonLabel = QLabel("")
+        self.reasonLabel.setTextFormat(Qt.TextFormat.PlainText)  # problems quote names from files
         self.reasonLabel.setObjectName("startReason")
         self.reasonLabel.setWordWrap(True)
         self.reasonLabel.setStyleSheet(f"color: {theme.ERROR_COLOR};")

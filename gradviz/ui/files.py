@@ -2,17 +2,24 @@
 
 Asks before unsaved changes are discarded (only in the real app, which has a store), keeps the
 recent files, and reports every problem through the window's error banner: a file that cannot be
-opened leaves the current session untouched."""
+opened leaves the current session untouched. Runs (any size) are opened and saved on a worker
+thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes nothing."""
 from __future__ import annotations
 
+import copy
 import io
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from ..formats.run_reader import read_history
+from ..formats.safe_io import Cancelled, FileProblem, SafeOutput
+from ..model.formatting import show_path
 from ..model.presets import load_preset
-from ..formats.records import read_history, write_history
-from ..model.session import Session, SessionError, atomic_write_text, load_session, save_session
+from ..formats.records import write_history
+from ..model.session import Session, SessionError, load_session, save_session
+from .jobs import FileJob
+from .persistence import move_aside
 
 AUTOSAVE_MS = 2000
 B = QMessageBox.StandardButton
@@ -30,6 +37,9 @@ class SessionFiles(QObject):
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosave.timeout.connect(self.write_autosave)
         self._closed = False
+        self._autosave_failed = False
+        self.jobs: list[FileJob] = []
+        self.startup_problems: list[str] = list(store.problems) if store is not None else []
 
     def ask(self, title: str, text: str, buttons) -> QMessageBox.StandardButton:
         """A question for the user."""
@@ -45,32 +55,51 @@ class SessionFiles(QObject):
 
     # -- start-up and closing ----------------------------------------------------------------
     def startup_session(self) -> tuple[Session | None, bool]:
-        """After a crash, offer the autosaved session; else the session of the last clean exit.
-        Returns (session or None, restored from the autosave)."""
-        text = self.store.read_autosave()
-        if text:
+        """After a crash, offer the autosaves of windows that are gone (newest first); else the
+        session of the last clean exit. Returns (session or None, restored from an autosave).
+        An autosave that cannot be read is renamed aside and reported (startup_problems)."""
+        for path in self.store.orphaned_autosaves():
             try:
-                s = Session.from_json(text, "the autosaved session")
-            except SessionError:
-                s = None
-            if s is not None and self.ask("Restore session?", "GradViz did not close cleanly last time. Restore "
-                                          "the session you were editing?", B.Yes | B.No) == B.Yes:
+                s = Session.from_json(self.store.read_autosave(path), f"the autosave {show_path(path.name)}")
+            except (FileProblem, SessionError) as e:
+                try:
+                    kept = move_aside(path)
+                    self.startup_problems.append(f"{e} It was kept as {show_path(kept)}.")
+                except OSError as err:
+                    self.startup_problems.append(f"{e} It could not be moved aside ({err.strerror or err}).")
+                continue
+            if self.ask("Restore session?", "GradViz did not close cleanly last time. Restore "
+                        "the session you were editing?", B.Yes | B.No) == B.Yes:
+                try:  # this window's autosave holds it from now on
+                    self.store.write_autosave(s.to_json())
+                    if path != self.store.autosave_path:
+                        self.store.clear_autosave(path)
+                except FileProblem:
+                    pass  # the orphan stays where it was
                 return s, True
-        text = self.store.value("lastSession")
-        if isinstance(text, str) and text:
+            self.store.clear_autosave(path)  # read, offered and declined
+        text = self.store.text("lastSession")
+        if text:
             try:
                 return Session.from_json(text, "the last session"), False
             except SessionError:
                 pass
         return None, False
 
+    def report_startup_problems(self) -> None:
+        if self.startup_problems:
+            self.w.show_error(" ".join(self.startup_problems))
+
     def close(self) -> None:
         """A clean exit: remember the session, and leave no autosave to restore next time."""
         self._closed = True
         self._autosave.stop()
+        for job in list(self.jobs):
+            job.wait()
         if self.store is not None:
             self.store.set_value("lastSession", self.document.session.to_json())
             self.store.clear_autosave()
+            self.store.release()
 
     def may_discard(self) -> bool:
         """True if the current session may be replaced: saved, unchanged, or the user agrees."""
@@ -105,8 +134,7 @@ class SessionFiles(QObject):
             self.w.show_error(f"Could not open the session. {e}")
             return False
         self.document.replace_session(session, path)
-        if self.store is not None:
-            self.store.add_recent(path)
+        self._remember(path)
         QTimer.singleShot(0, self.w.graphView.fit)
         return True
 
@@ -118,14 +146,18 @@ class SessionFiles(QObject):
     def save_session_file(self, path: str) -> bool:
         try:
             save_session(self.document.session, path)
-        except OSError as e:
-            self.w.show_error(f"Could not save {path}: {e.strerror or e}")
+        except FileProblem as e:
+            self.w.show_error(f"Could not save the session. {e}")
             return False
         self.document.mark_saved(path)
-        if self.store is not None:
-            self.store.add_recent(path)
-        self.w.statusBar().showMessage(f"Saved {path}", 4000)
+        self._remember(path)
+        self.w.statusBar().showMessage(f"Saved {show_path(path)}", 4000)
         return True
+
+    def _remember(self, path: str) -> None:
+        problem = self.store.add_recent(path) if self.store is not None else None
+        if problem:
+            self.w.show_error(problem)
 
     def fill_recent_menu(self) -> None:
         menu = self.w.recentMenu
@@ -142,45 +174,80 @@ class SessionFiles(QObject):
             self._autosave.start()
 
     def write_autosave(self) -> None:
-        """Keep a copy of the session being edited, so that a crash loses nothing."""
+        """Keep a copy of the session being edited, so that a crash loses nothing. A failure is
+        said once in the status bar (again only after an autosave has worked in between)."""
         if self.store is None:
             return
         try:
             self.store.write_autosave(self.document.session.to_json())
-        except OSError as e:
-            self.w.statusBar().showMessage(f"Autosave failed: {e.strerror or e}", 5000)
+        except FileProblem as e:
+            if not self._autosave_failed:
+                self._autosave_failed = True
+                self.w.statusBar().showMessage(f"Autosave failed: {e}", 15000)
+            return
+        self._autosave_failed = False
 
-    # -- runs with their history -----------------------------------------------------------------
-    def export_history(self, path: str) -> bool:
-        """Save the run as JSON Lines, the `gradviz run` format, with the session it was trained with."""
+    # -- runs with their history, on a worker thread -------------------------------------------
+    def _job(self, label: str, work, done) -> FileJob:
+        def finished(job: FileJob) -> None:
+            self.jobs.remove(job)
+            done(job)
+        job = FileJob(self.w, label, work, finished)
+        self.jobs.append(job)
+        return job.start()
+
+    def export_history(self, path: str) -> FileJob | None:
+        """Save the run as JSON Lines, the `gradviz run` format, with the session it was trained
+        with. The history is copied first (training may go on); the file is written on a worker."""
         c = self.w.controller
         h = c.history
         if h is None or not h.n:
             self.w.show_error("There is no history to export yet: train a few steps first.")
-            return False
+            return None
         run = c.session  # the session this history was trained with (not later edits)
-        buf = io.StringIO()
-        write_history(buf, h, dict(run.options.to_dict(), source="app"), c.info.get("inputs", {}),
-                      c.end_reason or "stopped", session=run.to_dict(), program=c.info.get("program"))
-        try:
-            atomic_write_text(path, buf.getvalue())
-        except OSError as e:
-            self.w.show_error(f"Could not export to {path}: {e.strerror or e}")
-            return False
-        self.w.statusBar().showMessage(f"Exported {h.n} steps to {path}", 4000)
-        return True
+        snapshot = copy.deepcopy(h)
+        args = (dict(run.options.to_dict(), source="app"), copy.deepcopy(c.info.get("inputs", {})),
+                c.end_reason or "stopped")
+        kw = {"session": run.to_dict(), "program": c.info.get("program")}
 
-    def open_history_file(self, path: str) -> bool:
-        """Open a run saved with its history: its session, and its plots as they were."""
+        def work(progress, cancelled):
+            with SafeOutput(path) as out:
+                write_history(_Counted(out, snapshot.n + 2, progress, cancelled), snapshot, *args, **kw)
+            return snapshot.n
+
+        def done(job: FileJob) -> None:
+            if isinstance(job.error, Cancelled):
+                self.w.statusBar().showMessage("Saving cancelled: nothing was written", 6000)
+            elif isinstance(job.error, FileProblem):
+                self.w.show_error(f"Could not save the run. {job.error}")
+            elif job.error is not None:
+                self.w.show_error(f"Could not save the run: {job.error!r}"[:300])
+            else:
+                self.w.statusBar().showMessage(f"Saved {job.result} steps to {show_path(path)}", 6000)
+        return self._job(f"Saving the run to {show_path(path, 80)}…", work, done)
+
+    def open_history_file(self, path: str) -> FileJob | None:
+        """Open a run saved with its history: its session, and its plots as they were. Read and
+        checked on a worker; on any problem, or Cancel, the current session stays as it was."""
         if not self.may_discard():
-            return False
-        try:
-            session, layouts, arrays, reason = read_history(path)
-        except SessionError as e:
-            self.w.show_error(f"Could not open the run. {e}")
-            return False
-        self.w.adopt_run(session, (layouts, arrays, reason))
-        return True
+            return None
+
+        def work(progress, cancelled):
+            return read_history(path, progress, cancelled)
+
+        def done(job: FileJob) -> None:
+            if isinstance(job.error, Cancelled):
+                self.w.statusBar().showMessage("Opening cancelled: nothing was changed", 6000)
+            elif isinstance(job.error, SessionError):
+                self.w.show_error(f"Could not open the run. {job.error}")
+            elif isinstance(job.error, MemoryError):
+                self.w.show_error(f"Could not open the run {show_path(path)}: not enough memory")
+            elif job.error is not None:
+                self.w.show_error(f"Could not open the run {show_path(path)}: {job.error!r}"[:300])
+            else:
+                session, layouts, arrays, reason = job.result
+                self.w.adopt_run(session, (layouts, arrays, reason))
+        return self._job(f"Opening the run {show_path(path, 80)}…", work, done)
 
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -202,3 +269,19 @@ class SessionFiles(QObject):
         path, _ = QFileDialog.getOpenFileName(self.w, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)")
         if path:
             self.open_history_file(path)
+
+
+class _Counted:
+    """A text stream that passes lines on, reports progress and stops when cancelled."""
+
+    def __init__(self, out, total: int, progress, cancelled):
+        self.out, self.total, self.progress, self.cancelled = out, max(total, 1), progress, cancelled
+        self.n = 0
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+        self.n += 1
+        if self.n % 2000 == 0:
+            if self.cancelled():
+                raise Cancelled()
+            self.progress(self.n / self.total)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
@@ -32,6 +33,7 @@ class Inspector(QWidget):
         self.name: str = ""
         lay = QVBoxLayout(self)
         self.title = QLabel("Select a node to edit it")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setFont(theme.font(12, bold=True))
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
@@ -60,6 +62,7 @@ class Inspector(QWidget):
         self.applyButton.setObjectName("inspectorApply")
         lay.addWidget(self.applyButton)
         self.error = QLabel("")
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setObjectName("inspectorError")
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {theme.ERROR_COLOR};")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMenu,
-                               QPlainTextEdit, QPushButton, QToolBar, QToolButton, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget)
 
-from ..model.formatting import fmt_number
+from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.session import Session
@@ -71,6 +71,8 @@ class MainWindow(QMainWindow):
         self.errorBanner = QLabel("")
         self.errorBanner.setObjectName("errorBanner")
         self.errorBanner.setWordWrap(True)
+        self.errorBanner.setTextFormat(Qt.TextFormat.PlainText)  # messages quote text from files: never HTML
+        self.errorBanner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the window
         self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;")
         dismiss = QPushButton("Dismiss")
         dismiss.clicked.connect(self.dismiss_error)
@@ -156,12 +158,12 @@ class MainWindow(QMainWindow):
         self.files.watch(self.document)
 
         self.resize(1600, 1000)
-        self._docks_sized = store is not None and store.value("windowState") is not None
+        self._docks_sized = store is not None and store.bytes_value("windowState") is not None
         if store is not None:
-            geo, st = store.value("geometry"), store.value("windowState")
-            if isinstance(geo, QByteArray):
+            geo, st = store.bytes_value("geometry"), store.bytes_value("windowState")
+            if geo is not None:
                 self.restoreGeometry(geo)
-            if isinstance(st, QByteArray):
+            if st is not None:
                 self.restoreState(st)
             if restored_from_autosave:
                 self.document._saved = ""  # restored work is unsaved work
@@ -171,6 +173,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         QTimer.singleShot(0, self.graphView.fit)
         self._session_changed(None)
+        self.files.report_startup_problems()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -442,7 +445,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 5000)
 
     def _update_title(self, *_args) -> None:
-        name = os.path.basename(self.document.path) if self.document.path else self.document.session.name
+        name = shorten(os.path.basename(self.document.path) if self.document.path else self.document.session.name)
         mod = " *" if self.document.modified else ""
         self.setWindowTitle(f"GradViz: {name}{mod}")
 
