@@ -36,7 +36,7 @@ os.environ.setdefault("GLOG_v", "3")
 
 
 # -- 1 and 5: the bare loop, in its own process (MindSpore fixes its device per process) ---------
-def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
+def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "tutorial") -> None:
     """Times `seconds` of the bare loop each time it is sent "go"; answers with the rate."""
     import numpy as np
 
@@ -51,23 +51,45 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
     else:
         from gradviz.engine.devices import use_device
         use_device("CPU")
-    np.random.seed(42)
-    x = ops.ones(5, mindspore.float32)
-    y = ops.zeros(3, mindspore.float32)
-    w = Parameter(Tensor(np.random.randn(5, 3), mindspore.float32), name="w")
-    b = Parameter(Tensor(np.random.randn(3,), mindspore.float32), name="b")
+    if preset == "tutorial":
+        np.random.seed(42)
+        x = ops.ones(5, mindspore.float32)
+        y = ops.zeros(3, mindspore.float32)
+        w = Parameter(Tensor(np.random.randn(5, 3), mindspore.float32), name="w")
+        b = Parameter(Tensor(np.random.randn(3,), mindspore.float32), name="b")
 
-    def function(x, y, w, b):
-        z = ops.matmul(x, w) + b
-        return ops.binary_cross_entropy_with_logits(z, y, ops.ones_like(z), ops.ones_like(z))
+        def function(x, y, w, b):
+            z = ops.matmul(x, w) + b
+            return ops.binary_cross_entropy_with_logits(z, y, ops.ones_like(z), ops.ones_like(z))
 
-    grad_fn = mindspore.value_and_grad(function, (2, 3))
-    optimizer = nn.SGD([w, b], learning_rate=0.01)
+        grad_fn = mindspore.value_and_grad(function, (2, 3))
+        optimizer = nn.SGD([w, b], learning_rate=0.01)
 
-    def train_step(x, y):
-        loss, grads = grad_fn(x, y, w, b)
-        optimizer(grads)
-        return loss
+        def train_step(x, y):
+            loss, grads = grad_fn(x, y, w, b)
+            optimizer(grads)
+            return loss
+    else:  # the MLP preset written by hand: two layers, tanh, softmax cross-entropy, Adam
+        data = json.loads((ROOT / "resources" / "presets" / "mlp.json").read_text())
+        vals = {n["name"]: n.get("values") for n in data["graph"]["nodes"]}
+        x, y = Tensor(np.float32(vals["x"])), Tensor(np.float32(vals["y"]))
+        rng = np.random.RandomState(data["options"]["seed"])
+        w1 = Parameter(Tensor(rng.randn(2, 8), mindspore.float32), name="w1")
+        b1 = Parameter(Tensor(np.zeros(8), mindspore.float32), name="b1")
+        w2 = Parameter(Tensor(rng.randn(8, 2), mindspore.float32), name="w2")
+        b2 = Parameter(Tensor(np.zeros(2), mindspore.float32), name="b2")
+
+        def function(x, y, w1, b1, w2, b2):
+            h = ops.tanh(ops.matmul(x, w1) + b1)
+            return ops.cross_entropy(ops.matmul(h, w2) + b2, y)
+
+        grad_fn = mindspore.value_and_grad(function, (2, 3, 4, 5))
+        optimizer = nn.Adam([w1, b1, w2, b2], learning_rate=0.01)
+
+        def train_step(x, y):
+            loss, grads = grad_fn(x, y, w1, b1, w2, b2)
+            optimizer(grads)
+            return loss
 
     step = mindspore.jit(train_step) if mode == "graph" else train_step
     t = time.perf_counter()
@@ -84,10 +106,10 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool) -> None:
 class Bare:
     """The bare loop in a process of its own, kept warm between repetitions."""
 
-    def __init__(self, mode: str, seconds: float, defaults: bool = False):
+    def __init__(self, mode: str, seconds: float, defaults: bool = False, preset: str = "tutorial"):
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_bare_child, args=(child, mode, seconds, defaults))
+        self._proc = ctx.Process(target=_bare_child, args=(child, mode, seconds, defaults, preset))
         self._proc.start()
         self.first_step_s = self._conn.recv()
 
@@ -132,7 +154,7 @@ def _run_for(seconds: float) -> None:
     loop.exec()
 
 
-def throughput(mode: str, seconds: float, reps: int) -> dict:
+def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -> dict:
     """Steps/s of the bare loop and of the app training flat out (with the GUI timer's lateness
     and the plots' refresh rate), in alternating repetitions: the machine's speed drifts, and
     each pair sees the same drift. The app pauses while the bare loop runs."""
@@ -147,6 +169,11 @@ def throughput(mode: str, seconds: float, reps: int) -> dict:
     w.show()
     c = w.controller
     _wait(app, lambda: c.state == "ready")
+    if preset != "tutorial":
+        w.files.load_preset(preset)
+        _wait(app, lambda: c.state == "ready" and c.session.name == preset)
+        w.controls.untilLossSpin.setValue(0)  # train on: no stop at loss
+        _wait(app, lambda: c.state == "ready" and c.session.options.until_loss is None)
     w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData(mode))
     _wait(app, lambda: c.state == "ready" and c._client.mode == mode)
     w.controls.maxStepsSpin.setValue(100_000_000)
@@ -172,7 +199,7 @@ def throughput(mode: str, seconds: float, reps: int) -> dict:
             lateness.append(max(0.0, now - last[0] - 5.0))
         last[0] = now
     probe.timeout.connect(tick)
-    bare = Bare(mode, seconds)
+    bare = Bare(mode, seconds, preset=preset)
     out = {"bare": [], "rates": [], "p99_late_ms": [], "refresh_hz": [], "first_step_s": bare.first_step_s}
     try:
         for _ in range(reps):
@@ -318,6 +345,15 @@ def main() -> int:
             rows.append(("GUI 5 ms timer, p99 lateness (ms)", "", _fmt(late), "", "<= 25", late["median"] <= 25))
             rows.append(("plot refreshes per second", "", _fmt(hz), "", ">= 30", hz["median"] >= 30))
             res["first_graph_step_s"] = run["first_step_s"]
+    for mode, budget in (("pynative", 0.95), ("graph", 0.90)):
+        run = throughput(mode, t_secs, t_reps, preset="mlp")
+        b, s = _stat(run["bare"]), _stat(run["rates"])
+        pairs = _stat([x / y for x, y in zip(run["rates"], run["bare"])])
+        res[f"mlp_{mode}"] = {"bare_steps_per_s": b, "app_steps_per_s": s, "ratio": pairs["median"],
+                              "pair_ratios": pairs, "budget": budget}
+        rows.append((f"throughput MLP preset, {mode} (steps/s)", _fmt(b, 0), _fmt(s, 0),
+                     f"{pairs['median']:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})", f">= {budget}",
+                     pairs["median"] >= budget))
     hs = history_scale(reps)
     rd = _stat(hs["redraw_ms"])
     res["history"] = {"mb": hs["mb"], "redraw_ms": rd, "append_s": hs["append_s"]}
