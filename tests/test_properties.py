@@ -2,14 +2,14 @@
 of the float64 numpy reference, through all three APIs, in PyNative and in Graph mode."""
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from gradviz.engine.trainer import Engine
 from gradviz.model import numeric
 from gradviz.model.codegen import generate, reserved_names
 from gradviz.model.graph import check_name
-from graphs import RISKY, named_graphs, options, session_of
+from graphs import RISKY, named_graphs, options, session_of, valid_name
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -97,3 +97,77 @@ def test_every_risky_name_is_valid_or_refused_with_a_reason(names):
     for n in names:
         msg = check_name(n)
         assert msg is None or f'"{n}"' in msg
+
+
+@st.composite
+def mutated_sessions(draw):
+    """A preset's session file with a few random edits: other kinds, shapes, wiring, names and
+    options, as a user or a hand-edited file might make them."""
+    from gradviz.model.ops import OPS
+    from gradviz.model.presets import load_preset
+
+    d = load_preset(draw(st.sampled_from(["tutorial", "linreg", "mlp"]))).to_dict()
+    nodes = d["graph"]["nodes"]
+    names = [n["name"] for n in nodes]
+    for _ in range(draw(st.integers(1, 3))):
+        n = draw(st.sampled_from(nodes))
+        what = draw(st.sampled_from(["kind", "shape", "wire", "rename", "frozen", "output"]))
+        if what == "kind" and "inputs" in n and n["kind"] != "Output":
+            ports = len(OPS[n["kind"]].ports)
+            kind = draw(st.sampled_from([k.name for k in OPS.values() if k.computes and len(k.ports) == ports]))
+            n["inputs"] = dict(zip(OPS[kind].ports, n["inputs"].values()))
+            n["kind"] = kind
+        elif what == "shape" and "shape" in n:
+            n["shape"] = draw(st.lists(st.integers(1, 4), max_size=2))
+            n["init"] = "randn" if n["kind"] == "Parameter" else "ones"
+            n.pop("values", None)
+        elif what == "wire" and n.get("inputs"):
+            port = draw(st.sampled_from(sorted(n["inputs"])))
+            n["inputs"][port] = draw(st.sampled_from(names))
+        elif what == "rename":
+            new = draw(valid_name)
+            if new not in names:
+                old = n["name"]
+                n["name"] = new
+                for m in nodes:
+                    m["inputs"] = {p: (new if s == old else s) for p, s in m.get("inputs", {}).items()} \
+                        if "inputs" in m else m.get("inputs")
+                    if m.get("inputs") is None:
+                        m.pop("inputs", None)
+                names = [m["name"] for m in nodes]
+        elif what == "frozen" and n["kind"] == "Parameter":
+            n["requires_grad"] = not n.get("requires_grad", True)
+        elif what == "output":
+            nodes.append({"name": draw(valid_name.filter(lambda v: v not in names)), "kind": "Output",
+                          "inputs": {"x": draw(st.sampled_from(names))}, "pos": [0, 0]})
+            names = [m["name"] for m in nodes]
+    o = d["options"]
+    o["aux_output"], o["stop_gradient"], o["has_aux"] = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    o["api"] = draw(st.sampled_from(["grad", "value_and_grad", "cell"]))
+    return d
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(mutated_sessions())
+def test_any_session_the_loader_accepts_trains_like_numpy_or_is_refused(d):
+    from gradviz.model.session import Session, SessionError
+
+    note(__import__("json").dumps(d))
+    try:
+        s = Session.from_dict(d, "edited.json")
+    except SessionError as e:
+        assert str(e).startswith("edited.json: ") and "\n" not in str(e)
+        event("refused")
+        return
+    event("accepted")
+    e = Engine(s)
+    try:
+        r = e.step()
+        with np.errstate(all="ignore"):
+            loss, values, grads = numeric.evaluate(s)
+        np.testing.assert_allclose(r.loss, loss, rtol=2e-4, atol=1e-5, equal_nan=True)
+        got = e.grad_layout.unflatten(r.grads)
+        for name in e.grad_layout.names:
+            np.testing.assert_allclose(got[name], grads[name], rtol=2e-3, atol=2e-4, equal_nan=True, err_msg=name)
+    finally:
+        e.close()
