@@ -35,7 +35,7 @@ class _Stop:
 
 
 def _write_failed():
-    from .formats.safe_io import WriteFailed
+    from .safe_io import WriteFailed
 
     return WriteFailed
 
@@ -151,7 +151,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
-    from .formats.safe_io import FileProblem, SafeOutput, check_output
+    from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
 
     session, source = session_from_args(a)
@@ -245,7 +245,7 @@ def _main(argv: list[str], cmd: str) -> int:
                 print(f"{cmd}: error: {e}", file=sys.stderr)
                 return EXIT_WRITE_FAILED
             except OSError as e:  # standard output failed: a full disk, /dev/full, an I/O error
-                from .formats.safe_io import describe_os_error
+                from .safe_io import describe_os_error
 
                 _silence_stdout()
                 print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)

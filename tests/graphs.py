@@ -64,10 +64,7 @@ def graphs(draw, max_ops: int = 5) -> Graph:
     loss_kind = draw(st.sampled_from(["BCEWithLogits", "MSE", "SoftmaxCrossEntropy", "Sum", "Mean"]))
     if loss_kind in ("Sum", "Mean"):
         loss = add(loss_kind, inputs={"x": pred})
-    elif loss_kind == "BCEWithLogits":
-        prob = add("Sigmoid", inputs={"x": target})
-        loss = add(loss_kind, inputs={"logits": pred, "target": prob})
-    elif loss_kind == "SoftmaxCrossEntropy":
+    elif loss_kind == "BCEWithLogits" or loss_kind == "SoftmaxCrossEntropy":
         prob = add("Sigmoid", inputs={"x": target})
         loss = add(loss_kind, inputs={"logits": pred, "target": prob})
     else:

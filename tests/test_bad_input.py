@@ -19,10 +19,10 @@ from gradviz.cli import main
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.formats.records import HistoryWriter
 from gradviz.formats.run_reader import read_history
-from gradviz.formats.safe_io import FileProblem, SafeOutput, WriteFailed, atomic_write_text, read_bytes, read_text_file
+from gradviz.safe_io import FileProblem, SafeOutput, WriteFailed, atomic_write_text, read_bytes, read_text_file
 from gradviz.model.formatting import quote, show_path
 from gradviz.model.presets import load_preset
-from gradviz.model.session import Session, SessionError, load_session, save_session
+from gradviz.model.session import SessionError, load_session, save_session
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,11 +87,11 @@ def test_other_writers_layouts_read_the_same(tmp_path, variant):
     elif variant == "blank lines":
         text = "\n\n".join(lines) + "\n\n\n"
     elif variant == "compact json":
-        text = "\n".join(json.dumps(json.loads(l), separators=(",", ":")) for l in lines)
+        text = "\n".join(json.dumps(json.loads(ln), separators=(",", ":")) for ln in lines)
     elif variant == "no end record":
         text = "\n".join(lines[:-1])
     else:
-        text = "\n".join(json.dumps(dict(reversed(list(json.loads(l).items())))) for l in lines)
+        text = "\n".join(json.dumps(dict(reversed(list(json.loads(ln).items())))) for ln in lines)
     p.write_text(text)
     got = read_history(p)
     assert all(np.array_equal(a, b) for a, b in zip(got[2], want[2]))
@@ -158,17 +158,17 @@ BAD_RUNS = {
     "step_ms negative": (_edit_step(2, lambda r: _set(r, ["step_ms"], -1.0)), 'line 3: "step_ms" must be a number of milliseconds'),
     "unknown step field": (_edit_step(2, lambda r: _set(r, ["evil"], 1)), 'line 3: unknown field(s) "evil"'),
     "unknown type": (_edit_step(2, lambda r: _set(r, ["type"], "stp")), 'line 3: "type" must be "step" or "end"'),
-    "record is a list": (lambda l: l[:2] + ["[1, 2, 3]"] + l[3:], "line 3: expected a step record (an object), found a list"),
-    "NaN constant": (lambda l: l[:2] + [l[2].replace('"loss": ', '"loss": NaN, "x": ')] + l[3:], "line 3 is not valid JSON"),
-    "Infinity constant": (lambda l: l[:2] + [l[2].replace('"step_ms": 0.25', '"step_ms": Infinity')] + l[3:], "line 3 is not valid JSON"),
-    "torn last line": (lambda l: l[:4] + [l[4][:50]], "line 5 is not valid JSON"),
-    "torn middle line": (lambda l: l[:2] + [l[2][:-3]] + l[3:], "line 3 is not valid JSON"),
-    "binary line": (lambda l: l[:2] + ["\x00\x01\x02garbage"] + l[3:], "line 3 is not valid JSON"),
-    "line after end": (lambda l: l + [l[1]], "line 9: nothing may follow the end record (line 8)"),
-    "end reason unknown": (lambda l: l[:-1] + ['{"type": "end", "reason": "boom", "steps": 6}'], 'line 8: "reason" must be one of'),
-    "end steps wrong": (lambda l: l[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 99}'], 'line 8: "steps" is 99 but the last step is 6'),
-    "end steps text": (lambda l: l[:-1] + ['{"type": "end", "reason": "max_steps", "steps": "6"}'], 'line 8: "steps" must be a whole number'),
-    "end unknown field": (lambda l: l[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 6, "x": 1}'], 'line 8: unknown field(s) "x"'),
+    "record is a list": (lambda ls: ls[:2] + ["[1, 2, 3]"] + ls[3:], "line 3: expected a step record (an object), found a list"),
+    "NaN constant": (lambda ls: ls[:2] + [ls[2].replace('"loss": ', '"loss": NaN, "x": ')] + ls[3:], "line 3 is not valid JSON"),
+    "Infinity constant": (lambda ls: ls[:2] + [ls[2].replace('"step_ms": 0.25', '"step_ms": Infinity')] + ls[3:], "line 3 is not valid JSON"),
+    "torn last line": (lambda ls: ls[:4] + [ls[4][:50]], "line 5 is not valid JSON"),
+    "torn middle line": (lambda ls: ls[:2] + [ls[2][:-3]] + ls[3:], "line 3 is not valid JSON"),
+    "binary line": (lambda ls: ls[:2] + ["\x00\x01\x02garbage"] + ls[3:], "line 3 is not valid JSON"),
+    "line after end": (lambda ls: ls + [ls[1]], "line 9: nothing may follow the end record (line 8)"),
+    "end reason unknown": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "boom", "steps": 6}'], 'line 8: "reason" must be one of'),
+    "end steps wrong": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 99}'], 'line 8: "steps" is 99 but the last step is 6'),
+    "end steps text": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": "6"}'], 'line 8: "steps" must be a whole number'),
+    "end unknown field": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 6, "x": 1}'], 'line 8: unknown field(s) "x"'),
     "version 2": (_edit_head(lambda r: _set(r, ["version"], 2)), "line 1: run version 2 is not supported"),
     "version text": (_edit_head(lambda r: _set(r, ["version"], "1")), 'line 1: "version" must be a whole number'),
     "version missing": (_edit_head(lambda r: r.pop("version")), 'line 1: "version" must be a whole number'),
@@ -186,10 +186,10 @@ BAD_RUNS = {
     "inputs missing": (_edit_head(lambda r: _set(r, ["inputs"], {})), 'line 1: "inputs" must hold x, y'),
     "inputs wrong shape": (_edit_head(lambda r: _set(r, ["inputs", "x"], [1.0, 2.0])), 'line 1: "inputs" "x" must be a list of 5'),
     "program not text": (_edit_head(lambda r: _set(r, ["program"], 5)), 'line 1: "program" must be text'),
-    "first line a step": (lambda l: l[1:], "not a GradViz history (the first line must be a run record"),
-    "first line not json": (lambda l: ["hello"] + l[1:], "line 1 is not JSON: not a GradViz history"),
-    "empty": (lambda l: [], "the file is empty"),
-    "only blank lines": (lambda l: ["", "   ", ""], "the file is empty"),
+    "first line a step": (lambda ls: ls[1:], "not a GradViz history (the first line must be a run record"),
+    "first line not json": (lambda ls: ["hello"] + ls[1:], "line 1 is not JSON: not a GradViz history"),
+    "empty": (lambda ls: [], "the file is empty"),
+    "only blank lines": (lambda ls: ["", "   ", ""], "the file is empty"),
 }
 
 
@@ -416,7 +416,7 @@ def test_disk_full_during_run_exits_4_with_one_line(tmp_path, capsys, monkeypatc
 
     def full(self, text):
         raise OSError(errno.ENOSPC, "No space left on device")
-    import gradviz.formats.safe_io as sio
+    import gradviz.safe_io as sio
     monkeypatch.setattr(sio.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
     code = main(["run", "--steps", "2", "--out", str(p)])
     err = capsys.readouterr().err.strip()
@@ -478,7 +478,7 @@ def test_signal_gives_complete_file_and_exit_code(tmp_path, sig, code, moment):
     finally:
         p.kill()
         p.wait()
-    recs = [json.loads(l) for l in out.read_text().splitlines()]
+    recs = [json.loads(ln) for ln in out.read_text().splitlines()]
     assert recs[0]["type"] == "run" and recs[-1] == {"type": "end", "reason": "stopped", "steps": len(recs) - 2}
     assert listing(tmp_path) == ["out.jsonl"] and b"Traceback" not in rest
     read_history(out)  # and it opens
@@ -525,7 +525,7 @@ def test_fifo_and_device_as_a_run_or_session_do_not_block(qtbot, win, tmp_path):
 
 
 def test_cancel_while_opening_leaves_the_document(qtbot, win, tmp_path):
-    from gradviz.formats.safe_io import Cancelled
+    from gradviz.safe_io import Cancelled
     p = tmp_path / "run.jsonl"
     make_run(p, 20)
     before = win.document.session.to_json()

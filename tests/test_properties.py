@@ -138,7 +138,8 @@ def mutated_sessions(draw):
         elif what == "frozen" and n["kind"] == "Parameter":
             n["requires_grad"] = not n.get("requires_grad", True)
         elif what == "output":
-            nodes.append({"name": draw(valid_name.filter(lambda v: v not in names)), "kind": "Output",
+            taken = set(names)
+            nodes.append({"name": draw(valid_name.filter(lambda v, taken=taken: v not in taken)), "kind": "Output",
                           "inputs": {"x": draw(st.sampled_from(names))}, "pos": [0, 0]})
             names = [m["name"] for m in nodes]
     o = d["options"]

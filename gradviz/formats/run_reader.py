@@ -16,14 +16,14 @@ import json
 import math
 import re
 import warnings
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
 from ..model.formatting import quote, shorten, show_path
-from ..model.layout import Layout
 from .records import END_REASONS, FORMAT, VERSION, HistoryWriter
-from .safe_io import Cancelled, FileProblem, read_bytes
+from ..safe_io import Cancelled, FileProblem, read_bytes
 
 MAX_RUN_BYTES = 1024 * 1024 * 1024
 CHUNK_BYTES = 4 * 1024 * 1024
@@ -159,7 +159,7 @@ class _Reader:
             raise _Bad(f'{ln}: "config" "source" must be text, found {_kind(src)}')
         opts = {k: val for k, val in config.items() if k != "source"}
         if opts != s.options.to_dict():
-            diff = sorted(k for k in set(opts) | set(s.options.to_dict()) if opts.get(k, None) != s.options.to_dict().get(k, None))
+            diff = sorted(k for k in set(opts) | set(s.options.to_dict()) if opts.get(k) != s.options.to_dict().get(k, None))
             raise _Bad(f"{ln}: \"config\" does not match the run's session (differs in {', '.join(quote(k, 40) for k in diff[:5])})")
         shapes = s.graph.check()
         program = generate(s.graph, s.options)

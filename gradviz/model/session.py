@@ -7,10 +7,9 @@ import json
 import math
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
-from ..formats.safe_io import FileProblem, atomic_write_text, read_text_file
+from ..safe_io import FileProblem, atomic_write_text, read_text_file
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str
 

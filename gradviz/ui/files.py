@@ -7,13 +7,12 @@ thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes noth
 from __future__ import annotations
 
 import copy
-import io
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..formats.run_reader import read_history
-from ..formats.safe_io import Cancelled, FileProblem, SafeOutput
+from ..safe_io import Cancelled, FileProblem, SafeOutput
 from ..model.formatting import show_path
 from ..model.presets import load_preset
 from ..formats.records import write_history

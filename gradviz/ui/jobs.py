@@ -7,7 +7,8 @@ result or exception is handed to `done(job)` on the GUI thread."""
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog
@@ -21,7 +22,7 @@ class FileJob(QObject):
     _finished = Signal()
 
     def __init__(self, parent, label: str, work: Callable[[Callable[[float], None], Callable[[], bool]], Any],
-                 done: Callable[["FileJob"], None]):
+                 done: Callable[[FileJob], None]):
         super().__init__(parent)
         self.result: Any = None
         self.error: BaseException | None = None
@@ -42,7 +43,7 @@ class FileJob(QObject):
         self._finished.connect(self._finish, Qt.ConnectionType.QueuedConnection)
         self._thread = threading.Thread(target=self._run, name="gradviz-file", daemon=True)
 
-    def start(self) -> "FileJob":
+    def start(self) -> FileJob:
         self._thread.start()
         return self
 

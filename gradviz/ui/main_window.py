@@ -242,7 +242,7 @@ class MainWindow(QMainWindow):
                 menus[k.role][1].addAction(act)
             else:
                 self.palette.addAction(act)
-        for role, (title, menu) in menus.items():
+        for title, menu in menus.values():
             button = QToolButton(self)
             button.setObjectName(f"add{title}Menu")
             button.setText(f"{title} ▾")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
-from ..formats.safe_io import FileProblem, atomic_write_text, read_bytes, read_text_file
+from ..safe_io import FileProblem, atomic_write_text, read_bytes, read_text_file
 from ..model.formatting import show_path
 from ..model.session import MAX_FILE_BYTES
 

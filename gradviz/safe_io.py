@@ -22,9 +22,9 @@ import os
 import secrets
 import stat
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from ..model.formatting import show_path
+from .model.formatting import show_path
 
 READ_CHUNK = 4 * 1024 * 1024
 DEFAULT_NAME_MAX = 255
@@ -234,7 +234,7 @@ class SafeOutput:
         except FileNotFoundError:
             pass
 
-    def __enter__(self) -> "SafeOutput":
+    def __enter__(self) -> SafeOutput:
         return self
 
     def __exit__(self, kind, exc, tb) -> bool:
