@@ -29,6 +29,9 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+COMMANDS = ("run", "variants", "gradcheck", "screenshot")
+
+
 class _Stop:
     """The first stop signal taken, if any."""
     signum: int | None = None
@@ -79,14 +82,41 @@ def _ci(choices):
 
 
 def _build_parser() -> _Parser:
-    from .model.session import APIS, DEVICES, MODES, OPTIMIZERS
+    from .model.session import MODES
 
     p = _Parser(prog="gradviz", description="See MindSpore's automatic differentiation at work.")
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("run", help="train headless and write JSON Lines")
+    _add_run_options(r)
+    r.add_argument("--out", help="output file (default: standard output)")
+    v = sub.add_parser("variants", help="the gradients of the four ways of returning z, side by side")
+    _add_source(v)
+    v.add_argument("--seed", type=int, help="seed of the initial values")
+    v.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    g = sub.add_parser("gradcheck", help="MindSpore's gradients against float64 central differences")
+    _add_run_options(g)
+    g.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    s = sub.add_parser("screenshot", help="render the window with a trained preset to a PNG")
+    s.add_argument("--preset", default="tutorial")
+    s.add_argument("--steps", type=int, default=50)
+    s.add_argument("--out", required=True)
+    s.add_argument("--aux-output", action="store_true")
+    s.add_argument("--mode", type=_ci(MODES), default=None)
+    return p
+
+
+def _add_source(r) -> None:
     src = r.add_mutually_exclusive_group()
     src.add_argument("--preset", help="a preset name (default: tutorial)")
     src.add_argument("--session", help="a session file saved by GradViz")
+
+
+def _add_run_options(r) -> None:
+    """The options that say what is trained: shared by run, gradcheck (and every command that
+    trains what `run` would)."""
+    from .model.session import APIS, DEVICES, MODES, OPTIMIZERS
+
+    _add_source(r)
     r.add_argument("--aux-output", action="store_true", help="return the auxiliary outputs (z) too")
     r.add_argument("--stop-gradient", action="store_true", help="wrap auxiliary outputs in ops.stop_gradient")
     r.add_argument("--has-aux", action="store_true", help="differentiate with has_aux=True")
@@ -98,14 +128,6 @@ def _build_parser() -> _Parser:
     r.add_argument("--optimizer", type=_ci(OPTIMIZERS), help="sgd, momentum or adam")
     r.add_argument("--mode", type=_ci(MODES), help="pynative or graph")
     r.add_argument("--device", type=_ci(DEVICES), help="CPU, GPU or Ascend")
-    r.add_argument("--out", help="output file (default: standard output)")
-    s = sub.add_parser("screenshot", help="render the window with a trained preset to a PNG")
-    s.add_argument("--preset", default="tutorial")
-    s.add_argument("--steps", type=int, default=50)
-    s.add_argument("--out", required=True)
-    s.add_argument("--aux-output", action="store_true")
-    s.add_argument("--mode", type=_ci(MODES), default=None)
-    return p
 
 
 def session_from_args(a: argparse.Namespace):
@@ -114,7 +136,7 @@ def session_from_args(a: argparse.Namespace):
     from .model.session import Session, SessionError, load_session
 
     for opt in ("preset", "session", "out"):
-        if getattr(a, opt) == "":
+        if getattr(a, opt, None) == "":
             raise BadInput(f"--{opt} needs a value; an empty one is not allowed")
     try:
         if a.session:
@@ -124,13 +146,11 @@ def session_from_args(a: argparse.Namespace):
     except SessionError as e:
         raise BadInput(str(e)) from None
     o = session.options
-    changes = {k: v for k, v in {
-        "api": a.api, "steps": a.steps, "until_loss": a.until_loss, "seed": a.seed, "lr": a.lr,
-        "optimizer": a.optimizer, "mode": a.mode, "device": a.device}.items() if v is not None}
-    o = replace(o, **changes)
-    o.aux_output = a.aux_output or o.aux_output
-    o.stop_gradient = a.stop_gradient or o.stop_gradient
-    o.has_aux = a.has_aux or o.has_aux
+    given = {k: getattr(a, k, None) for k in ("api", "steps", "until_loss", "seed", "lr", "optimizer", "mode", "device")}
+    o = replace(o, **{k: v for k, v in given.items() if v is not None})
+    o.aux_output = getattr(a, "aux_output", False) or o.aux_output
+    o.stop_gradient = getattr(a, "stop_gradient", False) or o.stop_gradient
+    o.has_aux = getattr(a, "has_aux", False) or o.has_aux
     if (o.stop_gradient or o.has_aux) and not o.aux_output:
         raise BadInput("--stop-gradient and --has-aux act on the auxiliary output: add --aux-output")
     session = Session(session.graph, o, session.name)
@@ -205,6 +225,59 @@ def cmd_run(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _engine_errors():
+    from .engine.devices import DeviceError
+    from .model.session import SessionError
+
+    return DeviceError, SessionError
+
+
+def cmd_variants(a: argparse.Namespace) -> int:
+    """The four variants at the initial parameters: a table, or the JSON of the README."""
+    import json
+
+    from .lessons import variants
+
+    session, _ = session_from_args(a)
+    try:
+        found = variants.compute(session)
+    except _engine_errors() as e:
+        raise BadInput(str(e)) from None
+    if a.json:
+        print(json.dumps({"variants": [v.to_json() for v in found]}, indent=1))
+        return EXIT_OK
+    from .model.formatting import fmt_tensor
+
+    for v in found:
+        print(f"{v.name}: {v.function_returns}\n  grad_fn = {v.call}\n  returns {v.returns}; differentiates {v.differentiated}")
+        for k, g in v.grads.items():
+            print(f"  d{k} = {fmt_tensor(g)}")
+    print(variants.why(session))
+    return EXIT_OK
+
+
+def cmd_gradcheck(a: argparse.Namespace) -> int:
+    """Exit 0 when every element agrees within the tolerance, 1 otherwise."""
+    import json
+
+    from .lessons import gradcheck
+
+    session, _ = session_from_args(a)
+    try:
+        result = gradcheck.run(session)
+    except _engine_errors() as e:
+        raise BadInput(str(e)) from None
+    if a.json:
+        print(json.dumps(result.to_json(), indent=1))
+    else:
+        print(f"central differences, eps {result.eps:g}; an element agrees when |error| <= "
+              f"{result.tolerance:g} x max(1, |gradient|)")
+        for k, p in result.params.items():
+            print(f"  d{k}: {p.checked} elements, max abs error {p.max_abs_error:.3g}, "
+                  f"max rel error {p.max_rel_error:.3g}: {'ok' if p.ok else 'DISAGREES'}")
+    return EXIT_OK if result.ok else 1
+
+
 def _silence_stdout() -> None:
     """No second error when Python flushes standard output at exit."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -219,7 +292,7 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    cmd = f"gradviz {argv[0]}" if argv and argv[0] in ("run", "screenshot") else "gradviz"
+    cmd = f"gradviz {argv[0]}" if argv and argv[0] in COMMANDS else "gradviz"
     if not (argv and argv[0] == "run"):
         return _main(argv, cmd)
     _Stop.signum = None
@@ -250,6 +323,8 @@ def _main(argv: list[str], cmd: str) -> int:
                 _silence_stdout()
                 print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
                 return EXIT_WRITE_FAILED
+        if a.command in ("variants", "gradcheck"):
+            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck}[a.command](a)
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")

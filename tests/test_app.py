@@ -359,3 +359,18 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
             threads.append(f.read().strip())
     assert "KernelThread_0" in threads or "ActorThread_0" in threads  # MindSpore's runtime is up
     assert "frontend_queue" not in threads
+
+
+def test_mlp_preset_trains_in_the_app(qtbot, win):
+    from gradviz.model import numeric
+
+    win.controls.presetCombo.setCurrentText("mlp")
+    win.controls.presetCombo.activated.emit(win.controls.presetCombo.currentIndex())
+    qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.session.name == "mlp", timeout=30_000)
+    assert {"w1", "b1", "w2", "b2"} <= set(win.scene.items_by_name)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ended", timeout=60_000)
+    h = win.controller.history
+    assert win.controller.end_reason == "until_loss" and h.loss[-1] < 0.05
+    assert h.loss[0] == pytest.approx(numeric.evaluate(load_preset("mlp"))[0], rel=1e-5)
+    np.testing.assert_allclose(h.lr, 0.01)

@@ -142,3 +142,14 @@ def test_gradviz_is_a_console_script():
     assert project["scripts"]["gradviz"] == "gradviz.cli:main"
     assert "gradviz" not in project.get("gui-scripts", {})
     assert project["gui-scripts"]["gradviz-app"] == "gradviz.app:launch"
+
+
+def test_mlp_preset_headless_records_the_learning_rate_and_ends_like_numpy(tmp_path):
+    from gradviz.model import numeric
+
+    code, recs = run(tmp_path, "--preset", "mlp", "--mode", "graph")
+    assert code == 0 and recs[-1]["reason"] == "until_loss"
+    steps = [r for r in recs if r["type"] == "step"]
+    assert all(r["lr"] == pytest.approx(0.01) for r in steps)
+    assert steps[0]["loss"] == pytest.approx(numeric.evaluate(load_preset("mlp"))[0], rel=1e-5)
+    assert steps[-1]["loss"] < 0.05 <= steps[-2]["loss"] and 390 <= len(steps) <= 410

@@ -73,6 +73,33 @@ def run_layouts(program: Program, shapes: dict) -> tuple[Layout, Layout, Layout]
             Layout(program.aux_names, [shapes[s] for s in program.aux_sources]))
 
 
+def grad_call(graph: Graph, options: Options) -> str:
+    """The MindSpore call that makes grad_fn, exactly as the generated program writes it."""
+    has_aux = options.aux_output and len(graph.outputs()) > 1 and options.has_aux
+    if options.api == "cell":
+        return f"mindspore.value_and_grad(forward_fn, None, weights=network.trainable_params(), has_aux={has_aux})"
+    args = [n.name for n in graph.inputs()] + [n.name for n in graph.parameters()]
+    pos = [args.index(t.name) for t in graph.trainable()]
+    pos_s = str(pos[0]) if len(pos) == 1 else "(" + ", ".join(map(str, pos)) + ")"
+    fn = "grad" if options.api == "grad" else "value_and_grad"
+    return f"mindspore.{fn}(function, {pos_s}, has_aux={has_aux})"
+
+
+def returned_structure(graph: Graph, options: Options) -> str:
+    """What grad_fn returns, written with the tutorial's names: `((dw, db), (z,))` for
+    mindspore.grad with has_aux=True, `((loss, z), (dw, db))` for value_and_grad, and so on."""
+    names = returned_names(graph)
+    aux_on = options.aux_output and len(names) > 1
+    has_aux = aux_on and options.has_aux
+    grads = [f"d{t.name}" for t in graph.trainable()]
+    g = grads[0] if len(grads) == 1 and options.api != "cell" else "(" + ", ".join(grads) + ("," if len(grads) == 1 else "") + ")"
+    aux = names[1:] if aux_on else []
+    if options.api == "grad":
+        return f"({g}, ({', '.join(aux)},))" if has_aux else g
+    value = f"({', '.join([names[0], *aux])})" if aux else names[0]
+    return f"({value}, {g})"
+
+
 def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
     """The Outputs whose sum MindSpore differentiates (L): the loss, plus each auxiliary output
     that is returned without ops.stop_gradient and without has_aux=True."""
@@ -143,13 +170,10 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{_INDENT}return network({', '.join(inputs)})")
         w("")
         w("")
-        w(f"grad_fn = mindspore.value_and_grad(forward_fn, None, weights=network.trainable_params(), has_aux={has_aux})")
+        w(f"grad_fn = {grad_call(graph, options)}")
     else:
-        pos = [args.index(t) for t in trainable]
-        pos_s = str(pos[0]) if len(pos) == 1 else "(" + ", ".join(map(str, pos)) + ")"
         w(f"optimizer = {GV}make_optimizer([{', '.join(trainable)}])")
-        fn = "grad" if options.api == "grad" else "value_and_grad"
-        w(f"grad_fn = mindspore.{fn}(function, {pos_s}, has_aux={has_aux})")
+        w(f"grad_fn = {grad_call(graph, options)}")
     w("")
     w("")
     # the train step: forward, backward, update; returns the loss, the aux values and the gradients

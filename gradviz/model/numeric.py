@@ -13,11 +13,16 @@ from .ops import OPS
 from .session import Session
 
 
-def forward(graph: Graph, sources: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """float64 value of every node but the Outputs, from the values of the Inputs and Parameters."""
+def forward(graph: Graph, sources: dict[str, np.ndarray],
+            held: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """float64 value of every node but the Outputs, from the values of the Inputs and Parameters;
+    nodes in `held` take the value given there (a gradient check holds StopGradient nodes so)."""
     v = {k: np.asarray(x, np.float64) for k, x in sources.items()}
     for n in graph.topo_order():
         if n.is_source or n.kind == "Output":
+            continue
+        if held and n.name in held:
+            v[n.name] = held[n.name]
             continue
         k = OPS[n.kind]
         with np.errstate(all="ignore"):
