@@ -104,3 +104,63 @@ def test_a_wrong_gradient_is_caught():
     result = gradcheck.check(s, wrong, params)
     assert result.params["w"].ok and not result.params["b"].ok and not result.ok
     np.testing.assert_allclose(result.params["b"].abs_error, 1.0, rtol=1e-6)
+
+
+def test_landscape_over_two_elements_is_the_loss_there():
+    from gradviz.lessons import landscape
+    from gradviz.model.layout import Layout
+    from reference import forward
+
+    s = tutorial()
+    init = initial_values(s.graph, 42)
+    lay = Layout(["w", "b"], [(5, 3), (3,)])
+    center = lay.flatten({"w": init["w"], "b": init["b"]}).astype(np.float64)
+    plane = landscape.element_plane(lay, center, 0, 15)  # w[0,0] and b[0]
+    assert plane.labels == ("w[0,0]", "b[0]")
+    alphas, betas = np.linspace(-1, 1, 5), np.linspace(-2, 2, 3)
+    z = landscape.surface(s, plane, alphas, betas)
+    assert z.shape == (3, 5)
+    for r, b in enumerate(betas):
+        for c, a in enumerate(alphas):
+            vals = {k: np.array(v, np.float64) for k, v in init.items()}
+            vals["w"][0, 0] += a
+            vals["b"][0] += b
+            assert z[r, c] == pytest.approx(float(forward(s.graph, vals)["loss"]), rel=1e-12)
+
+
+def test_filter_normalised_directions_and_projection():
+    from gradviz.lessons import landscape
+    from gradviz.model.layout import Layout
+
+    lay = Layout(["w", "b"], [(5, 3), (3,)])
+    rng = np.random.default_rng(3)
+    center = rng.standard_normal(lay.total)
+    plane = landscape.filter_normalised(lay, center, seed=1)
+    p, u = lay.unflatten(center), lay.unflatten(plane.u)
+    np.testing.assert_allclose(np.linalg.norm(u["w"], axis=0), np.linalg.norm(p["w"], axis=0), rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(u["b"]), np.linalg.norm(p["b"]), rtol=1e-12)
+    pts = np.stack([center + 0.3 * plane.u - 0.2 * plane.v, center])
+    np.testing.assert_allclose(plane.project(pts), [[0.3, -0.2], [0.0, 0.0]], atol=1e-12)
+
+
+def test_landscape_can_be_cancelled_and_reports_progress():
+    from gradviz.lessons import landscape
+    from gradviz.model.layout import Layout
+
+    s = tutorial()
+    lay = Layout(["w", "b"], [(5, 3), (3,)])
+    init = initial_values(s.graph, 42)
+    plane = landscape.filter_normalised(lay, lay.flatten({"w": init["w"], "b": init["b"]}), seed=0)
+    seen = []
+    with pytest.raises(InterruptedError):
+        landscape.surface(s, plane, np.linspace(-1, 1, 4), np.linspace(-1, 1, 4), progress=seen.append,
+                          cancelled=lambda: len(seen) >= 2)
+    assert seen == [0.25, 0.5]
+
+
+def test_mode_cost_compares_the_two_modes():
+    from gradviz.lessons import modecost
+
+    m = modecost.measure(tutorial(aux_output=True, optimizer="adam", lr=0.05), steps=20)
+    assert m.steps == 20 and m.pynative_ms > 0 and m.graph_ms > 0 and m.graph_compile_s > 0
+    assert m.max_rel_difference < 1e-5  # the same numbers, up to float32 rounding
