@@ -131,15 +131,24 @@ def test_pytorch_seed_initial_values_match_its_first_step():
     np.testing.assert_allclose(e.current_params()["bias"], [2.0058, 1.1760], atol=2e-3)
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("aux,sg,ha", AUX_OPTIONS)
-def test_node_snapshot_values_and_gradients(aux, sg, ha):
-    s = tutorial(aux_output=aux, stop_gradient=sg, has_aux=ha)
+def test_node_snapshot_values_and_gradients(aux, sg, ha, mode):
+    s = tutorial(aux_output=aux, stop_gradient=sg, has_aux=ha, mode=mode)
     e = Engine(s)
     snap = e.node_snapshot()
+    assert snap.step == 0
     _, g, v = grads_for(s)
     for name in ("x", "w", "b", "matmul", "z", "loss"):
         np.testing.assert_allclose(snap.values[name], v[name], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(snap.grads[name], g[name], rtol=1e-5, atol=1e-6)
+    e.step()
+    after = e.node_snapshot()  # at the parameters after one update
+    params = {k: v for k, v in e.current_params().items()}
+    _, g1, v1 = grads_for(s, params)
+    assert after.step == 1
+    np.testing.assert_allclose(after.grads["w"], g1["w"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(after.values["z"], v1["z"], rtol=1e-5, atol=1e-6)
 
 
 def test_learning_rate_changes_mid_run_in_graph_mode():

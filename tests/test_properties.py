@@ -70,6 +70,7 @@ def test_reserved_names_come_from_the_generator():
         assert name not in r and check_name(name) is None
     assert check_name("gv_x") is not None and check_name("__name__") is not None
     assert check_name("grad_fn") == '"grad_fn" is a name the generated program uses itself; choose another name'
+    assert check_name("Tensor") is not None  # mindspore.jit resolves it itself
 
 
 @pytest.mark.parametrize("name", ["loss", "before", "r0", "recorded_step", "training", "learning_rate", "moments"])
@@ -172,3 +173,16 @@ def test_any_session_the_loader_accepts_trains_like_numpy_or_is_refused(d):
             np.testing.assert_allclose(got[name], grads[name], rtol=2e-3, atol=2e-4, equal_nan=True, err_msg=name)
     finally:
         e.close()
+
+
+@pytest.mark.parametrize("name", ["print", "len", "range", "sum", "max", "type", "id", "input", "list", "tensor"])
+def test_builtin_names_train_in_graph_mode(name):
+    """Python's builtins are valid node names: the generated program never calls one it could hide."""
+    from gradviz.model.presets import load_preset
+    from graphs import renamed
+
+    s = load_preset("tutorial")
+    s.options.mode, s.options.aux_output = "graph", True
+    plain = two_steps(s)[1]
+    s.graph = renamed(s.graph, {**{n: n for n in s.graph.names()}, "z": name})
+    np.testing.assert_array_equal(two_steps(s)[1], plain)

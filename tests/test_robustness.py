@@ -64,7 +64,7 @@ def test_bad_session_files_table(qtbot, win, tmp_path):
     ("shape", "2000, 2000", "at most 1,000,000"),
     ("shape", "1, 2, 3", "at most 2 are supported"),
     ("shape", "abc", "not a shape"),
-    ("name", "ops", "reserved"),
+    ("name", "ops", "a name the generated program uses itself"),
     ("name", "1w", "not a valid name"),
     ("name", "x", "already used"),
     ("values", "[1, 2", "not a list of numbers"),

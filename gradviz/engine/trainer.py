@@ -169,7 +169,7 @@ class Engine:
             self._one = ms.jit(self._module.gv_recorded_step)
             self._batch = ms.jit(self._module.gv_recorded_steps)
         self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
-        self._probe_grad = None
+        self._snapshot = None  # gv_snapshot, compiled in Graph mode on first use
         self.updates = 0
         # where params, gradients (grad_columns: training.first_end reads them) and aux are in a row
         self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
@@ -385,30 +385,21 @@ class Engine:
 
     # -- node values -----------------------------------------------------------------------------
     def node_snapshot(self) -> NodeSnapshot:
-        """Values and gradients of every node at the current parameters (PyNative side pass).
+        """Values and gradients of every node at the current parameters: the generated
+        gv_snapshot, compiled with mindspore.jit in Graph mode, in one flat vector.
 
         The gradients are those of what MindSpore differentiates with the current options, so
         with z returned as a second output (and no stop_gradient / has_aux) they include sum(z)."""
-        ms = self._ms
-        from mindspore import ops
-
-        o = self.session.options
-        names = self.program.node_names
-        args = self._inputs + [self._params[n] for n in self.program.param_names]
-        vals = self._module.gv_values(*args)
+        if self._snapshot is None:
+            fn = self._module.gv_snapshot
+            self._snapshot = self._ms.jit(fn) if self.graph_mode else fn
+        flat = self._snapshot(*self._inputs).asnumpy()
         snap = NodeSnapshot(self.updates)
-        for n, v in zip(names, vals):
-            snap.values[n] = np.array(v.asnumpy(), np.float32)
-        if self._probe_grad is None:
-            has_aux = bool(self.program.aux_names) and o.has_aux
-            pos = tuple(range(len(args), len(args) + len(names)))
-            self._probe_grad = ms.grad(self._module.gv_probe, pos, has_aux=has_aux)
-        zeros = [ops.zeros(tuple(self.shapes[n]), ms.float32) for n in names]
-        out = self._probe_grad(*args, *zeros)
-        if self.program.aux_names and o.has_aux:
-            out = out[0]
-        if len(names) == 1:
-            out = (out,)
-        for n, gr in zip(names, out):
-            snap.grads[n] = np.array(gr.asnumpy(), np.float32)
+        i = 0
+        for part in (snap.values, snap.grads):
+            for n in self.program.node_names:
+                shape = tuple(self.shapes[n])
+                k = int(np.prod(shape)) if shape else 1
+                part[n] = np.array(flat[i:i + k], np.float32).reshape(shape)
+                i += k
         return snap

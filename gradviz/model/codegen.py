@@ -27,6 +27,11 @@ from .ops import OPS
 from .session import APIS, Options
 
 _INDENT = "    "
+# names MindSpore's graph compiler resolves itself, whatever the program binds them to: as a node
+# name they fail mindspore.jit ("The name 'Tensor' is not defined, or not supported in graph
+# mode"). Measured with mindspore 2.10 on every Python builtin and MindSpore's own words as the
+# name of an Input, a Parameter and a computed node: only this one.
+COMPILER_NAMES = frozenset({"Tensor"})
 BATCH = 8  # steps per call of gv_recorded_steps (Graph mode, flat out): fewer calls into MindSpore
 
 
@@ -212,6 +217,24 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{_INDENT}return {', '.join(rets)}")
     w("")
     w("")
+    # the snapshot: every node's value, then its gradient, in one flat vector (one copy to numpy;
+    # compiled with mindspore.jit in Graph mode, so the live nodes cost little in either mode)
+    pos = tuple(range(len(args), len(args) + len(order)))
+    w(f"{GV}probe_grad = mindspore.grad({GV}probe, {pos if len(pos) > 1 else pos[0]}, has_aux={has_aux})")
+    w("")
+    w("")
+    w(f"def {GV}snapshot({', '.join(inputs)}):")
+    w(f"{_INDENT}{GV}v = {GV}values({', '.join(args)})")
+    zeros = ", ".join(f"ops.zeros_like({GV}v[{i}])" for i in range(len(order)))
+    w(f"{_INDENT}{GV}g = {GV}probe_grad({', '.join(args)}, {zeros})")
+    if has_aux:
+        w(f"{_INDENT}{GV}g = {GV}g[0]")
+    if len(order) == 1:
+        w(f"{_INDENT}{GV}g = ({GV}g,)")
+    flat = [f"{GV}v[{i}].reshape((-1,))" for i in range(len(order))] + [f"{GV}g[{i}].reshape((-1,))" for i in range(len(order))]
+    w(f"{_INDENT}return ops.concat(({', '.join(flat)}))")
+    w("")
+    w("")
     w("# --- GradViz recording (Graph mode): one flat vector per step, one copy to numpy ---")
     before = [f"{p}.reshape((-1,))" for p in params]
     w(f"def {GV}recorded_step({', '.join(inputs)}):")
@@ -269,7 +292,8 @@ def _identifiers(source: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def reserved_names() -> frozenset[str]:
-    """The identifiers the generated programs use for themselves, outside the gv_ namespace."""
+    """The identifiers the generated programs use for themselves, outside the gv_ namespace, and
+    the names MindSpore's compiler keeps (COMPILER_NAMES)."""
     found: set[str] = set()
     user: set[str] = set()
     for g in _probe_graphs():
@@ -277,4 +301,4 @@ def reserved_names() -> frozenset[str]:
         for api, aux, has_aux, stop in itertools.product(APIS, (False, True), (False, True), (False, True)):
             o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop)
             found |= _identifiers(generate(g, o).source)
-    return frozenset(n for n in found - user if not n.startswith(GV))
+    return frozenset(n for n in found - user if not n.startswith(GV)) | COMPILER_NAMES
