@@ -29,7 +29,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-COMMANDS = ("run", "variants", "gradcheck", "screenshot")
+COMMANDS = ("run", "variants", "gradcheck", "export", "screenshot")
 
 
 class _Stop:
@@ -96,6 +96,10 @@ def _build_parser() -> _Parser:
     g = sub.add_parser("gradcheck", help="MindSpore's gradients against float64 central differences")
     _add_run_options(g)
     g.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    x = sub.add_parser("export", help="write the session as a standalone MindSpore or PyTorch script")
+    x.add_argument("--framework", type=_ci(("mindspore", "pytorch")), required=True, help="mindspore or pytorch")
+    _add_run_options(x)
+    x.add_argument("--out", required=True, help="the script to write (FILE.py)")
     s = sub.add_parser("screenshot", help="render the window with a trained preset to a PNG")
     s.add_argument("--preset", default="tutorial")
     s.add_argument("--steps", type=int, default=50)
@@ -278,6 +282,26 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else 1
 
 
+def cmd_export(a: argparse.Namespace) -> int:
+    """A standalone script that trains like `gradviz run` with the same options."""
+    from .engine.trainer import cell_attributes
+    from .model.export import script
+    from .safe_io import FileProblem, atomic_write_text
+
+    session, _ = session_from_args(a)
+    if a.out == "":
+        raise BadInput("--out needs a value; an empty one is not allowed")
+    attrs = cell_attributes([p.name for p in session.graph.parameters()]) if session.options.api == "cell" else None
+    try:
+        atomic_write_text(a.out, script(session, a.framework, attrs), [a.session] if a.session else [])
+    except FileProblem as e:
+        raise BadInput(f"--out {e}") from None
+    from .model.formatting import show_path
+
+    print(f"wrote {show_path(a.out)}", file=sys.stderr)
+    return EXIT_OK
+
+
 def _silence_stdout() -> None:
     """No second error when Python flushes standard output at exit."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -323,8 +347,8 @@ def _main(argv: list[str], cmd: str) -> int:
                 _silence_stdout()
                 print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
                 return EXIT_WRITE_FAILED
-        if a.command in ("variants", "gradcheck"):
-            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck}[a.command](a)
+        if a.command in ("variants", "gradcheck", "export"):
+            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export}[a.command](a)
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")

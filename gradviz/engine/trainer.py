@@ -65,6 +65,15 @@ def _read_into(out: np.ndarray, t, small: bool) -> None:
     out.reshape(t.shape)[...] = t.tolist() if small else t.asnumpy()
 
 
+def cell_attributes(params: list[str]) -> dict[str, str]:
+    """The nn.Cell attribute of each Parameter in the `cell` API: its name, or gv_ + its name
+    where that would hide one of nn.Cell's own attributes (`training`, `phase`, ...)."""
+    from mindspore import nn
+
+    cell = nn.Cell()
+    return {p: (f"{GV}{p}" if hasattr(cell, p) else p) for p in params}
+
+
 def _forget_pynative_caches() -> None:
     """Drop what MindSpore's PyNative executor cached for earlier programs.
 
@@ -142,7 +151,7 @@ class Engine:
         quiet_mindspore()
         use_device(session.options.device)
         import mindspore as ms
-        from mindspore import Parameter, Tensor, nn
+        from mindspore import Parameter, Tensor
 
         self._ms = ms
         _forget_pynative_caches()
@@ -150,9 +159,7 @@ class Engine:
         g: Graph = self.session.graph
         o: Options = self.session.options
         self.shapes = g.check()
-        cell = nn.Cell()  # a Parameter must not hide one of nn.Cell's own attributes
-        attr = {p.name: (f"{GV}{p.name}" if hasattr(cell, p.name) else p.name) for p in g.parameters()}
-        self.program = generate(g, o, attr)
+        self.program = generate(g, o, cell_attributes([p.name for p in g.parameters()]))
         init = initial_values(g, o.seed)
         self.initial = init
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]

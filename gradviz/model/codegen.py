@@ -24,7 +24,7 @@ from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
 from .ops import OPS
-from .session import APIS, Options
+from .session import APIS, MODES, Options, Session
 
 _INDENT = "    "
 # names MindSpore's graph compiler resolves itself, whatever the program binds them to: as a node
@@ -292,13 +292,18 @@ def _identifiers(source: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def reserved_names() -> frozenset[str]:
-    """The identifiers the generated programs use for themselves, outside the gv_ namespace, and
-    the names MindSpore's compiler keeps (COMPILER_NAMES)."""
+    """The identifiers the generated programs (the training program and the exported MindSpore
+    and PyTorch scripts) use for themselves, outside the gv_ namespace, and the names MindSpore's
+    compiler keeps (COMPILER_NAMES)."""
+    from . import export
     found: set[str] = set()
     user: set[str] = set()
     for g in _probe_graphs():
         user |= set(g.names())
-        for api, aux, has_aux, stop in itertools.product(APIS, (False, True), (False, True), (False, True)):
-            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop)
+        for api, aux, has_aux, stop, mode, until in itertools.product(
+                APIS, (False, True), (False, True), (False, True), MODES, (None, 0.5)):
+            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode=mode, until_loss=until)
+            s = Session(g, o)
             found |= _identifiers(generate(g, o).source)
+            found |= _identifiers(export.mindspore_script(s)) | _identifiers(export.pytorch_script(s))
     return frozenset(n for n in found - user if not n.startswith(GV)) | COMPILER_NAMES

@@ -211,8 +211,7 @@ TABLE: tuple[OpKind, ...] = (
            "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.", _LOSS,
            _pair_to_scalar,
            "ops.binary_cross_entropy_with_logits({logits}, {target}, ops.ones_like({logits}), ops.ones_like({logits}))",
-           "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target}, torch.ones_like({logits}), "
-           "pos_weight=torch.ones_like({logits}))",
+           "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target})",
            _bce,
            lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size)),
     OpKind("MSE", "loss", ("pred", "target"), "ops.mse_loss(pred, target), mean of squared errors.", _LOSS,
