@@ -99,6 +99,13 @@ def test_start_pause_reset(qtbot, win, mode):
     ref = list(replay(load_preset("tutorial"), n + 1))
     np.testing.assert_allclose(h.param_layout.unflatten(h.params[-1])["w"], ref[n - 1][3]["w"], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n][3]["w"], rtol=1e-4, atol=1e-5)
+    # ... and both say which state they show: the plots' heat maps step n, the nodes step n + 1
+    win.plots.refresh(force=True)
+    titles = [label.text for label, _, _ in win.plots.heat_titles]
+    assert titles == [f"w<br>step {n:,} (parameters after {n - 1:,} updates)",
+                      f"∂L/∂w<br>step {n:,} (parameters after {n - 1:,} updates)"]
+    assert (f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
+            f"(the plots end at step {n:,})") in win.graphView.caption
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0 · 0 updates"
@@ -135,6 +142,16 @@ def test_linreg_runs_until_loss_target(qtbot, win):
     assert win.controller.step_count == k and win.controller.history.loss[-1] < 0.001
     assert not win.controls.startButton.isEnabled()
     assert "Reset" in win.controls.reasonLabel.text()
+    # step k broke the loop before its update: k - 1 updates kept, and the nodes show step k
+    # itself, at the parameters the plots' last row holds (even when k fell inside a Graph-mode batch)
+    wait_nodes_at(qtbot, win, k - 1)
+    assert win.stepLabel.text() == f"step {k} · {k - 1} updates"
+    assert f"Nodes: step {k} (parameters after {k - 1} updates), the plots' last step" in win.graphView.caption
+    h = win.controller.history
+    last = h.param_layout.unflatten(h.params[-1])
+    for name in last:
+        np.testing.assert_array_equal(win.scene.items_by_name[name].value, last[name])
+    assert win.scene.items_by_name["loss"].value == pytest.approx(float(h.loss[-1]), rel=1e-6)
 
 
 def test_divergence_is_marked_and_explained(qtbot, win):
