@@ -26,7 +26,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         m = samples.get(cls) or cls()
         assert pickle.loads(pickle.dumps(m)) == m
         with pytest.raises(dataclasses.FrozenInstanceError):
-            setattr(m, "x", 1)
+            m.run_id = 1
     b = msg.Batch(2, np.arange(3), np.ones((3, 4), np.float32), np.zeros(3, np.float32))
     b2 = pickle.loads(pickle.dumps(b))
     assert b2.run_id == 2 and np.array_equal(b2.rows, b.rows) and np.array_equal(b2.steps, [0, 1, 2])

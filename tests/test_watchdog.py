@@ -7,10 +7,10 @@ import signal
 import time
 
 import numpy as np
+from conftest import READY, wait_state
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
-from conftest import READY, wait_state
 from gradviz.engine import protocol as msg
 
 

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 import traceback
+from typing import ClassVar
 
 import numpy as np
 
@@ -139,8 +140,8 @@ class Server:
     def on_fault(self, m: msg.Fault) -> None:
         self.inject(m.kind)
 
-    HANDLERS = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
-                msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault}
+    HANDLERS: ClassVar[dict] = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
+                              msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault}
 
     def start(self) -> None:
         """Train on; a run that reached its max steps goes on once max steps was raised."""
@@ -174,11 +175,9 @@ class Server:
         self.send(msg.Error(self.run_id, describe(e), detail))
 
     def build(self, run_id: int, session_dict: dict) -> None:
-        from .trainer import Engine
-        from ..model.session import Session
-
+        from ..model.session import Session, SessionError
         from .devices import current_device, prepared_for
-        from ..model.session import SessionError
+        from .trainer import Engine
 
         if self.engine is not None:
             self.engine.close()

@@ -86,7 +86,7 @@ class RunState:
     end_reason: str | None = None    # why the run ended (FINISHED, DIVERGED, REVIEWING)
     resume: Phase | None = None      # NOT_ANSWERING: the phase to go back to when the engine answers
 
-    def on(self, event: Event, reason: str | None = None) -> "RunState":
+    def on(self, event: Event, reason: str | None = None) -> RunState:
         """The state after `event` (`reason`: why the run ended, for END and REVIEW)."""
         if event is Event.ANSWER:
             return RunState(self.resume, self.end_reason) if self.phase is P.NOT_ANSWERING else self

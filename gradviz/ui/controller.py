@@ -74,7 +74,7 @@ class TrainingController(QObject):
         new = self.run.on(event, reason)
         if new != self.run:
             self.run = new
-            if not new.phase == Phase.TRAINING:
+            if new.phase != Phase.TRAINING:
                 self.steps_per_second = 0.0
                 self._rate_window.clear()
             self.stateChanged.emit(new)
