@@ -7,7 +7,7 @@ import signal
 import time
 
 import numpy as np
-from conftest import READY, wait_state
+from conftest import READY, wait_nodes_at, wait_state
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -69,6 +69,10 @@ def test_a_stopped_engine_is_noticed_and_the_window_stays_responsive(qtbot, win)
     qtbot.waitUntil(lambda: c.step_count >= n + 5, timeout=30_000)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "paused")
+    for _ in range(2):  # commands arrive in order: these steps come after the coalesced change
+        k = c.step_count
+        qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+        wait_nodes_at(qtbot, win, k + 1)
     h = c.history
     # the last learning rate reached the engine: p[k+1] = p[k] - lr * g[k] with lr = 0.0309
     np.testing.assert_allclose(h.params[-1] - h.params[-2], -0.0309 * h.grads[-2], rtol=1e-3, atol=1e-6)
