@@ -386,7 +386,7 @@ def test_mlp_preset_trains_in_the_app(qtbot, win):
     qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.session.name == "mlp", timeout=30_000)
     assert {"w1", "b1", "w2", "b2"} <= set(win.scene.items_by_name)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended", timeout=60_000)
+    wait_state(qtbot, win, "finished", timeout=60_000)
     h = win.controller.history
     assert win.controller.end_reason == "until_loss" and h.loss[-1] < 0.05
     assert h.loss[0] == pytest.approx(numeric.evaluate(load_preset("mlp"))[0], rel=1e-5)
