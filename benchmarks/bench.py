@@ -206,7 +206,7 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
             out["bare"].append(bare.rep())
             c.start()
             s0 = c.step_count
-            _wait(app, lambda s0=s0: c.state == "running" and c.step_count > s0 + 50)
+            _wait(app, lambda s0=s0: c.state == "training" and c.step_count > s0 + 50)
             lateness.clear()
             refreshes[0] = 0
             last[0] = 0.0

@@ -62,6 +62,7 @@ def wait_state(qtbot, w, *states, timeout=30_000):
 
 
 def wait_nodes_at(qtbot, w, step, timeout=30_000):
-    qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes[0] == step, timeout=timeout)
+    """Until the nodes show the parameters after `step` updates."""
+    qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes.updates == step, timeout=timeout)
 
 

@@ -32,7 +32,7 @@ def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
     h = win.controller.history
-    assert h.n == 1 and win.stepLabel.text() == "step 1"
+    assert h.n == 1 and win.stepLabel.text() == "step 1 · 1 update"
     loss, g, _ = grads_for(load_preset("tutorial"))
     assert h.loss[0] == pytest.approx(loss, rel=1e-6)
     win.plots.refresh()
@@ -99,9 +99,16 @@ def test_start_pause_reset(qtbot, win, mode):
     ref = list(replay(load_preset("tutorial"), n + 1))
     np.testing.assert_allclose(h.param_layout.unflatten(h.params[-1])["w"], ref[n - 1][3]["w"], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n][3]["w"], rtol=1e-4, atol=1e-5)
+    # ... and both say which state they show: the plots' heat maps step n, the nodes step n + 1
+    win.plots.refresh(force=True)
+    titles = [label.text for label, _, _ in win.plots.heat_titles]
+    assert titles == [f"w<br>step {n:,} (parameters after {n - 1:,} updates)",
+                      f"∂L/∂w<br>step {n:,} (parameters after {n - 1:,} updates)"]
+    assert (f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
+            f"(the plots end at step {n:,})") in win.graphView.caption
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
-    assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0"
+    assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0 · 0 updates"
 
 
 def test_learning_rate_changes_mid_run(qtbot, win):
@@ -110,7 +117,7 @@ def test_learning_rate_changes_mid_run(qtbot, win):
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.step_count >= 3, timeout=30_000)
     win.controls.lrSpin.setValue(0.5)
-    assert win.controller.state in ("running", "compiling")
+    assert win.controller.state in ("training", "compiling")
     n = win.controller.step_count
     qtbot.waitUntil(lambda: win.controller.step_count >= n + 5, timeout=30_000)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
@@ -128,13 +135,23 @@ def test_linreg_runs_until_loss_target(qtbot, win):
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     wait_state(qtbot, win, "ready")
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended", timeout=60_000)
+    wait_state(qtbot, win, "finished", timeout=60_000)
     assert win.controller.end_reason == "until_loss"
     s = load_preset("linreg")
     k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
     assert win.controller.step_count == k and win.controller.history.loss[-1] < 0.001
     assert not win.controls.startButton.isEnabled()
     assert "Reset" in win.controls.reasonLabel.text()
+    # step k broke the loop before its update: k - 1 updates kept, and the nodes show step k
+    # itself, at the parameters the plots' last row holds (even when k fell inside a Graph-mode batch)
+    wait_nodes_at(qtbot, win, k - 1)
+    assert win.stepLabel.text() == f"step {k} · {k - 1} updates"
+    assert f"Nodes: step {k} (parameters after {k - 1} updates), the plots' last step" in win.graphView.caption
+    h = win.controller.history
+    last = h.param_layout.unflatten(h.params[-1])
+    for name in last:
+        np.testing.assert_array_equal(win.scene.items_by_name[name].value, last[name])
+    assert win.scene.items_by_name["loss"].value == pytest.approx(float(h.loss[-1]), rel=1e-6)
 
 
 def test_divergence_is_marked_and_explained(qtbot, win):
@@ -142,7 +159,7 @@ def test_divergence_is_marked_and_explained(qtbot, win):
     wait_state(qtbot, win, "ready")
     win.controls.lrSpin.setValue(50)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended")
+    wait_state(qtbot, win, "diverged")
     assert win.controller.end_reason == "non_finite"
     assert win.error_shown and "not finite" in win.errorBanner.text() and "learning rate" in win.errorBanner.text()
     assert win.stateLabel.text() == "stopped: not finite" and "learning rate" in win.controls.reasonLabel.text()
@@ -216,7 +233,7 @@ def test_close_while_running_stops_everything_quickly(qtbot, win):
 
 def test_engine_crash_is_reported_and_reset_recovers(qtbot, win):
     win.controller._client.process.kill()
-    wait_state(qtbot, win, "dead")
+    wait_state(qtbot, win, "engine_lost")
     assert "stopped unexpectedly" in win.errorBanner.text()
     assert not win.controls.startButton.isEnabled()
     assert win.document.graph.get("w") is not None  # session kept
@@ -240,12 +257,12 @@ def test_raising_max_steps_after_the_end_goes_on(qtbot, win):
     c = win.controls
     c.maxStepsSpin.setValue(3)
     qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended")
+    wait_state(qtbot, win, "finished")
     assert win.controller.step_count == 3 and not c.startButton.isEnabled()
     c.maxStepsSpin.setValue(10)
     assert c.startButton.isEnabled()
     qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: win.controller.step_count == 10 and win.controller.state == "ended", timeout=30_000)
+    qtbot.waitUntil(lambda: win.controller.step_count == 10 and win.controller.state == "finished", timeout=30_000)
     c.maxStepsSpin.setValue(5)  # lowered below the steps done: Start says why it cannot go on
     assert not c.startButton.isEnabled() and "max steps" in c.reasonLabel.text().lower()
 
@@ -264,7 +281,7 @@ def test_graph_and_undo_are_locked_while_training(qtbot, win):
     win.undoAction.trigger()
     win.inspector.apply()
     assert win.document.add_node("Mul", (0, 0)) and len(win.document.graph) == 9  # refused
-    assert win.controller.run_id == run and win.controller.state == "running"
+    assert win.controller.run_id == run and win.controller.state == "training"
     win.document.move_nodes({"b": (5.0, 5.0)})  # moving is fine while training
     assert win.document.graph["b"].pos == (5.0, 5.0) and win.controller.run_id == run
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
@@ -286,7 +303,7 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
 
 def test_caption_says_what_L_is_and_new_nodes_do_not_overlap(qtbot, win):
     wait_nodes_at(qtbot, win, 0)
-    assert "after 0 updates" in win.graphView.caption and "L = loss" in win.graphView.caption
+    assert "Nodes: step 1 (parameters after 0 updates), what the first step computes" in win.graphView.caption and "L = loss" in win.graphView.caption
     win.controls.auxOutputCheck.click()
     assert "L = loss + sum(z)" in win.graphView.caption
     win.controls.hasAuxCheck.click()
@@ -369,7 +386,7 @@ def test_mlp_preset_trains_in_the_app(qtbot, win):
     qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.session.name == "mlp", timeout=30_000)
     assert {"w1", "b1", "w2", "b2"} <= set(win.scene.items_by_name)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended", timeout=60_000)
+    wait_state(qtbot, win, "finished", timeout=60_000)
     h = win.controller.history
     assert win.controller.end_reason == "until_loss" and h.loss[-1] < 0.05
     assert h.loss[0] == pytest.approx(numeric.evaluate(load_preset("mlp"))[0], rel=1e-5)

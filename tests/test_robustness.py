@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from conftest import READY, wait_state
+from gradviz.engine import protocol as msg
 from gradviz.model.presets import load_preset
 from gradviz.model.session import save_session
 from gradviz.ui.main_window import MainWindow
@@ -124,7 +125,7 @@ def test_graph_edits_that_break_the_graph(qtbot, win, edit, expected):
 
 # -- engine faults ------------------------------------------------------------------------------
 def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, win):
-    win.controller._send("fault", "raise")
+    win.controller._send(msg.Fault("raise"))
     wait_state(qtbot, win, "error")
     assert "injected fault" in win.errorBanner.text()
     assert not win.controls.startButton.isEnabled() and "Reset" in win.controls.reasonLabel.text()
@@ -139,8 +140,8 @@ def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
     win.controls.maxStepsSpin.setValue(100000)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.step_count > 3, timeout=30_000)
-    win.controller._send("fault", "exit")
-    wait_state(qtbot, win, "dead")
+    win.controller._send(msg.Fault("exit"))
+    wait_state(qtbot, win, "engine_lost")
     assert "stopped unexpectedly" in win.errorBanner.text() and "exit code 3" in win.errorBanner.text()
     assert json.loads(snapshot(win))["graph"] == json.loads(before)["graph"]
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
@@ -148,7 +149,7 @@ def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
 
 
 def test_hung_engine_is_cancelled(qtbot, win):
-    win.controller._send("fault", "hang")
+    win.controller._send(msg.Fault("hang"))
     win.controller.cancel()
     wait_state(qtbot, win, "ready", timeout=READY)
 
@@ -186,7 +187,7 @@ def test_close_at_the_worst_moment_20_times(qtbot):
             elif moment == "building":
                 w.controls.seedSpin.setValue(7)
             elif moment == "hung":  # the engine is stuck in a long computation
-                w.controller._send("fault", "hang")
+                w.controller._send(msg.Fault("hang"))
             else:
                 w.controller.step()
         pid = w.controller._client.process.pid
@@ -256,7 +257,7 @@ def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
     wait_state(qtbot, win, "ready")
     win.controls.maxStepsSpin.setValue(25)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
-    wait_state(qtbot, win, "ended")
+    wait_state(qtbot, win, "finished")
     h = win.controller.history
     p = tmp_path / "run.jsonl"
     finish(qtbot, win.files.export_history(str(p)))
@@ -264,7 +265,7 @@ def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
     win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
     assert finish(qtbot, win.files.open_history_file(str(p))).error is None
-    wait_state(qtbot, win, "ended")
+    wait_state(qtbot, win, "reviewing")
     c = win.controller
     assert c.recorded and c.history.n == 25 and win.document.options.aux_output
     assert abs(c.history.loss - loss).max() == 0 and abs(c.history.params - params).max() == 0

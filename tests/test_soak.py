@@ -33,11 +33,11 @@ def test_100k_steps_bounded_memory_no_step_lost(qtbot):
     gui0, eng0 = _rss_mb(os.getpid()), _rss_mb(engine_pid)
     samples = []
     c.start()
-    while c.state not in ("ended", "error", "dead"):
+    while c.state not in ("finished", "diverged", "error", "engine_lost"):
         target = (len(samples) + 1) * 10_000
-        qtbot.waitUntil(lambda target=target: c.state in ("ended", "error", "dead") or c.step_count >= target, timeout=300_000)
+        qtbot.waitUntil(lambda target=target: c.state in ("finished", "diverged", "error", "engine_lost") or c.step_count >= target, timeout=300_000)
         samples.append((_rss_mb(os.getpid()), _rss_mb(engine_pid)))
-    assert c.state == "ended" and c.end_reason == "max_steps", c.last_error
+    assert c.state == "finished" and c.end_reason == "max_steps", c.last_error
     h = c.history
     assert h.n == STEPS and np.array_equal(h.steps, np.arange(1, STEPS + 1))  # no step lost
     assert np.all(np.isfinite(h.loss)) and h.loss[-1] < h.loss[0]

@@ -5,21 +5,21 @@ process, the runtime settings that suit PyNative and Graph mode differ, a fork o
 MindSpore hangs, and a crash here cannot take the window down).
 All MindSpore calls happen on this process's main thread. Qt-free.
 
-Commands (tuples): ("build", run_id, session_dict), ("start",), ("pause",), ("step",),
-("set", name, value) for lr / speed / steps / until_loss, ("nodes",), ("quit",).
-Replies: ("devices", {dev: (ok, why)}), ("device", name or None), ("built", run_id, info),
-("state", run_id, state),
-("batch", run_id, steps, rows, step_ms) where each row is [loss, params, grads, aux] (see
-StepResult.row; one array pickles faster than five), ("nodes", run_id, step, values, grads),
-("ended", run_id, reason, steps), ("error", run_id, message)."""
+The messages are the dataclasses of protocol.py; Server.HANDLERS maps each command to its
+handler. A heartbeat thread (no MindSpore) tells the window every HEARTBEAT_SECONDS that the
+process is alive, busy or not, so the window's watchdog can tell a long computation from a
+stopped or frozen process."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 import traceback
+from typing import ClassVar
 
 import numpy as np
 
+from . import protocol as msg
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40   # at most this long between batches while training (the window draws at 30 Hz)
@@ -29,14 +29,36 @@ NODES_COST_FACTOR = 100  # ... and no more often than 100x its own duration (~1%
 
 
 def describe(e: BaseException) -> str:
-    msg = str(e).strip().splitlines()
-    first = next((line for line in msg if line.strip() and not line.startswith("-")), "")
+    text = str(e).strip().splitlines()
+    first = next((line for line in text if line.strip() and not line.startswith("-")), "")
     return f"{type(e).__name__}: {first}" if first else type(e).__name__
 
 
-class Server:
+class Outbox:
+    """The process's sending end of the pipe, shared by the main thread and the heartbeat."""
+
     def __init__(self, conn):
         self.conn = conn
+        self._lock = threading.Lock()
+
+    def send(self, m) -> None:
+        with self._lock:
+            self.conn.send(m)
+
+    def heartbeat(self, stop: threading.Event) -> None:
+        """Until `stop` (or the pipe closes): a Heartbeat every HEARTBEAT_SECONDS."""
+        beat = msg.Heartbeat()
+        while not stop.wait(msg.HEARTBEAT_SECONDS):
+            try:
+                self.send(beat)
+            except (OSError, ValueError, EOFError):
+                return
+
+
+class Server:
+    def __init__(self, conn, outbox: Outbox | None = None):
+        self.conn = conn
+        self.outbox = outbox or Outbox(conn)
         self.engine = None
         self.run_id = 0
         self.running = False
@@ -51,8 +73,11 @@ class Server:
     def _reset_batch(self):
         self.b_steps, self.b_rows, self.b_ms = [], [], []
 
-    def send(self, *msg):
-        self.conn.send(msg)
+    def send(self, m) -> None:
+        self.outbox.send(m)
+
+    def state(self, s: str) -> None:
+        self.send(msg.State(self.run_id, s))
 
     # -- main loop ----------------------------------------------------------------------------
     def loop(self) -> None:
@@ -65,44 +90,58 @@ class Server:
                     self.train_slice()
             else:
                 try:
-                    msg = self.conn.recv()
+                    m = self.conn.recv()
                 except EOFError:
                     return
-                if not self.handle(msg):
+                if not self.handle(m):
                     return
 
-    def handle(self, msg) -> bool:
-        cmd = msg[0]
-        if cmd == "quit":
+    def handle(self, m) -> bool:
+        """Do one command; False when it says to quit."""
+        if isinstance(m, msg.Quit):
             return False
+        handler = self.HANDLERS.get(type(m))
         try:
-            if cmd == "build":
-                self.build(msg[1], msg[2])
-            elif cmd == "start":
-                self.start()
-            elif cmd == "pause":
-                if self.running:
-                    self.running = False
-                    self.flush()
-                    self.send("state", self.run_id, "paused")
-                    self.send_nodes()
-            elif cmd == "step":
-                if self.engine is not None and not self.running and self.end_reason in (None, "max_steps"):
-                    self.ended = False
-                    self.one_step()
-                    self.flush()
-                    if not self.ended:
-                        self.send("state", self.run_id, "paused")
-                    self.send_nodes()
-            elif cmd == "set":
-                self.set_option(msg[1], msg[2])
-            elif cmd == "nodes":
-                self.send_nodes()
-            elif cmd == "fault":  # fault injection, for the robustness tests
-                self.inject(msg[1])
+            if handler is None:
+                raise TypeError(f"the engine does not know the command {m!r}")
+            handler(self, m)
         except Exception as e:  # everything reaches the window as a message
             self.fail(e)
         return True
+
+    def on_build(self, m: msg.Build) -> None:
+        self.build(m.run_id, m.session)
+
+    def on_start(self, _m: msg.Start) -> None:
+        self.start()
+
+    def on_pause(self, _m: msg.Pause) -> None:
+        if self.running:
+            self.running = False
+            self.flush()
+            self.state("paused")
+            self.send_nodes()
+
+    def on_step(self, _m: msg.Step) -> None:
+        if self.engine is not None and not self.running and self.end_reason in (None, "max_steps"):
+            self.ended = False
+            self.one_step()
+            self.flush()
+            if not self.ended:
+                self.state("paused")
+            self.send_nodes()
+
+    def on_set(self, m: msg.SetOption) -> None:
+        self.set_option(m.name, m.value)
+
+    def on_nodes(self, _m: msg.GetNodes) -> None:
+        self.send_nodes()
+
+    def on_fault(self, m: msg.Fault) -> None:
+        self.inject(m.kind)
+
+    HANDLERS: ClassVar[dict] = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
+                              msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault}
 
     def start(self) -> None:
         """Train on; a run that reached its max steps goes on once max steps was raised."""
@@ -110,16 +149,15 @@ class Server:
         if e is None:
             return
         if self.ended and self.end_reason != "max_steps":
-            self.send("state", self.run_id, "ended")  # until_loss / non_finite: Reset to train again
-            return
+            return  # until_loss / non_finite: the window already shows the end; Reset trains again
         if e.updates >= e.session.options.steps:
             self.ended, self.end_reason = True, "max_steps"
-            self.send("ended", self.run_id, "max_steps", e.updates)
+            self.send(msg.Ended(self.run_id, "max_steps", e.updates))
             return
         self.ended = False
         self.running = True
         self.next_time = time.perf_counter()
-        self.send("state", self.run_id, "running")
+        self.state("training")
 
     @staticmethod
     def inject(kind: str) -> None:
@@ -133,15 +171,13 @@ class Server:
     def fail(self, e: BaseException) -> None:
         self.running = False
         self.flush()
-        detail = traceback.format_exc(limit=3)
-        self.send("error", self.run_id, describe(e), detail)
+        detail = "".join(traceback.format_exception(e))  # the whole traceback, for the details view
+        self.send(msg.Error(self.run_id, describe(e), detail))
 
     def build(self, run_id: int, session_dict: dict) -> None:
-        from .trainer import Engine
-        from ..model.session import Session
-
+        from ..model.session import Session, SessionError
         from .devices import current_device, prepared_for
-        from ..model.session import SessionError
+        from .trainer import Engine
 
         if self.engine is not None:
             self.engine.close()
@@ -156,12 +192,12 @@ class Server:
         try:
             self.engine = e = Engine(session)
         finally:
-            self.send("device", current_device())  # which device this process is fixed to, if any
+            self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
         info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
                 "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
                 "inputs": {n: e.initial[n] for n in e.program.input_names},
                 "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()}}
-        self.send("built", run_id, info)
+        self.send(msg.Built(run_id, info))
         self.send_nodes()
 
     def set_option(self, name: str, value) -> None:
@@ -194,13 +230,13 @@ class Server:
         if reason:
             self.running, self.ended, self.end_reason = False, True, reason
             self.flush()
-            self.send("ended", self.run_id, reason, r.step)
+            self.send(msg.Ended(self.run_id, reason, r.step))
             return True
         return False
 
     def one_step(self) -> None:
         if self.engine.needs_compile():
-            self.send("state", self.run_id, "compiling")
+            self.state("compiling")
         self.record([self.engine.step()])
 
     def train_slice(self) -> None:
@@ -254,13 +290,13 @@ class Server:
         """One step (or a batch); True if the slice should end here (compiled, or run ended)."""
         compiling = e.needs_compile(batch)
         if compiling:
-            self.send("state", self.run_id, "compiling")
+            self.state("compiling")
         if batch:
             ended = self._record_block(e, *e.steps_block())
         else:
             ended = self.record([e.step()])
         if compiling and not ended:
-            self.send("state", self.run_id, "running")
+            self.state("training")
             return True
         return ended
 
@@ -276,8 +312,8 @@ class Server:
     def flush(self) -> None:
         if not self.b_steps:
             return
-        self.send("batch", self.run_id, np.asarray(self.b_steps, np.int64), np.stack(self.b_rows),
-                  np.asarray(self.b_ms, np.float32))
+        self.send(msg.Batch(self.run_id, np.asarray(self.b_steps, np.int64), np.stack(self.b_rows),
+                            np.asarray(self.b_ms, np.float32)))
         self._reset_batch()
 
     def send_nodes(self) -> None:
@@ -286,7 +322,7 @@ class Server:
             return
         t = time.perf_counter()
         snap = self.engine.node_snapshot()
-        self.send("nodes", self.run_id, snap.step, snap.values, snap.grads)
+        self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads))  # snap.step: updates kept
         self.last_nodes = time.perf_counter()
         least = NODES_SECONDS if self.speed > 0 else NODES_SECONDS_FLAT_OUT
         self.nodes_interval = max(least, NODES_COST_FACTOR * (self.last_nodes - t))
@@ -297,17 +333,23 @@ def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
     devices.prepare_process: another mode or device needs a new process)."""
     from .devices import prepare_process, probe, quiet_mindspore
 
-    quiet_mindspore()
-    prepare_process(mode, device)
+    outbox = Outbox(conn)
+    stop = threading.Event()
+    threading.Thread(target=outbox.heartbeat, args=(stop,), name="gradviz-heartbeat", daemon=True).start()
     try:
-        devices = probe()
-    except Exception as e:  # MindSpore itself failed to load
-        conn.send(("fatal", f"MindSpore could not be loaded: {describe(e)}"))
-        return
-    conn.send(("devices", devices))
-    try:
-        Server(conn).loop()
+        quiet_mindspore()
+        prepare_process(mode, device)
+        try:
+            devices = probe()
+        except Exception as e:  # MindSpore itself failed to load
+            outbox.send(msg.Fatal(f"MindSpore could not be loaded: {describe(e)}",
+                                  "".join(traceback.format_exception(e))))
+            return
+        outbox.send(msg.Devices(devices))
+        Server(conn, outbox).loop()
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass  # the app went away
     finally:
-        conn.close()
+        stop.set()
+        with outbox._lock:  # not while the heartbeat sends
+            conn.close()

@@ -1,7 +1,14 @@
 """The training controller: owns the engine process, run ids, the history and the run state.
 
-Widgets talk to the controller, never to the engine. A timer drains the engine's messages at
-30 Hz and emits `ticked` once per tick with new data; results of an old run id are dropped."""
+Widgets talk to the controller, never to the engine. A timer drains the engine's replies
+(protocol.py's dataclasses, one handler each in _REPLIES) at 30 Hz and emits `ticked` once per
+tick with new data; replies about an old run id are dropped. The controller holds the one
+RunState (model/runstate.py) and moves it by events; the window only displays it.
+
+The same timer is the engine's watchdog: the engine process sends a heartbeat several times a
+second, busy or not, so WATCHDOG_SECONDS without a word means it is stopped or frozen. Then the
+state says so and the user chooses: wait, or restart the engine (the session and the history
+are kept; the history is shown as a saved run until Reset)."""
 from __future__ import annotations
 
 import time
@@ -9,48 +16,68 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..engine import protocol as msg
 from ..model.history import History
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
+from ..model.runstate import ENGINE_UP, Event, Phase, RunState
 from ..model.session import Session
+from ..model.steps import updates_kept
 from .engine_client import EngineClient
 
 TICK_MS = 33
-LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")
-
-# states: starting -> building -> ready -> (compiling) -> running <-> paused -> ended
-#         error (engine reported a failure), dead (engine process gone), stopped (shut down)
+LIVE_OPTIONS = msg.LIVE_OPTIONS
+WATCHDOG_SECONDS = 2.0
+ENGINE_STATES = {"compiling": Event.COMPILE, "training": Event.TRAIN, "paused": Event.PAUSE}
 
 
 class TrainingController(QObject):
-    stateChanged = Signal(str)
+    stateChanged = Signal(object)  # the RunState
     devicesChanged = Signal(dict)
     built = Signal()               # a new run is ready: history cleared, layouts known
     ticked = Signal()              # new history data this tick
-    nodesChanged = Signal(object)  # (step, values, grads)
-    ended = Signal(str, int)       # reason, steps
-    errorOccurred = Signal(str)
+    nodesChanged = Signal(object)  # protocol.Nodes
+    ended = Signal(str, int)       # reason, last step
+    errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
     message = Signal(str)          # status-bar notes
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.state = "stopped"
+        self.run = RunState()
         self.devices: dict[str, tuple[bool, str]] = {}
         self.engine_device: str | None = None  # the device the engine process is fixed to
         self.run_id = 0
         self.session: Session | None = None
         self.history: History | None = None
         self.info: dict = {}
-        self.nodes: tuple | None = None
-        self.end_reason: str | None = None
+        self.nodes: msg.Nodes | None = None
         self.last_error: str | None = None
-        self.recorded = False          # showing a run read from a file, not one trained here
-        self._pending_recorded = None
+        self.last_detail: str = ""
+        self.recorded = False          # showing a run read from a file (or kept over a restart)
+        self._pending_history: tuple[History, str] | None = None  # shown once the next build is done
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
         self.steps_per_second = 0.0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self.poll)
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def state(self) -> Phase:
+        return self.run.phase
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.run.end_reason
+
+    def _apply(self, event: Event, reason: str | None = None) -> None:
+        new = self.run.on(event, reason)
+        if new != self.run:
+            self.run = new
+            if new.phase != Phase.TRAINING:
+                self.steps_per_second = 0.0
+                self._rate_window.clear()
+            self.stateChanged.emit(new)
 
     # -- lifecycle ----------------------------------------------------------------------------
     def start_engine(self, mode: str | None = None, device: str | None = None) -> None:
@@ -63,14 +90,14 @@ class TrainingController(QObject):
         device = device or (o.device if o else "CPU")
         self._client = EngineClient(mode, device)
         self.engine_device = None
-        self._set_state("starting")
+        self._apply(Event.LAUNCH)
         self._timer.start()
 
     def shutdown(self) -> None:
-        """Stop everything: the timer, the engine process and its reader. Within about 2 s."""
+        """Stop everything: the timer, the engine process and its threads. Within about 2 s."""
         self._timer.stop()
         self._stop_client(kill=False)
-        self._set_state("stopped")
+        self._apply(Event.STOP)
 
     def _stop_client(self, kill: bool) -> None:
         if self._client is not None:
@@ -81,22 +108,49 @@ class TrainingController(QObject):
     def engine_running(self) -> bool:
         return self._client is not None and self._client.alive
 
+    @property
+    def silent_for(self) -> float:
+        """Seconds since the engine was last heard from (0 without an engine)."""
+        return self._client.silent_for() if self._client is not None else 0.0
+
+    @property
+    def engine_pid(self) -> int | None:
+        return self._client.process.pid if self._client is not None else None
+
     # -- commands -----------------------------------------------------------------------------
     def load(self, session: Session, recorded=None) -> None:
         """Use this session for the next run and build it now (a reset). With `recorded`
         ((layouts, arrays, end reason) read from a history file), show that run once built."""
         self.session = session.copy()
-        self._pending_recorded = recorded
+        self._pending_history = None
+        if recorded is not None:
+            layouts, arrays, reason = recorded
+            h = History(*layouts)
+            h.append(*arrays)
+            self._pending_history = (h, reason)
         self.reset()
 
     def reset(self) -> None:
         """Build the session anew: a fresh run from the seed."""
         if self.session is None:
             return
-        if self._client is None or self.state in ("dead", "stopped"):
+        if self._client is None or self.state in (Phase.ENGINE_LOST, Phase.STOPPED, Phase.NOT_ANSWERING):
             self.start_engine()  # builds once the new process is up
-        elif self.state != "starting":  # else the "devices" message triggers the build
+        elif self.state != Phase.STARTING:  # else the Devices reply triggers the build
             self._build()
+
+    def restart(self) -> None:
+        """Restart an engine that does not answer: the session is kept, and so is the history,
+        shown as a saved run (Reset trains anew)."""
+        h = self.history
+        if h is not None and h.n and self._pending_history is None:
+            self._pending_history = (h, self.end_reason or "stopped")
+        self.message.emit("Restarting the engine; the session and the history are kept")
+        self.start_engine()
+
+    def wait(self) -> None:
+        """Keep waiting for an engine that does not answer (the watchdog stays on)."""
+        self.message.emit("Waiting for the engine to answer…")
 
     def _build(self) -> None:
         assert self.session is not None
@@ -112,129 +166,138 @@ class TrainingController(QObject):
             return
         self.run_id += 1
         self.recorded = False
-        self.end_reason = None
         self.nodes = None
         self.last_error = None
-        self._rate_window.clear()
-        self.steps_per_second = 0.0
-        if self.state != "starting":
-            self._set_state("building")
-        self._send("build", self.run_id, self.session.to_dict())
+        self.last_detail = ""
+        self._apply(Event.BUILD)
+        self._send(msg.Build(self.run_id, self.session.to_dict()))
 
     def start(self) -> None:
-        if self.state in ("ready", "paused", "ended"):
-            self._send("start")
+        if self.state in (Phase.READY, Phase.PAUSED, Phase.FINISHED):
+            self._send(msg.Start())
 
     def pause(self) -> None:
-        if self.state in ("running", "compiling"):
-            self._send("pause")
+        if self.run.busy:
+            self._send(msg.Pause())
 
     def step(self) -> None:
-        if self.state in ("ready", "paused", "ended"):
-            self._send("step")
+        if self.state in (Phase.READY, Phase.PAUSED, Phase.FINISHED):
+            self._send(msg.Step())
 
     def cancel(self) -> None:
-        """Cancel a Graph-mode compile (or any stuck work): restart the engine, keep the session."""
+        """Cancel a start, build or Graph-mode compile: restart the engine, keep the session."""
         self.message.emit("Cancelled: restarting the engine")
         self.start_engine()
 
     def set_live_option(self, name: str, value) -> None:
-        """Options that change mid-run without a reset."""
+        """Options that change mid-run without a reset (coalesced: only the latest is sent)."""
         assert name in LIVE_OPTIONS
         if self.session is not None:
             setattr(self.session.options, name, value)
-        self._send("set", name, value)
+        self._send(msg.SetOption(name, value))
 
-    def _send(self, *msg) -> None:
-        if self._client is not None:
-            self._client.send(*msg)
+    def _send(self, m) -> None:
+        if self._client is not None and not self._client.send(m):
+            self.message.emit("The engine is not reading its commands")
 
-    def _set_state(self, s: str) -> None:
-        if s != self.state:
-            self.state = s
-            self.stateChanged.emit(s)
-
-    # -- messages -----------------------------------------------------------------------------
+    # -- replies ------------------------------------------------------------------------------
     def poll(self) -> None:
-        """Drain the engine's messages; runs on the GUI timer."""
-        if self._client is None:
+        """Drain the engine's replies and watch that it answers; runs on the GUI timer."""
+        c = self._client
+        if c is None:
             return
+        if self.state == Phase.NOT_ANSWERING and c.silent_for() < WATCHDOG_SECONDS:
+            self.message.emit("The engine answers again")
+            self._apply(Event.ANSWER)
         new_data = False
-        for msg in self._client.drain():
-            kind = msg[0]
-            if kind == "devices":
-                self.devices = msg[1]
-                self.devicesChanged.emit(self.devices)
-                if self.session is not None and self.state == "starting":
-                    self._build()
+        for m in c.drain():
+            handler = _REPLIES.get(type(m))
+            if handler is None:
                 continue
-            if kind == "device":
-                self.engine_device = msg[1]
-                continue
-            if kind == "died":
-                if self.state not in ("stopped", "dead"):  # "dead" already said why
-                    code = self._client.process.exitcode
-                    self.last_error = (f"The engine process stopped unexpectedly (exit code {code}). "
-                                       "Your session is kept: press Reset to start a fresh engine.")
-                    self.errorOccurred.emit(self.last_error)
-                    self._set_state("dead")
-                self._timer.stop()
-                self._stop_client(kill=True)
-                break
-            if kind == "fatal":
-                self.last_error = msg[1]
-                self.errorOccurred.emit(msg[1])
-                self._set_state("dead")
-                continue
-            if msg[1] is not None and msg[1] != self.run_id:
+            rid = getattr(m, "run_id", None)
+            if rid is not None and rid != self.run_id:
                 continue  # a result of a run that was reset: dropped
-            if kind == "built":
-                self._on_built(msg[2])
-            elif kind == "state":
-                self._set_state(msg[2])
-            elif kind == "batch":
-                _, _, steps, rows, ms = msg
-                if self.history is not None:
-                    h = self.history
-                    pc, gc, ac = row_slices(h.param_layout, h.grad_layout)
-                    h.append(steps, rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac], ms, rows[:, LR_COL])
-                    self._rate(steps)
-                    new_data = True
-            elif kind == "nodes":
-                if self.recorded:
-                    continue  # the engine's values are not those of the recorded run
-                self.nodes = (msg[2], msg[3], msg[4])
-                self.nodesChanged.emit(self.nodes)
-            elif kind == "ended":
-                self.end_reason = msg[2]
-                self.steps_per_second = 0.0
-                self._set_state("ended")
-                self.ended.emit(msg[2], msg[3])
-            elif kind == "error":
-                self.last_error = msg[2]
-                self._set_state("error")
-                self.errorOccurred.emit(msg[2])
+            new_data |= bool(handler(self, m))
+            if self._client is not c:
+                return  # the engine is gone (or was replaced): nothing more from this one
+        if self.state in ENGINE_UP and c.silent_for() >= WATCHDOG_SECONDS:
+            self._apply(Event.SILENCE)
         if new_data:
             self.ticked.emit()
 
-    def _on_built(self, info: dict) -> None:
+    def _on_devices(self, m: msg.Devices) -> None:
+        self.devices = m.devices
+        self.devicesChanged.emit(self.devices)
+        if self.session is not None and self.state == Phase.STARTING:
+            self._build()
+
+    def _on_device(self, m: msg.Device) -> None:
+        self.engine_device = m.name
+
+    def _on_gone(self, _m: msg.Gone) -> None:
+        if self.state not in (Phase.STOPPED, Phase.ENGINE_LOST):  # ENGINE_LOST already said why
+            code = self._client.process.exitcode
+            self._error(f"The engine process stopped unexpectedly (exit code {code}). "
+                        "Your session is kept: press Reset to start a fresh engine.")
+            self._apply(Event.LOSE)
+        self._timer.stop()
+        self._stop_client(kill=True)
+
+    def _on_fatal(self, m: msg.Fatal) -> None:
+        self._error(m.message, m.detail)
+        self._apply(Event.LOSE)
+
+    def _on_built(self, m: msg.Built) -> None:
+        info = m.info
         self.info = info
-        self.history = History(Layout.from_dict(info["param_layout"]), Layout.from_dict(info["grad_layout"]),
-                               Layout.from_dict(info["aux_layout"]))
-        rec, self._pending_recorded = self._pending_recorded, None
+        layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
+        self.history = History(*layouts)
+        kept, self._pending_history = self._pending_history, None
         self.recorded = False
-        if rec is not None and [lay.to_dict() for lay in rec[0]] == [self.history.param_layout.to_dict(),
-                                                                  self.history.grad_layout.to_dict(),
-                                                                  self.history.aux_layout.to_dict()]:
-            self.history.append(*rec[1])
-            self.recorded, self.end_reason, self.nodes = True, rec[2], None
-            self._set_state("ended")
-            self.built.emit()
-            return
-        self._set_state("ready")
+        if kept is not None and [lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout,
+                                                        kept[0].aux_layout)] == [lay.to_dict() for lay in layouts]:
+            self.history, self.recorded, self.nodes = kept[0], True, None
+            self._apply(Event.REVIEW, kept[1])
+        else:
+            self._apply(Event.BUILT)
         self.built.emit()
 
+    def _on_state(self, m: msg.State) -> None:
+        event = ENGINE_STATES.get(m.state)
+        if event is not None:
+            self._apply(event)
+
+    def _on_batch(self, m: msg.Batch) -> bool:
+        h = self.history
+        if h is None:
+            return False
+        pc, gc, ac = row_slices(h.param_layout, h.grad_layout)
+        rows = m.rows
+        h.append(m.steps, rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac], m.step_ms, rows[:, LR_COL])
+        self._rate(m.steps)
+        return True
+
+    def _on_nodes(self, m: msg.Nodes) -> None:
+        if self.recorded:
+            return  # the engine's values are not those of the recorded run
+        self.nodes = m
+        self.nodesChanged.emit(m)
+
+    def _on_ended(self, m: msg.Ended) -> None:
+        self._apply(Event.END, m.reason)
+        self.ended.emit(m.reason, m.step)
+
+    def _on_error(self, m: msg.Error) -> None:
+        self._error(m.message, m.detail)
+        self._apply(Event.FAIL)
+
+    def _error(self, text: str, detail: str = "") -> None:
+        self.last_error, self.last_detail = text, detail
+        self.errorOccurred.emit(text, detail)
+
     def _rate(self, steps: np.ndarray) -> None:
+        if self.state != Phase.TRAINING:
+            return
         now = time.perf_counter()
         self._rate_window.append((now, int(steps[-1])))
         self._rate_window = [(t, s) for t, s in self._rate_window if now - t < 1.0]
@@ -245,5 +308,18 @@ class TrainingController(QObject):
 
     @property
     def step_count(self) -> int:
+        """The last step in the history (model.steps: the number of steps computed)."""
         h = self.history
         return int(h.steps[-1]) if h is not None and h.n else 0
+
+    @property
+    def updates(self) -> int:
+        """Updates kept by the parameters after the history's last step."""
+        return updates_kept(self.step_count, self.end_reason)
+
+
+_REPLIES = {msg.Devices: TrainingController._on_devices, msg.Device: TrainingController._on_device,
+            msg.Gone: TrainingController._on_gone, msg.Fatal: TrainingController._on_fatal,
+            msg.Built: TrainingController._on_built, msg.State: TrainingController._on_state,
+            msg.Batch: TrainingController._on_batch, msg.Nodes: TrainingController._on_nodes,
+            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error}

@@ -1,4 +1,5 @@
-"""The training controls, bound to the document's options and the controller's state."""
+"""The training controls, bound to the document's options; they display the run state's
+permissions (model/runstate.py): a disabled control says why in its tooltip."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
@@ -7,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QLabel, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
 
 from ..model.presets import preset_names
+from ..model.runstate import Control, Permissions, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from . import theme
 
@@ -14,6 +16,9 @@ API_ITEMS = [("grad", "mindspore.grad"), ("value_and_grad", "mindspore.value_and
              ("cell", "nn.Cell + value_and_grad(weights=)")]
 MODE_ITEMS = [("pynative", "PyNative"), ("graph", "Graph (mindspore.jit)")]
 OPT_ITEMS = [("sgd", "SGD"), ("momentum", "Momentum (0.9)"), ("adam", "Adam")]
+
+AUX_TIP = ("function_with_logits: the function returns the auxiliary outputs after the loss.\n"
+           "MindSpore then differentiates every output: the gradients include sum(z).")
 
 # options that need a new run when changed, hence locked while training
 RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
@@ -33,6 +38,7 @@ class ControlPanel(QWidget):
     stepClicked = Signal()
     resetClicked = Signal()
     cancelClicked = Signal()
+    restartClicked = Signal()
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -63,8 +69,7 @@ class ControlPanel(QWidget):
         bl = QVBoxLayout(box)
         self.auxOutputCheck = QCheckBox("Return z too  (return loss, z)")
         self.auxOutputCheck.setObjectName("auxOutputCheck")
-        self.auxOutputCheck.setToolTip("function_with_logits: the function returns the auxiliary outputs after the loss.\n"
-                                       "MindSpore then differentiates every output: the gradients include sum(z).")
+        self.auxOutputCheck.setToolTip(AUX_TIP)
         self.stopGradientCheck = QCheckBox("ops.stop_gradient(z)")
         self.stopGradientCheck.setObjectName("stopGradientCheck")
         self.hasAuxCheck = QCheckBox("has_aux=True")
@@ -164,7 +169,7 @@ class ControlPanel(QWidget):
         self.startButton.clicked.connect(self.startClicked)
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
-        self.cancelButton.clicked.connect(self.cancelClicked)
+        self.cancelButton.clicked.connect(self._cancel_or_restart)
         document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
@@ -206,18 +211,23 @@ class ControlPanel(QWidget):
             self.maxStepsSpin.setValue(o.steps)
             self.speedSpin.setValue(o.speed)
             has_aux_outputs = bool(self.doc.graph.aux_outputs())
+            locked = f"\n({self._perms.why(Control.EDIT)})" if self._locked and self._perms is not None else ""
             self.auxOutputCheck.setEnabled(has_aux_outputs and not self._locked)
-            self.auxOutputCheck.setToolTip(self.auxOutputCheck.toolTip() if has_aux_outputs
-                                           else "This graph has a single Output: add a second Output to return z too")
+            self.auxOutputCheck.setToolTip((AUX_TIP if has_aux_outputs
+                                            else "This graph has a single Output: add a second Output to return z too") + locked)
             why = "" if o.aux_output else "Only meaningful when z is returned too: tick 'Return z too' first."
             for w in (self.stopGradientCheck, self.hasAuxCheck):
                 w.setEnabled(o.aux_output and not self._locked)
-            self.stopGradientCheck.setToolTip(why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.")
-            self.hasAuxCheck.setToolTip(why or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data.")
+            self.stopGradientCheck.setToolTip((why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.") + locked)
+            self.hasAuxCheck.setToolTip((why or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data.") + locked)
         finally:
             self._updating = False
 
-    _locked = False
+    _locked = False  # run options locked (model/runstate.py: Control.EDIT not allowed)
+    _perms: Permissions | None = None
+
+    def _cancel_or_restart(self) -> None:
+        (self.restartClicked if self._perms is not None and self._perms.ok(Control.RESTART) else self.cancelClicked).emit()
 
     def set_devices(self, devices: dict) -> None:
         model: QStandardItemModel = self.deviceCombo.model()  # type: ignore[assignment]
@@ -229,10 +239,32 @@ class ControlPanel(QWidget):
             item.setToolTip("" if ok else why)
             self.deviceCombo.setItemText(i, dev if ok else f"{dev} (not available)")
 
-    def set_running(self, running: bool) -> None:
-        """While training, only the learning rate, stop conditions and speed stay editable."""
-        self._locked = running
-        for w in (self.presetCombo, self.apiCombo, self.deviceCombo, self.modeCombo, self.optimizerCombo, self.seedSpin):
-            w.setEnabled(not running)
-            w.setToolTip(w.toolTip().split("\n(")[0] + ("\n(Pause to change this: it needs a new run.)" if running else ""))
+    def show_run(self, run: RunState, perms: Permissions) -> None:
+        """Enable each control as the run state allows, with the reason as the tooltip if not."""
+        self._perms = perms
+        self._locked = not perms.ok(Control.EDIT)
+        for w, control in ((self.presetCombo, Control.EDIT), (self.apiCombo, Control.EDIT),
+                           (self.optimizerCombo, Control.EDIT), (self.seedSpin, Control.EDIT),
+                           (self.deviceCombo, Control.DEVICE), (self.modeCombo, Control.DEVICE),
+                           (self.lrSpin, Control.LIVE), (self.untilLossSpin, Control.LIVE),
+                           (self.maxStepsSpin, Control.LIVE), (self.speedSpin, Control.LIVE)):
+            w.setEnabled(perms.ok(control))
+            base = w.toolTip().split("\n(")[0]
+            w.setToolTip(base + (f"\n({perms.why(control)})" if not perms.ok(control) else ""))
+        self.startButton.setText(run.start_text)
+        go = Control.PAUSE if run.busy else Control.START
+        self.startButton.setEnabled(perms.ok(go))
+        self.startButton.setToolTip(perms.why(go))
+        self.stepButton.setEnabled(perms.ok(Control.STEP))
+        self.stepButton.setToolTip("Exactly one training step" if perms.ok(Control.STEP) else perms.why(Control.STEP))
+        self.resetButton.setEnabled(perms.ok(Control.RESET))
+        self.resetButton.setToolTip("Re-initialise from the seed and clear the history" if perms.ok(Control.RESET)
+                                    else perms.why(Control.RESET))
+        restart = perms.ok(Control.RESTART)
+        self.cancelButton.setVisible(perms.ok(Control.CANCEL) or restart)
+        self.cancelButton.setText("Restart the engine" if restart else
+                                  "Cancel compiling" if run.phase == "compiling" else "Cancel")
+        self.cancelButton.setToolTip("Start a fresh engine process; the session and the history are kept" if restart
+                                     else "Stop the engine process and start a fresh one; the session is kept")
+        self.reasonLabel.setText("" if perms.ok(go) else perms.why(go))
         self.sync_from_document()

@@ -7,12 +7,15 @@ import os
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QHBoxLayout, QLabel, QListWidget, QMainWindow, QMenu,
-                               QPlainTextEdit, QPushButton, QSizePolicy, QToolBar, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
+                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QSizePolicy, QToolBar, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
+from ..model.runstate import Control, Phase, RunState, permissions
+from ..model.steps import end_message, loss_at, nodes_caption, progress
 from ..model.session import Session
 from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -24,9 +27,8 @@ from .files import SessionFiles
 from .persistence import AppStore
 from .plots import PlotPanel
 
-STATE_TEXT = {"starting": "starting MindSpore…", "building": "building…", "ready": "ready", "compiling": "compiling…",
-              "running": "training", "paused": "paused", "ended": "finished", "error": "error",
-              "dead": "engine stopped", "stopped": "stopped"}
+NOT_ANSWERING_TEXT = ("The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
+                      "Wait for it, or Restart it: the session and the history are kept.")
 
 
 def _structure_key(session: Session) -> str:
@@ -81,7 +83,21 @@ class MainWindow(QMainWindow):
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.errorBanner, 1)
         dismiss.setObjectName("dismissButton")
+        self.detailsButton = QPushButton("Details…")
+        self.detailsButton.setObjectName("detailsButton")
+        self.detailsButton.setToolTip("The engine's full traceback")
+        self.detailsButton.clicked.connect(self.show_details)
+        self.waitButton = QPushButton("Wait")
+        self.waitButton.setObjectName("waitButton")
+        self.waitButton.setToolTip("Keep waiting for the engine to answer")
+        self.restartButton = QPushButton("Restart")
+        self.restartButton.setObjectName("restartButton")
+        self.restartButton.setToolTip("Start a fresh engine process; the session and the history are kept")
+        for b in (self.detailsButton, self.waitButton, self.restartButton):
+            banner_row.addWidget(b)
+            b.setVisible(False)
         banner_row.addWidget(dismiss)
+        self._detail = ""
         self.bannerRow.setVisible(False)
         self.errorBanner.setVisible(True)
         cl.addWidget(self.bannerRow)
@@ -119,7 +135,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
 
         # status bar
-        self.stepLabel = QLabel("step 0")
+        self.stepLabel = QLabel(progress(0, 0))
         self.stepLabel.setObjectName("stepLabel")
         self.rateLabel = QLabel("")
         self.rateLabel.setObjectName("rateLabel")
@@ -146,6 +162,9 @@ class MainWindow(QMainWindow):
         self.controls.stepClicked.connect(self.controller.step)
         self.controls.resetClicked.connect(self.reset)
         self.controls.cancelClicked.connect(self.controller.cancel)
+        self.controls.restartClicked.connect(self.restart_engine)
+        self.waitButton.clicked.connect(self.wait_for_engine)
+        self.restartButton.clicked.connect(self.restart_engine)
         c = self.controller
         c.stateChanged.connect(self._state_changed)
         c.devicesChanged.connect(self.controls.set_devices)
@@ -201,6 +220,9 @@ class MainWindow(QMainWindow):
             if key is not None:
                 a.setShortcut(key)
             a.triggered.connect(fn)
+            if fn == f.export_dialog:
+                self.saveRunAction = a
+                a.setObjectName("saveRunAction")
         self.recentMenu = m.addMenu("Open &recent")
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
@@ -260,13 +282,49 @@ class MainWindow(QMainWindow):
             self.graphView.ensureVisible(item)
         return name
 
-    def show_error(self, text: str) -> None:
-        self.errorBanner.setText(f"⚠ {text}")
-        self.bannerRow.setVisible(True)
+    def show_error(self, text: str, detail: str = "") -> None:
+        """The banner, with a Details… button when there is a traceback behind the message."""
+        self._banner(f"⚠ {text}", detail=detail)
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
+
+    def _banner(self, text: str, detail: str = "", watchdog: bool = False) -> None:
+        self.errorBanner.setText(text)
+        self._detail = detail
+        self.detailsButton.setVisible(bool(detail))
+        self.waitButton.setVisible(watchdog)
+        self.restartButton.setVisible(watchdog)
+        self.bannerRow.setVisible(True)
 
     def dismiss_error(self) -> None:
         self.bannerRow.setVisible(False)
+
+    def show_details(self) -> QDialog:
+        """The engine's traceback in a read-only text window (non-modal: training goes on)."""
+        d = QDialog(self)
+        d.setObjectName("detailsDialog")
+        d.setWindowTitle("Error details")
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        lay = QVBoxLayout(d)
+        text = QPlainTextEdit(self._detail)
+        text.setObjectName("detailsText")
+        text.setReadOnly(True)
+        text.setFont(theme.font(10, mono=True))
+        text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        lay.addWidget(text)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(d.close)
+        lay.addWidget(buttons)
+        d.resize(900, 500)
+        d.show()
+        return d
+
+    def wait_for_engine(self) -> None:
+        self.dismiss_error()
+        self.controller.wait()
+
+    def restart_engine(self) -> None:
+        self.dismiss_error()
+        self.controller.restart()
 
     @property
     def error_shown(self) -> bool:
@@ -312,7 +370,7 @@ class MainWindow(QMainWindow):
             self.controller.load(self.document.session)
 
     def toggle_start(self) -> None:
-        if self.controller.state in ("running", "compiling"):
+        if self.controller.run.busy:
             self.controller.pause()
         else:
             self.controller.start()
@@ -332,77 +390,59 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_nodes(self, nodes) -> None:
-        step, values, grads = nodes
-        self.scene.set_node_data(values, grads)
+        self.scene.set_node_data(nodes.values, nodes.grads)
         self._update_status()
 
-    def _on_ended(self, reason: str, steps: int) -> None:
+    def _on_ended(self, reason: str, step: int) -> None:
         self.plots.refresh(force=True)
-        text = {"max_steps": f"Finished: reached the maximum of {steps} steps.",
-                "until_loss": f"Finished at step {steps}: the loss fell below the target.",
-                "non_finite": f"Stopped at step {steps}: the loss or a gradient is not finite. The learning rate "
-                              "is probably too large: lower it and press Reset."}.get(reason, f"Ended: {reason}")
+        text = end_message(reason, step)
         if reason == "non_finite":
             self.show_error(text)
         self.statusBar().showMessage(text, 10000)
         self._update_status()
 
-    def _state_changed(self, state: str) -> None:
-        running = state in ("running", "compiling")
-        if state in ("paused", "ended"):
+    def _state_changed(self, run: RunState) -> None:
+        if run.phase in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED):
             self.plots.refresh(force=True)  # everything, heat maps included, at the last step
-        self.controls.set_running(running)
-        self.inspector.set_locked(running)
-        self.scene.locked = running
-        self.document.locked = running
-        self._update_undo_actions()
-        self.palette.setEnabled(not running)
-        self.controls.cancelButton.setVisible(state in ("compiling", "building", "starting"))
-        self.controls.cancelButton.setText("Cancel compiling" if state == "compiling" else "Cancel")
+        if run.phase == Phase.NOT_ANSWERING:
+            self._banner("⚠ " + NOT_ANSWERING_TEXT.format(self.controller.silent_for), watchdog=True)
+        elif self.waitButton.isVisible():
+            self.dismiss_error()  # the engine answers again, or was restarted
         self._update_buttons()
         self._update_status()
 
-    def _update_buttons(self) -> None:
+    def permissions(self):
+        """What each control allows now (model/runstate.py); the window only displays it."""
         c = self.controller
-        s = c.state
         problems = self.document.session.problems()
-        start = self.controls.startButton
-        start.setText("Pause" if s in ("running", "compiling") else "Start")
-        reason = ""
-        if problems:
-            reason = "Fix the graph first: " + problems[0]
-        elif s in ("starting", "building"):
-            reason = "Starting MindSpore…" if s == "starting" else ""
-        elif s == "ended" and c.recorded:
-            reason = "A saved run: press Reset to train it again."
-        elif s == "ended" and c.end_reason == "non_finite":
-            reason = "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset."
-        elif s == "ended" and c.end_reason != "max_steps":
-            reason = "The run has finished: press Reset to train again."
-        elif s in ("ended", "paused", "ready") and c.step_count >= self.document.options.steps:
-            reason = "Reached max steps: raise Max steps to go on, or Reset."
-        elif s in ("error", "dead"):
-            reason = "Press Reset to recover."
-        can_start = not reason and s in ("ready", "paused", "ended", "running", "compiling")
-        start.setEnabled(can_start)
-        start.setToolTip(reason)
-        self.controls.stepButton.setEnabled(not reason and s in ("ready", "paused", "ended"))
-        self.controls.resetButton.setEnabled(not problems and s not in ("starting",))
-        self.controls.reasonLabel.setText(reason)
+        return permissions(c.run, problem=problems[0] if problems else "", steps=c.step_count,
+                           max_steps=self.document.options.steps)
+
+    def _update_buttons(self) -> None:
+        run, perms = self.controller.run, self.permissions()
+        self.controls.show_run(run, perms)
+        editable = perms.ok(Control.EDIT)
+        self.inspector.set_locked(not editable)
+        self.scene.locked = not editable
+        self.document.locked = not editable
+        self._update_undo_actions()
+        self.palette.setEnabled(editable)
+        self.palette.setToolTip("" if editable else perms.why(Control.EDIT))
+        self.saveRunAction.setEnabled(perms.ok(Control.SAVE_RUN))
+        self.saveRunAction.setToolTip(perms.why(Control.SAVE_RUN) or "Save the run with every step, as JSON Lines")
 
     def _update_status(self) -> None:
         c = self.controller
         h = c.history
-        self.stepLabel.setText(f"step {c.step_count}")
-        self.rateLabel.setText(f"{c.steps_per_second:,.0f} steps/s" if c.state == "running" else "")
+        self.stepLabel.setText(progress(c.step_count, c.updates))
+        self.rateLabel.setText(f"{c.steps_per_second:,.0f} steps/s" if c.state == Phase.TRAINING else "")
         if h is not None and h.n:
-            self.lossLabel.setText(f"loss at step {int(h.steps[-1])}: {fmt_number(h.loss[-1])}")
+            self.lossLabel.setText(loss_at(int(h.steps[-1]), fmt_number(h.loss[-1])))
         else:
             self.lossLabel.setText("loss —")
         o = self.document.options
         self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
-        state = "stopped: not finite" if c.state == "ended" and c.end_reason == "non_finite" else STATE_TEXT.get(c.state, c.state)
-        self.stateLabel.setText(state)
+        self.stateLabel.setText(c.run.label)
         self._update_caption()
 
     def _update_undo_actions(self, *_args) -> None:
@@ -421,7 +461,7 @@ class MainWindow(QMainWindow):
         elif c.nodes is None:
             first = "Nodes: values not computed yet"
         else:
-            first = f"Nodes: values and gradients at the current parameters (after {c.nodes[0]} updates)"
+            first = nodes_caption(c.nodes.updates, c.step_count)
         aux = self.document.graph.aux_outputs()
         z = aux[0].inputs.get("x", "z") if aux else "z"
         if not (o.aux_output and aux):

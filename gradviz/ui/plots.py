@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout
 
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
+from ..model.steps import heatmap_title
 from . import theme
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
@@ -131,6 +132,8 @@ class PlotPanel(QWidget):
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
+        self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
+        self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self._hover = [HoverReadout(p, self.readout, t) for p, t in ((self.lossPlot, self._text_loss),
                        (self.paramPlot, lambda s: self._text_elements(s, False)),
                        (self.gradPlot, lambda s: self._text_elements(s, True)))]
@@ -162,6 +165,8 @@ class PlotPanel(QWidget):
         self.param_curves, self.grad_curves = [], []
         self.heat.clear()
         self.images = []
+        self.heat_titles = []
+        self.heat_step = 0
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
         if history is None:
@@ -178,12 +183,13 @@ class PlotPanel(QWidget):
             for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
                 if len(shape) == 2:
                     title = name if kind == "params" else f"∂L/∂{name}"
+                    title_item = self.heat.addLabel(title, row=row, col=1, size="11pt",
+                                                    color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR)
+                    self.heat_titles.append((title_item, name, kind == "grads"))
                     vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
-                    self.heat.addLabel(title, row=row, col=1, size="11pt",
-                                       color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR)
                     self.images.append((img, kind, off, shape))
                     row += 1
                 off += size
@@ -229,6 +235,15 @@ class PlotPanel(QWidget):
                 a = src[-1, off:off + shape[0] * shape[1]].reshape(shape)
                 mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
                 img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
+            self._title_heat_maps(int(h.steps[-1]))
+
+    def _title_heat_maps(self, step: int) -> None:
+        """Each heat map says which state it shows (model.steps), as the node heat maps do."""
+        if step == self.heat_step:
+            return
+        self.heat_step = step
+        for label, name, grads in self.heat_titles:
+            label.setText(heatmap_title(name, step, grads).replace("\n", "<br>"))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly

@@ -37,7 +37,7 @@ def take_screenshot(preset: str, steps: int, out: str, aux_output: bool = False,
 
     def wait(cond) -> bool:
         while not cond():
-            if deadline.hasExpired() or c.state in ("error", "dead"):
+            if deadline.hasExpired() or c.state in ("error", "engine_lost"):
                 return False
             QTimer.singleShot(20, loop.quit)
             loop.exec()
@@ -46,8 +46,8 @@ def take_screenshot(preset: str, steps: int, out: str, aux_output: bool = False,
     ok = wait(lambda: c.state == "ready")
     if ok and steps > 0:
         c.start()
-        ok = wait(lambda: c.state == "ended")
-        ok = ok and wait(lambda: c.nodes is not None and c.nodes[0] == c.step_count)
+        ok = wait(lambda: c.state in ("finished", "diverged"))
+        ok = ok and wait(lambda: c.nodes is not None and c.nodes.updates == c.updates)
     elif ok:
         ok = wait(lambda: c.nodes is not None)
     if not ok:

@@ -1,0 +1,146 @@
+"""The messages between the window and the engine process: one frozen dataclass each.
+
+Commands go to the engine, replies come back; both are pickled over a multiprocessing pipe, so a
+message is read by its fields, never by position. To add a message, add a dataclass here and a
+handler to the receiver's dispatch table (Server.HANDLERS in process.py, the controller's
+_REPLIES). Replies about one run carry its `run_id`, so the window drops those of a run it has
+reset. Qt-free and MindSpore-free: both processes import it."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+message = dataclasses.dataclass(frozen=True)
+
+
+# -- commands: window -> engine ----------------------------------------------------------------
+@message
+class Build:
+    """Build this session into a fresh run from the seed."""
+    run_id: int
+    session: dict
+
+
+@message
+class Start:
+    """Train on (paced by the speed option) until paused or ended."""
+
+
+@message
+class Pause:
+    pass
+
+
+@message
+class Step:
+    """Exactly one step."""
+
+
+@message
+class SetOption:
+    """A live option: lr, speed, steps or until_loss (value None: off)."""
+    name: str
+    value: float | int | None
+
+
+@message
+class GetNodes:
+    """Send the node values and gradients at the current parameters."""
+
+
+@message
+class Quit:
+    pass
+
+
+@message
+class Fault:
+    """Fault injection for the robustness tests: 'raise', 'exit' or 'hang'."""
+    kind: str
+
+
+COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault)
+LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
+
+
+# -- replies: engine -> window -----------------------------------------------------------------
+@message
+class Devices:
+    """The engine is up; each device's availability and, if unavailable, why."""
+    devices: dict  # {name: (ok, why)}
+
+
+@message
+class Device:
+    """The device this engine process is fixed to (None: not yet fixed)."""
+    name: str | None
+
+
+@message
+class Heartbeat:
+    """The engine process is alive (sent by a thread every HEARTBEAT_SECONDS, busy or not)."""
+
+
+@message
+class Built:
+    run_id: int
+    info: dict  # layouts, program, inputs, initial params, shapes
+
+
+@message
+class State:
+    """The engine's phase for this run: 'compiling', 'training' or 'paused'."""
+    run_id: int
+    state: str
+
+
+@message
+class Batch:
+    """Steps trained since the last batch: one row per step (StepResult.row layout)."""
+    run_id: int
+    steps: np.ndarray
+    rows: np.ndarray
+    step_ms: np.ndarray
+
+
+@message
+class Nodes:
+    """Node values and dL/d(node) at the parameters after `updates` updates (model.steps)."""
+    run_id: int
+    updates: int
+    values: dict
+    grads: dict
+
+
+@message
+class Ended:
+    """The run ended at `step` (the last step computed) for `reason` (training.end_reason)."""
+    run_id: int
+    reason: str
+    step: int
+
+
+@message
+class Error:
+    """An exception in the engine: a one-line message, and the traceback for a details view
+    (run_id None: not about a run, e.g. a reply the window could not read)."""
+    run_id: int | None
+    message: str
+    detail: str = ""
+
+
+@message
+class Fatal:
+    """The engine cannot work at all (MindSpore failed to load); it exits after this."""
+    message: str
+    detail: str = ""
+
+
+@message
+class Gone:
+    """Made by the window's reader, not sent: the pipe closed, the engine process is gone."""
+
+
+REPLIES = (Devices, Device, Heartbeat, Built, State, Batch, Nodes, Ended, Error, Fatal, Gone)
+HEARTBEAT_SECONDS = 0.25

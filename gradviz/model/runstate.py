@@ -1,0 +1,182 @@
+"""The run state: where the window's training is, what moves it, and what each control allows.
+
+One immutable RunState, moved by Events (what the engine said, what the controller did). The
+controller holds the only RunState; the window asks `permissions()` what each control allows and
+shows the reason of a disabled one as its tooltip, so no widget decides from raw state strings and
+each rule is written once, here. Qt-free, so every transition has a plain unit test."""
+from __future__ import annotations
+
+import dataclasses
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    STOPPED = "stopped"              # no engine: before the first start, after shutting down
+    STARTING = "starting"            # the engine process is starting (importing MindSpore)
+    BUILDING = "building"            # the engine builds the session into a fresh run
+    READY = "ready"                  # built, nothing trained yet
+    COMPILING = "compiling"          # Graph mode compiles before its first step (or batch)
+    TRAINING = "training"
+    PAUSED = "paused"
+    FINISHED = "finished"            # ended by max steps or stop-at-loss
+    DIVERGED = "diverged"            # ended by a non-finite loss or gradient
+    REVIEWING = "reviewing"          # showing a run not trained by this engine (opened, or kept over a restart)
+    ERROR = "error"                  # the engine reported an exception; Reset recovers
+    NOT_ANSWERING = "not_answering"  # the watchdog heard nothing for a while; Wait or Restart
+    ENGINE_LOST = "engine_lost"      # the engine process is gone; Reset starts a fresh one
+
+
+class Event(StrEnum):
+    LAUNCH = "launch"      # a fresh engine process was started
+    BUILD = "build"        # a build of the session was sent
+    BUILT = "built"        # the engine built it
+    REVIEW = "review"      # built, and a recorded history is shown instead of training
+    COMPILE = "compile"    # the engine compiles
+    TRAIN = "train"        # the engine trains
+    PAUSE = "pause"        # the engine waits for the next command (after a pause or a single step)
+    END = "end"            # the run ended (with a reason)
+    FAIL = "fail"          # the engine reported an exception
+    SILENCE = "silence"    # the watchdog heard nothing from the engine
+    ANSWER = "answer"      # the engine was heard again
+    LOSE = "lose"          # the engine process died, or could not load MindSpore
+    STOP = "stop"          # everything was shut down
+
+
+class Control(StrEnum):
+    START = "start"        # train on
+    PAUSE = "pause"
+    STEP = "step"          # exactly one step
+    RESET = "reset"        # a fresh run from the seed
+    CANCEL = "cancel"      # abandon a start, build or compile (restarts the engine)
+    EDIT = "edit"          # the graph, the preset, the options that need a new run
+    DEVICE = "device"      # the device and the mode (a new engine process)
+    LIVE = "live"          # learning rate, stop-at-loss, max steps, speed
+    SAVE_RUN = "save_run"  # save the run with its history
+    WAIT = "wait"          # keep waiting for an engine that does not answer
+    RESTART = "restart"    # restart it, keeping the session and the history
+
+
+P = Phase
+ENGINE_UP = frozenset({P.BUILDING, P.READY, P.COMPILING, P.TRAINING, P.PAUSED, P.FINISHED, P.DIVERGED,
+                       P.REVIEWING, P.ERROR})
+BUSY = frozenset({P.COMPILING, P.TRAINING})  # the engine trains: no edits, Pause offered
+CAN_GO_ON = frozenset({P.READY, P.PAUSED, P.FINISHED})  # Start/Step may be sent (FINISHED: by max steps only)
+
+# where each event leads from each phase; a pair not listed leaves the state as it is
+TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
+    Event.LAUNCH: {p: P.STARTING for p in Phase},
+    Event.STOP: {p: P.STOPPED for p in Phase},
+    Event.LOSE: {p: P.ENGINE_LOST for p in Phase if p is not P.STOPPED},
+    Event.BUILD: {p: P.BUILDING for p in ENGINE_UP | {P.STARTING}},
+    Event.BUILT: {P.BUILDING: P.READY},
+    Event.REVIEW: {P.BUILDING: P.REVIEWING},
+    Event.COMPILE: {p: P.COMPILING for p in CAN_GO_ON | BUSY},
+    Event.TRAIN: {p: P.TRAINING for p in CAN_GO_ON | BUSY},
+    Event.PAUSE: {p: P.PAUSED for p in CAN_GO_ON | BUSY},
+    Event.END: {p: P.FINISHED for p in CAN_GO_ON | BUSY},  # DIVERGED for a non-finite end
+    Event.FAIL: {p: P.ERROR for p in ENGINE_UP | {P.STARTING}},
+    Event.SILENCE: {p: P.NOT_ANSWERING for p in ENGINE_UP},
+    Event.ANSWER: {},  # NOT_ANSWERING goes back to the phase it interrupted
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class RunState:
+    phase: Phase = Phase.STOPPED
+    end_reason: str | None = None    # why the run ended (FINISHED, DIVERGED, REVIEWING)
+    resume: Phase | None = None      # NOT_ANSWERING: the phase to go back to when the engine answers
+
+    def on(self, event: Event, reason: str | None = None) -> RunState:
+        """The state after `event` (`reason`: why the run ended, for END and REVIEW)."""
+        if event is Event.ANSWER:
+            return RunState(self.resume, self.end_reason) if self.phase is P.NOT_ANSWERING else self
+        to = TRANSITIONS[event].get(self.phase)
+        if to is None:
+            return self
+        if event is Event.SILENCE:
+            return RunState(P.NOT_ANSWERING, self.end_reason, resume=self.phase)
+        if event is Event.END:
+            return RunState(P.DIVERGED if reason == "non_finite" else P.FINISHED, reason)
+        if event is Event.REVIEW:
+            return RunState(to, reason)
+        if to is P.ERROR or to is P.ENGINE_LOST or to is P.STOPPED:
+            return RunState(to, self.end_reason)  # the history of the run stays readable
+        return RunState(to)
+
+    @property
+    def busy(self) -> bool:
+        """The engine trains (or compiles to train)."""
+        return self.phase in BUSY
+
+    @property
+    def label(self) -> str:
+        """The phase in a few words, for the status bar."""
+        if self.phase is P.NOT_ANSWERING and self.resume in BUSY:
+            return "engine not answering (was training)"
+        return LABELS[self.phase]
+
+    @property
+    def start_text(self) -> str:
+        """The Start/Pause button's text."""
+        return "Pause" if self.busy else "Start"
+
+
+LABELS = {P.STOPPED: "stopped", P.STARTING: "starting MindSpore…", P.BUILDING: "building…", P.READY: "ready",
+          P.COMPILING: "compiling…", P.TRAINING: "training", P.PAUSED: "paused", P.FINISHED: "finished",
+          P.DIVERGED: "stopped: not finite", P.REVIEWING: "saved run", P.ERROR: "error",
+          P.NOT_ANSWERING: "engine not answering", P.ENGINE_LOST: "engine stopped"}
+
+WHY_NOT_ANSWERING = "The engine is not answering: Wait for it, or Restart it (the session and history are kept)."
+WHY_BUSY_EDIT = "Pause to change this: it needs a new run."
+
+
+@dataclasses.dataclass(frozen=True)
+class Permissions:
+    """For each control, "" if allowed, else why not (a disabled control's tooltip)."""
+    reasons: dict
+
+    def ok(self, control: Control) -> bool:
+        return not self.reasons[control]
+
+    def why(self, control: Control) -> str:
+        return self.reasons[control]
+
+
+def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: int | None = None) -> Permissions:
+    """What each control allows in `state`. `problem`: the graph's first problem ("" if it can be
+    trained); `steps`: steps in the history; `max_steps`: the Max steps option."""
+    p = state.phase
+    fix = f"Fix the graph first: {problem}" if problem else ""
+    r = {c: "" for c in Control}
+    r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy="Already training.")
+    r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy="Pause first: Step does exactly one step.")
+    r[Control.PAUSE] = "" if p in BUSY else "Not training."
+    r[Control.RESET] = fix or {P.STARTING: "MindSpore is starting…", P.NOT_ANSWERING: WHY_NOT_ANSWERING,
+                               P.STOPPED: "The engine is stopped."}.get(p, "")
+    r[Control.CANCEL] = "" if p in (P.STARTING, P.BUILDING, P.COMPILING) else "Nothing to cancel."
+    r[Control.EDIT] = r[Control.DEVICE] = (WHY_BUSY_EDIT if p in BUSY else
+                                           WHY_NOT_ANSWERING if p is P.NOT_ANSWERING else "")
+    r[Control.SAVE_RUN] = ("Nothing to save yet: train at least one step." if steps <= 0 else
+                           "Pause first to save the run." if p in BUSY else "")
+    r[Control.WAIT] = r[Control.RESTART] = "" if p is P.NOT_ANSWERING else "The engine is answering."
+    return Permissions(r)
+
+
+def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str) -> str:
+    p = state.phase
+    if p in BUSY:
+        return busy
+    if p is P.FINISHED and state.end_reason != "max_steps":
+        return "The run has finished (the loss fell below the target): press Reset to train again."
+    if p in CAN_GO_ON:
+        if max_steps is not None and steps >= max_steps:
+            return "Reached max steps: raise Max steps to go on, or Reset."
+        return ""
+    return {P.STOPPED: "The engine is stopped.",
+            P.STARTING: "MindSpore is starting…",
+            P.BUILDING: "Building the run…",
+            P.DIVERGED: "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset.",
+            P.REVIEWING: "Showing a saved run: press Reset to train it again.",
+            P.ERROR: "The engine reported an error: press Reset to recover.",
+            P.NOT_ANSWERING: WHY_NOT_ANSWERING,
+            P.ENGINE_LOST: "The engine process stopped: press Reset to start a fresh one."}[p]

@@ -1,0 +1,82 @@
+"""What "step" and "update" mean, and the words every label uses for them. Qt-free.
+
+Step k is the k-th computation of the loss and the gradients, numbered from 1 (as in the plots
+and the JSON Lines; the seed prints it as `loop:k-1`). It computes at the parameters after k-1
+updates, and its update (if kept) gives the parameters after k updates. A history row for step k
+holds those parameters before its update and the gradients at them.
+
+A run that ends by stop-at-loss or by a non-finite value at step k records step k but keeps only
+k-1 updates (like the seed's loop, which breaks before `optimizer(grads)`); a run that ends by
+max steps at step k keeps k.
+
+The node values and gradients are a side pass at the current parameters. After n updates that is
+exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update),
+so they are labelled as step n+1, and every label names both numbers. Everything that shows a step
+or a count of updates uses these functions, so the words never disagree."""
+from __future__ import annotations
+
+# end reasons whose last step's update is not kept (see training.finish_step)
+UPDATE_DISCARDED = ("until_loss", "non_finite")
+
+
+def count(n: int, word: str) -> str:
+    """'1 update', '0 updates', '12 updates'."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def updates_kept(steps: int, end_reason: str | None) -> int:
+    """How many updates the parameters have had after `steps` steps that ended (or not) this way."""
+    if steps <= 0:
+        return 0
+    return steps - 1 if end_reason in UPDATE_DISCARDED else steps
+
+
+def step_of_parameters(updates: int) -> int:
+    """The step that computes at the parameters after `updates` updates."""
+    return updates + 1
+
+
+def state_at(step: int) -> str:
+    """The state a step shows: 'step 12 (parameters after 11 updates)'."""
+    return f"step {step:,} (parameters after {count(step - 1, 'update')})"
+
+
+def progress(steps: int, updates: int) -> str:
+    """The status bar's count: 'step 12 · 11 updates' (the last step computed, the updates kept)."""
+    return f"step {steps:,} · {count(updates, 'update')}"
+
+
+def loss_at(step: int, loss: str) -> str:
+    return f"loss at step {step:,}: {loss}"
+
+
+def nodes_caption(updates: int, last_step: int) -> str:
+    """What the numbers on the nodes are, and how they relate to the plots' last step."""
+    k = step_of_parameters(updates)
+    text = f"Nodes: {state_at(k)}"
+    if last_step == k:
+        return text + ", the plots' last step"
+    if last_step == 0:
+        return text + ", what the first step computes"
+    return text + f", what the next step computes (the plots end at step {last_step:,})"
+
+
+def heatmap_title(name: str, step: int, grads: bool) -> str:
+    """A plot heat map's title, two lines: the tensor, and the state it shows (a history row)."""
+    what = f"∂L/∂{name}" if grads else name
+    return f"{what}\n{state_at(step)}"
+
+
+def end_message(reason: str, step: int) -> str:
+    """Why a run ended at `step`, with the updates it kept."""
+    kept = count(updates_kept(step, reason), "update")
+    if reason == "max_steps":
+        return f"Finished at step {step:,}: reached the maximum of {count(step, 'step')} ({kept} kept)."
+    if reason == "until_loss":
+        return (f"Finished at step {step:,}: the loss fell below the target, so that step's update "
+                f"was not kept ({kept} kept).")
+    if reason == "non_finite":
+        return (f"Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "
+                f"was not kept ({kept} kept). The learning rate is probably too large: lower it and "
+                "press Reset.")
+    return f"Ended at step {step:,} ({reason}; {kept} kept)."

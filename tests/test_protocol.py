@@ -1,0 +1,90 @@
+"""The typed messages between the window and the engine process (gradviz/engine/protocol.py),
+and the engine's dispatch of them, driven in this process over a real pipe (no MindSpore needed
+for these commands)."""
+import dataclasses
+import multiprocessing
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+from gradviz.engine import protocol as msg
+from gradviz.engine.process import Outbox, Server
+
+
+def test_every_message_is_a_frozen_dataclass_that_pickles():
+    samples = {msg.Build: msg.Build(3, {"a": 1}), msg.SetOption: msg.SetOption("lr", 0.5),
+               msg.Fault: msg.Fault("raise"), msg.Devices: msg.Devices({"CPU": (True, "")}),
+               msg.Device: msg.Device("CPU"), msg.Built: msg.Built(1, {"k": [1]}), msg.State: msg.State(1, "paused"),
+               msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}), msg.Ended: msg.Ended(1, "max_steps", 9),
+               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb")}
+    for cls in msg.COMMANDS + msg.REPLIES:
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
+        if cls is msg.Batch:
+            continue  # numpy fields: below
+        m = samples.get(cls) or cls()
+        assert pickle.loads(pickle.dumps(m)) == m
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            m.run_id = 1
+    b = msg.Batch(2, np.arange(3), np.ones((3, 4), np.float32), np.zeros(3, np.float32))
+    b2 = pickle.loads(pickle.dumps(b))
+    assert b2.run_id == 2 and np.array_equal(b2.rows, b.rows) and np.array_equal(b2.steps, [0, 1, 2])
+
+
+def test_every_command_has_a_handler_and_every_reply_a_receiver():
+    from gradviz.ui.controller import _REPLIES
+
+    assert set(Server.HANDLERS) == set(msg.COMMANDS) - {msg.Quit}  # Quit ends the loop itself
+    assert set(_REPLIES) == set(msg.REPLIES) - {msg.Heartbeat}     # the reader consumes heartbeats
+
+
+@pytest.fixture
+def server():
+    here, there = multiprocessing.Pipe(duplex=True)
+    yield Server(there), here
+    here.close()
+    there.close()
+
+
+def test_an_engine_exception_arrives_with_its_whole_traceback(server):
+    s, conn = server
+    s.run_id = 7
+    assert s.handle(msg.Fault("raise"))
+    reply = conn.recv()
+    assert isinstance(reply, msg.Error) and reply.run_id == 7
+    assert reply.message == "RuntimeError: injected fault: the engine raised on purpose"
+    assert reply.detail.startswith("Traceback (most recent call last):")
+    assert "in handle" in reply.detail and "in inject" in reply.detail  # every frame, not just the last
+    assert reply.detail.rstrip().endswith("RuntimeError: injected fault: the engine raised on purpose")
+
+
+def test_an_unknown_command_is_an_error_not_a_crash(server):
+    s, conn = server
+    assert s.handle(("start",))  # an old-style tuple: refused by name
+    reply = conn.recv()
+    assert isinstance(reply, msg.Error) and "does not know the command ('start',)" in reply.message
+
+
+def test_quit_ends_the_loop_and_options_apply_without_an_engine(server):
+    s, conn = server
+    assert s.handle(msg.SetOption("speed", 12.5)) and s.speed == 12.5
+    assert s.handle(msg.SetOption("lr", 0.1)) and s.handle(msg.GetNodes()) and s.handle(msg.Step())
+    assert not conn.poll()  # nothing to say without a built run
+    assert not s.handle(msg.Quit())
+
+
+def test_the_heartbeat_beats_until_stopped():
+    here, there = multiprocessing.Pipe(duplex=True)
+    stop = threading.Event()
+    out = Outbox(there)
+    t = threading.Thread(target=out.heartbeat, args=(stop,))
+    t.start()
+    try:
+        beats = [here.recv() for _ in range(3) if here.poll(5)]
+    finally:
+        stop.set()
+        t.join(5)
+    assert beats == [msg.Heartbeat()] * 3 and not t.is_alive()
+    here.close()
+    there.close()
