@@ -29,7 +29,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-COMMANDS = ("run", "variants", "gradcheck", "export", "screenshot")
+COMMANDS = ("run", "variants", "gradcheck", "export", "parity", "screenshot")
 
 
 class _Stop:
@@ -100,6 +100,9 @@ def _build_parser() -> _Parser:
     x.add_argument("--framework", type=_ci(("mindspore", "pytorch")), required=True, help="mindspore or pytorch")
     _add_run_options(x)
     x.add_argument("--out", required=True, help="the script to write (FILE.py)")
+    q = sub.add_parser("parity", help="train in PyTorch beside MindSpore from the same values and compare per step")
+    _add_run_options(q)
+    q.add_argument("--json", action="store_true", help="write JSON instead of a table")
     s = sub.add_parser("screenshot", help="render the window with a trained preset to a PNG")
     s.add_argument("--preset", default="tutorial")
     s.add_argument("--steps", type=int, default=50)
@@ -302,6 +305,31 @@ def cmd_export(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_parity(a: argparse.Namespace) -> int:
+    """Exit 0 when every difference is within the tolerance, 1 otherwise."""
+    import json
+
+    from .lessons import parity
+
+    session, _ = session_from_args(a)
+    if not parity.torch_available():
+        raise BadInput("PyTorch is not installed: install the optional extra with pip install -e '.[torch]'")
+    try:
+        result = parity.compare(session)
+    except _engine_errors() as e:
+        raise BadInput(str(e)) from None
+    if a.json:
+        print(json.dumps(result.to_json(), indent=1))
+    else:
+        print("step  loss        gradients   parameters   (largest |MindSpore - PyTorch| / max(1, |PyTorch|))")
+        for i in range(len(result.steps)):
+            print(f"{result.steps[i]:4d}  {result.loss[i]:.3e}   {result.grads[i]:.3e}   {result.params[i]:.3e}")
+        print(f"MindSpore ended by {result.mindspore_end[0]} at step {result.mindspore_end[1]}, "
+              f"PyTorch by {result.pytorch_end[0]} at step {result.pytorch_end[1]}; largest difference "
+              f"{result.worst:.3g} (tolerance {parity.TOLERANCE:g}): {'agree' if result.ok else 'DIFFER'}")
+    return EXIT_OK if result.ok else 1
+
+
 def _silence_stdout() -> None:
     """No second error when Python flushes standard output at exit."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -347,8 +375,9 @@ def _main(argv: list[str], cmd: str) -> int:
                 _silence_stdout()
                 print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
                 return EXIT_WRITE_FAILED
-        if a.command in ("variants", "gradcheck", "export"):
-            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export}[a.command](a)
+        if a.command in ("variants", "gradcheck", "export", "parity"):
+            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export,
+                    "parity": cmd_parity}[a.command](a)
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")

@@ -124,3 +124,39 @@ def test_scripts_run_on_their_own(tmp_path, framework):
 def test_export_refuses_a_bad_output(tmp_path, capsys):
     assert main(["export", "--framework", "mindspore", "--preset", "tutorial", "--out", str(tmp_path)]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_parity_reproduces_the_seeds_comparison(capsys):
+    """The seed ran its loop in PyTorch and in MindSpore from different random values and compared
+    by eye; from the same values (the seed's MindSpore ones) both stop at step 300 together."""
+    pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
+    assert main(["parity", "--preset", "linreg_seed", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["steps"] == 300
+    assert out["mindspore_end"] == ["until_loss", 300] == out["pytorch_end"]
+    assert max(out["max_loss_difference"], out["max_grad_difference"], out["max_param_difference"]) <= 1e-5
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_parity_of_the_tutorial_variants(variant, capsys):
+    pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
+    assert main(["parity", "--preset", "tutorial", *VARIANTS[variant], "--optimizer", "adam", "--lr", "0.05",
+                 "--steps", "30"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("agree")
+
+
+def test_parity_says_how_to_install_pytorch_when_missing(monkeypatch, capsys):
+    from gradviz.lessons import parity
+
+    monkeypatch.setattr(parity, "torch_available", lambda: False)
+    assert main(["parity", "--preset", "tutorial"]) == 2
+    assert "pip install -e '.[torch]'" in capsys.readouterr().err
+
+
+def test_parity_exits_1_when_a_difference_is_over_the_tolerance(monkeypatch, capsys):
+    pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
+    from gradviz.lessons import parity
+
+    monkeypatch.setattr(parity, "TOLERANCE", 0.0)  # float32 in two frameworks never agrees to 0 over a run
+    assert main(["parity", "--preset", "tutorial", "--optimizer", "adam", "--steps", "30"]) == 1
+    assert capsys.readouterr().out.rstrip().endswith("DIFFER")

@@ -132,6 +132,13 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
 
 
 def pytorch_script(session: Session) -> str:
+    defs, loop = pytorch_parts(session)
+    return defs + loop
+
+
+def pytorch_parts(session: Session) -> tuple[str, str]:
+    """The PyTorch script as (definitions: imports, initial values, `function`, `optimizer`;
+    the training loop): the parity check runs the definitions with a loop of its own."""
     g: Graph = session.graph
     o = session.options
     order = [n for n in g.topo_order() if n.kind != "Output"]
@@ -162,9 +169,10 @@ def pytorch_script(session: Session) -> str:
            "momentum": "torch.optim.SGD({p}, lr={lr!r}, momentum=0.9)  # nn.Momentum's update",
            "adam": "torch.optim.Adam({p}, lr={lr!r})"}[o.optimizer]
     L.append(f"optimizer = {opt.format(p='[' + ', '.join(trainable) + ']', lr=o.lr)}")
-    L += ["", "", f"for step in range(1, {o.steps} + 1):",
+    defs = "\n".join(L) + "\n"
+    L = ["", "", f"for step in range(1, {o.steps} + 1):",
           f"{_I}{', '.join(local)} = function({', '.join(args)})",
-          f"{_I}loss_value = float({local[0]})",
+          f"{_I}loss_value = {local[0]}.item()",
           f'{_I}print(f"step {{step}} loss {{loss_value!r}}")']
     if diff > 1:
         total = " + ".join([local[0]] + [f"{a}.sum()" for a in local[1:diff]])
@@ -178,7 +186,7 @@ def pytorch_script(session: Session) -> str:
         L.append(f"{_I}{local[0]}.backward()")
     L += _loop_end(session, _I, f"np.isfinite(loss_value) and all(torch.isfinite(param.grad).all() for param in [{', '.join(trainable)}])")
     L += [f"{_I}optimizer.step()", f"{_I}optimizer.zero_grad()"]
-    return "\n".join(L) + "\n"
+    return defs, "\n".join(L) + "\n"
 
 
 def script(session: Session, framework: str, attr_names: dict[str, str] | None = None) -> str:
