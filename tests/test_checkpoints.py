@@ -103,7 +103,20 @@ def test_checkpoints_stay_within_their_budget():
         if c.due(k):
             c.keep(TrainingState(k, state.params, {}, 0.1))
     assert len(c) <= 10 and c.interval == 16
-    assert c.at_or_before(99).updates == 96 and c.at_or_before(5).updates == 0
+    kept = sorted(c._states)
+    assert kept[0] == 0 and all(b - a >= 8 for a, b in zip(kept, kept[1:]))
+    assert c.at_or_before(5).updates == 0 and 99 - c.at_or_before(99).updates < 16
+
+
+def test_states_are_kept_after_a_rewind_off_the_interval():
+    e = Engine(tutorial(optimizer="adam", lr=0.05, mode="graph"))
+    e.checkpoints.interval = 16
+    for _ in range(4):
+        e.steps_block()  # 32 updates, batches of 8
+    e.rewind(13)
+    for _ in range(4):
+        e.steps_block()  # 13 -> 45: batches start at 13, 21, 29, 37
+    assert max(e.checkpoints._states) >= 29  # kept on the way, though no batch started at 32
 
 
 def test_lr_schedule():

@@ -56,13 +56,19 @@ class Checkpoints:
         self._states: dict[int, TrainingState] = {}
 
     def due(self, updates: int) -> bool:
-        return updates % self.interval == 0 and updates not in self._states
+        """Whether a state is to be kept now: none kept yet, or `interval` updates since the last
+        (not only at multiples of it: a rewound run, or Graph-mode batches, can step over those)."""
+        return not self._states or updates - max(self._states) >= self.interval
 
     def keep(self, state: TrainingState) -> None:
         self._states[state.updates] = state
-        while len(self._states) > 1 and sum(s.nbytes for s in self._states.values()) > self.budget:
-            self.interval *= 2
-            self._states = {k: s for k, s in self._states.items() if k % self.interval == 0}
+        while len(self._states) > 2 and sum(s.nbytes for s in self._states.values()) > self.budget:
+            self.interval *= 2  # thin out: keep the first, the last, and one per new interval
+            keep, last = {}, None
+            for k in sorted(self._states):
+                if last is None or k - last >= self.interval or k == max(self._states):
+                    keep[k], last = self._states[k], k
+            self._states = keep
 
     def at_or_before(self, updates: int) -> TrainingState:
         k = max(k for k in self._states if k <= updates)
