@@ -23,9 +23,14 @@ from . import protocol as msg
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40   # at most this long between batches while training (the window draws at 30 Hz)
-NODES_SECONDS = 0.5      # node values/gradients side pass at most this often while training
-NODES_SECONDS_FLAT_OUT = 1.0  # ... at full speed, where they change every step anyway
-NODES_COST_FACTOR = 100  # ... and no more often than 100x its own duration (~1% of the time)
+# The live nodes (the gv_snapshot side pass) while training: after every step up to
+# NODES_EVERY_STEP_SPEED steps a second; faster, at least every NODES_SECONDS (twice a second at any
+# speed, flat out included), more often where the snapshot is cheap: every NODES_COST_FACTOR times
+# its own duration (~1% of the time), but never more often than every NODES_SECONDS_LEAST.
+NODES_EVERY_STEP_SPEED = 10.0
+NODES_SECONDS = 0.4
+NODES_SECONDS_LEAST = 0.1
+NODES_COST_FACTOR = 100
 
 
 def describe(e: BaseException) -> str:
@@ -242,13 +247,15 @@ class Server:
     def train_slice(self) -> None:
         """Train until a batch is due (BATCH_SECONDS), a command arrives or the run ends."""
         t_end = time.perf_counter() + BATCH_SECONDS
+        before = self.engine.updates
         try:
             if self.speed > 0:
                 self._paced(t_end)
             else:
                 self._flat_out(t_end)
             self.flush()
-            if not self.running or time.perf_counter() - self.last_nodes > self.nodes_interval:
+            every_step = 0 < self.speed <= NODES_EVERY_STEP_SPEED and self.engine.updates != before
+            if not self.running or every_step or time.perf_counter() - self.last_nodes > self.nodes_interval:
                 self.send_nodes()
         except (BrokenPipeError, ConnectionResetError, EOFError):
             raise  # the app went away
@@ -317,15 +324,17 @@ class Server:
         self._reset_batch()
 
     def send_nodes(self) -> None:
-        """Node values and gradients; while training, spaced so they cost at most ~1% of the time."""
+        """Node values and gradients (and each differentiated output's share of them); while
+        training, spaced as the NODES_ constants say."""
         if self.engine is None:
             return
         t = time.perf_counter()
         snap = self.engine.node_snapshot()
-        self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads))  # snap.step: updates kept
+        self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads, snap.parts))  # snap.step: updates kept
         self.last_nodes = time.perf_counter()
-        least = NODES_SECONDS if self.speed > 0 else NODES_SECONDS_FLAT_OUT
-        self.nodes_interval = max(least, NODES_COST_FACTOR * (self.last_nodes - t))
+        # the first call in Graph mode compiles (~0.3 s): NODES_SECONDS bounds the interval anyway
+        cost = NODES_COST_FACTOR * (self.last_nodes - t)
+        self.nodes_interval = min(NODES_SECONDS, max(NODES_SECONDS_LEAST, cost))
 
 
 def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:

@@ -106,11 +106,13 @@ class Batch:
 
 @message
 class Nodes:
-    """Node values and dL/d(node) at the parameters after `updates` updates (model.steps)."""
+    """Node values and dL/d(node) at the parameters after `updates` updates (model.steps); with
+    several differentiated outputs, `parts` holds each one's own share: {Output name: {node: grad}}."""
     run_id: int
     updates: int
     values: dict
     grads: dict
+    parts: dict = dataclasses.field(default_factory=dict)
 
 
 @message

@@ -104,10 +104,12 @@ def _pick(start: int, layout: Layout, names: list[str]) -> list[slice | None]:
 
 @dataclass
 class NodeSnapshot:
-    """Value and dL/d(node) of every node at one step (from a PyNative side pass)."""
+    """Value and dL/d(node) of every node at one step (gv_snapshot: a side pass)."""
     step: int
     values: dict[str, np.ndarray] = field(default_factory=dict)
     grads: dict[str, np.ndarray] = field(default_factory=dict)
+    # with several differentiated outputs: {Output name: that output's own share of dL/d(node)}
+    parts: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
 
 def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
@@ -396,14 +398,16 @@ class Engine:
         gv_snapshot, compiled with mindspore.jit in Graph mode, in one flat vector.
 
         The gradients are those of what MindSpore differentiates with the current options, so
-        with z returned as a second output (and no stop_gradient / has_aux) they include sum(z)."""
+        with z returned as a second output (and no stop_gradient / has_aux) they include sum(z),
+        and `parts` holds each differentiated output's own share (MindSpore's gradient of it alone)."""
         if self._snapshot is None:
             fn = self._module.gv_snapshot
             self._snapshot = self._ms.jit(fn) if self.graph_mode else fn
         flat = self._snapshot(*self._inputs).asnumpy()
         snap = NodeSnapshot(self.updates)
+        snap.parts = {o: {} for o in self.program.part_names}
         i = 0
-        for part in (snap.values, snap.grads):
+        for part in (snap.values, snap.grads, *snap.parts.values()):
             for n in self.program.node_names:
                 shape = tuple(self.shapes[n])
                 k = int(np.prod(shape)) if shape else 1

@@ -45,6 +45,7 @@ class Program:
     aux_names: list[str]      # keys of the auxiliary outputs, in return order
     node_names: list[str]     # nodes returned by gv_values(), in order (Outputs excluded)
     aux_sources: list[str]    # the node each auxiliary output returns
+    part_names: tuple[str, ...] = ()  # Outputs whose own share of dL/d(node) gv_snapshot also returns
 
 
 def expression(n: Node, template: str = "mindspore") -> str:
@@ -78,16 +79,28 @@ def run_layouts(program: Program, shapes: dict) -> tuple[Layout, Layout, Layout]
             Layout(program.aux_names, [shapes[s] for s in program.aux_sources]))
 
 
+def _grad_position(graph: Graph) -> str:
+    """The grad_position argument: the trainable Parameters' places among function's arguments."""
+    args = [n.name for n in graph.inputs()] + [n.name for n in graph.parameters()]
+    pos = [args.index(t.name) for t in graph.trainable()]
+    return str(pos[0]) if len(pos) == 1 else "(" + ", ".join(map(str, pos)) + ")"
+
+
+def grad_request(graph: Graph, options: Options) -> str:
+    """Which gradients grad_fn asks for, as the call writes it: `grad_position=(2, 3)`, or
+    `weights=network.trainable_params()` (api "cell"). MindSpore returns no others."""
+    if options.api == "cell":
+        return "weights=network.trainable_params()"
+    return f"grad_position={_grad_position(graph)}"
+
+
 def grad_call(graph: Graph, options: Options) -> str:
     """The MindSpore call that makes grad_fn, exactly as the generated program writes it."""
     has_aux = options.aux_output and len(graph.outputs()) > 1 and options.has_aux
     if options.api == "cell":
         return f"mindspore.value_and_grad(forward_fn, None, weights=network.trainable_params(), has_aux={has_aux})"
-    args = [n.name for n in graph.inputs()] + [n.name for n in graph.parameters()]
-    pos = [args.index(t.name) for t in graph.trainable()]
-    pos_s = str(pos[0]) if len(pos) == 1 else "(" + ", ".join(map(str, pos)) + ")"
     fn = "grad" if options.api == "grad" else "value_and_grad"
-    return f"mindspore.{fn}(function, {pos_s}, has_aux={has_aux})"
+    return f"mindspore.{fn}(function, {_grad_position(graph)}, has_aux={has_aux})"
 
 
 def returned_structure(graph: Graph, options: Options) -> str:
@@ -103,6 +116,16 @@ def returned_structure(graph: Graph, options: Options) -> str:
         return f"({g}, ({', '.join(aux)},))" if has_aux else g
     value = f"({', '.join([names[0], *aux])})" if aux else names[0]
     return f"({value}, {g})"
+
+
+def returned_values(graph: Graph, options: Options) -> list[str]:
+    """What `function` returns, as written after `return`: `loss`, `loss, z` or
+    `loss, ops.stop_gradient(z)` (the sources of the returned Outputs)."""
+    outs = graph.outputs()
+    aux_on = options.aux_output and len(outs) > 1
+    srcs = [o.inputs.get("x", "") for o in outs][:len(outs) if aux_on else 1]
+    stop = aux_on and options.stop_gradient
+    return srcs[:1] + [f"ops.stop_gradient({s})" if stop else s for s in srcs[1:]]
 
 
 def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
@@ -128,7 +151,6 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     outs = graph.outputs()
     aux_on = options.aux_output and len(outs) > 1
     has_aux = aux_on and options.has_aux
-    stop = aux_on and options.stop_gradient
     srcs = [o.inputs["x"] for o in outs]
     if not aux_on:
         srcs = srcs[:1]
@@ -148,7 +170,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{p} = {GV}parameters['{p}']")
     w("")
     w("")
-    rets = [srcs[0]] + [f"ops.stop_gradient({s})" if stop else s for s in srcs[1:]]
+    rets = returned_values(graph, options)
     w(f"def function({', '.join(args)}):")
     for n in computed:
         w(f"{_INDENT}{n.name} = {expression(n)}")
@@ -223,15 +245,33 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{GV}probe_grad = mindspore.grad({GV}probe, {pos if len(pos) > 1 else pos[0]}, has_aux={has_aux})")
     w("")
     w("")
+    # with several differentiated outputs (z returned and differentiated), each one's own share of
+    # dL/d(node) too: L is their sum, and these parts say where a gradient such as db's +1 comes from
+    shares = [o.name for o in differentiated_outputs(graph, options)][:len(rets)]
+    shares = shares if len(shares) > 1 else []
+    for k in range(len(shares)):
+        w(f"def {GV}probe_part{k}({', '.join(args + dargs)}):")
+        w(f'{_INDENT}"""The returned value {k} of {GV}probe alone."""')
+        w(f"{_INDENT}return {GV}probe({', '.join(args + dargs)})[{k}]")
+        w("")
+        w("")
+        w(f"{GV}probe_part{k}_grad = mindspore.grad({GV}probe_part{k}, {pos if len(pos) > 1 else pos[0]})")
+        w("")
+        w("")
     w(f"def {GV}snapshot({', '.join(inputs)}):")
     w(f"{_INDENT}{GV}v = {GV}values({', '.join(args)})")
     zeros = ", ".join(f"ops.zeros_like({GV}v[{i}])" for i in range(len(order)))
+    grads = [f"{GV}g"] + [f"{GV}p{k}" for k in range(len(shares))]
     w(f"{_INDENT}{GV}g = {GV}probe_grad({', '.join(args)}, {zeros})")
+    for k in range(len(shares)):
+        w(f"{_INDENT}{GV}p{k} = {GV}probe_part{k}_grad({', '.join(args)}, {zeros})")
     if has_aux:
         w(f"{_INDENT}{GV}g = {GV}g[0]")
     if len(order) == 1:
-        w(f"{_INDENT}{GV}g = ({GV}g,)")
-    flat = [f"{GV}v[{i}].reshape((-1,))" for i in range(len(order))] + [f"{GV}g[{i}].reshape((-1,))" for i in range(len(order))]
+        for gname in grads:
+            w(f"{_INDENT}{gname} = ({gname},)")
+    flat = [f"{GV}v[{i}].reshape((-1,))" for i in range(len(order))] + \
+        [f"{gname}[{i}].reshape((-1,))" for gname in grads for i in range(len(order))]
     w(f"{_INDENT}return ops.concat(({', '.join(flat)}))")
     w("")
     w("")
@@ -252,7 +292,8 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{_INDENT}{GV}r{i} = {GV}recorded_step({', '.join(inputs)})")
     w(f"{_INDENT}return ops.stack(({', '.join(f'{GV}r{i}' for i in range(BATCH))}))")
     src = "\n".join(L) + "\n"
-    return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:])
+    return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:],
+                   tuple(shares))
 
 
 # -- the names the generator keeps for itself ---------------------------------------------------
