@@ -52,14 +52,14 @@ def fmt3(v: float) -> str:
 
 def fmt_values(a) -> str:
     """A scalar, or a vector of up to SHOWN_IN_FULL elements in full: '[1.326, 1.016, 1.042]'.
-    Larger tensors: the first three and a count ('[0.1, …] (64)')."""
+    Larger tensors: the first two and the count ('[0.100, 0.200, …] (64)')."""
     a = np.asarray(a)
     if a.ndim == 0:
         return fmt3(a)
     flat = a.reshape(-1)
     if a.ndim == 1 and flat.size <= SHOWN_IN_FULL:
         return "[" + ", ".join(fmt3(x) for x in flat) + "]"
-    return "[" + ", ".join(fmt3(x) for x in flat[:3]) + f", …] ({flat.size})"
+    return "[" + ", ".join(fmt3(x) for x in flat[:2]) + f", …] ({flat.size})"
 
 
 def output_flows(graph: Graph, options: Options, shapes: dict) -> dict[str, OutputFlow]:

@@ -1,16 +1,23 @@
 """The node editor: nodes with live values and gradients, ports, edges, drag to connect.
 
 The scene mirrors SessionDocument.graph; every edit goes through the document (undoable), and
-the scene rebuilds from it. Live values arrive with set_node_data."""
+the scene rebuilds from it. Live values arrive with set_node_data. The why is drawn too
+(model/gradflow.py): each node's gradient as the sum of its parts from each differentiated output,
+what flows back into each Output, the gradient along each edge (width and colour by magnitude,
+the value on hover), ops.stop_gradient as a cut, and the gradients grad_fn does not ask for in grey."""
 from __future__ import annotations
 
+import html
+
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Property, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
                                QGraphicsScene, QGraphicsView)
 
 from ..model.formatting import fmt_full, fmt_tensor
+from ..model.gradflow import (SHOWN_IN_FULL, OutputFlow, contributing, edge_gradients, fmt_values, not_requested,
+                              output_flows)
 from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
@@ -22,6 +29,8 @@ HEADER = 34
 ROW = 26
 CELL = 11
 PORT_R = 7
+LABEL_W = 64  # the label column of a value row
+EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 
 
 class PortItem(QGraphicsEllipseItem):
@@ -44,17 +53,22 @@ class PortItem(QGraphicsEllipseItem):
 
 
 class NodeItem(QGraphicsObject):
-    def __init__(self, node: Node, shape, color_index: int | None, role: str = ""):
+    def __init__(self, node: Node, shape, color_index: int | None, role: str = "", flow: OutputFlow | None = None,
+                 unrequested: str = "", shares: list[str] | None = None):
         super().__init__()
         self.node = node
         self.name = node.name
         self.shape_ = shape
         self.color_index = color_index
         self.role = role
-        self.width = W_OUTPUT if node.kind == "Output" else W
+        self.flow = flow                # Output nodes: what flows back into the returned value
+        self.unrequested = unrequested  # why grad_fn does not return this gradient ("" if it does)
+        self.shares = shares or []      # the differentiated outputs this node's gradient sums over
+        self.parts: dict = {}
         self.value = None
         self.grad = None
         self.problems: list[str] = []
+        self.width = self._width()
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
                       | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setPos(*node.pos)
@@ -67,24 +81,49 @@ class NodeItem(QGraphicsObject):
     def _matrix(self) -> bool:
         return self.shape_ is not None and len(self.shape_) == 2
 
+    def _width(self) -> float:
+        """Wide enough for a vector of up to SHOWN_IN_FULL elements written out in full."""
+        fm = QFontMetricsF(theme.font(VALUE_PT, bold=True, mono=True))
+        if self.node.kind == "Output":
+            seed = self.flow.seed if self.flow is not None else None
+            if seed is None or seed.size > SHOWN_IN_FULL:
+                return W_OUTPUT
+            return max(W_OUTPUT, 24 + fm.horizontalAdvance("flows back: " + fmt_values(seed)))
+        shape = tuple(self.shape_ or ())
+        if len(shape) != 1 or shape[0] > SHOWN_IN_FULL:
+            return W
+        return max(W, LABEL_W + 20 + fm.horizontalAdvance(fmt_values(-np.full(shape, 8.888))))
+
     def _rows_top(self) -> float:
         n_ports = len(self.ports_in)
         return HEADER + ROW * max(n_ports, 1)
 
+    def _extra_rows(self) -> int:
+        """Rows under value and gradient: one per share, one for a 'not requested' note."""
+        if self._matrix():
+            return (1 if self.shares else 0) + (1 if self.unrequested else 0)
+        return len(self.shares) + (1 if self.unrequested else 0)
+
     def height(self) -> float:
         if self.node.kind == "Output":
-            return self._rows_top() + ROW * 1 + 6
+            return self._rows_top() + ROW * 2 + 6
         if self._matrix():
-            return self._rows_top() + 20 + CELL * self.shape_[0] + 10
-        return self._rows_top() + 2 * ROW + 6
+            return self._rows_top() + 20 + CELL * self.shape_[0] + 10 + ROW * self._extra_rows()
+        return self._rows_top() + (2 + self._extra_rows()) * ROW + 6
 
     def boundingRect(self) -> QRectF:
         return QRectF(-PORT_R - 2, -2, self.width + 2 * PORT_R + 4, self.height() + 4)
 
-    def set_data(self, value, grad) -> None:
+    def set_data(self, value, grad, parts: dict | None = None) -> None:
         self.value, self.grad = value, grad
+        self.parts = {o: parts[o][self.name] for o in self.shares if parts and self.name in parts.get(o, {})}
         self._update_tooltip()
         self.update()
+
+    def share_lines(self) -> list[str]:
+        """The gradient as the sum of its parts, as drawn: 'from out_loss  [0.326, 0.016, 0.042]',
+        '+ from out_z  [1.000, 1.000, 1.000]'."""
+        return [f"{'+ ' if i else ''}from {o}  {fmt_values(self.parts[o])}" for i, o in enumerate(self.parts)]
 
     def set_problems(self, msgs: list[str]) -> None:
         self.problems = msgs
@@ -97,10 +136,18 @@ class NodeItem(QGraphicsObject):
             lines.append(f"shape {shape_str(self.shape_)}")
         for m in self.problems:
             lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {m}</span>")
+        if self.flow is not None:
+            lines.append(html.escape(self.flow.label))
+            if self.flow.seed is not None:
+                lines.append(f"<pre>gradient flowing back in =\n{fmt_full(self.flow.seed)}</pre>")
         if self.value is not None:
             lines.append(f"<pre>value =\n{fmt_full(self.value)}</pre>")
         if self.grad is not None:
-            lines.append(f"<pre>∂L/∂{self.name} =\n{fmt_full(self.grad)}</pre>")
+            lines.append(f"<pre>∂L/∂{html.escape(self.name)} =\n{fmt_full(self.grad)}</pre>")
+            if self.unrequested:
+                lines.append(f"<i>{html.escape(self.unrequested)}: grad_fn does not return it</i>")
+        for o, g in self.parts.items():
+            lines.append(f"<pre>from {html.escape(o)}:\n{fmt_full(g)}</pre>")
         self.setToolTip("<br>".join(ln for ln in lines if ln))
 
     # painting
@@ -150,17 +197,49 @@ class NodeItem(QGraphicsObject):
         if n.kind == "Output":
             p.setPen(QColor("#14532d" if "not returned" not in self.role else theme.MUTED))
             _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.role, 11, bold=True)
+            self._paint_flow(p, y + ROW)
             return
+        grad_color = QColor(theme.MUTED if self.unrequested else theme.GRAD_COLOR)
         if self._matrix():
-            self._paint_matrices(p, y)
+            y = self._paint_matrices(p, y, grad_color)
         else:
             self._paint_row(p, y, "value", self.value, QColor(theme.VALUE_COLOR))
-            self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, QColor(theme.GRAD_COLOR))
+            self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, grad_color)
+            y += 2 * ROW
+            for i, o in enumerate(self.shares):
+                self._paint_row(p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR),
+                                tag="from")
+                y += ROW
+        if self._matrix() and self.shares:
+            p.setPen(QColor(theme.GRAD_COLOR))
+            _fit_text(p, QRectF(12, y, self.width - 20, ROW), "= " + " + ".join(f"from {o}" for o in self.shares)
+                      + " (hover)", 10)
+            y += ROW
+        if self.unrequested:
+            p.setPen(QColor(theme.MUTED))
+            _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.unrequested, 10.5, italic=True)
 
-    def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor) -> None:
+    def _paint_flow(self, p: QPainter, y: float) -> None:
+        """An Output's second row: the gradient that flows back into what it returns, or why none."""
+        f = self.flow
+        if f is None:
+            return
+        r = QRectF(12, y, self.width - 20, ROW)
+        if f.seed is None:
+            p.setPen(QColor(theme.MUTED))
+            _fit_text(p, r, f.label, 10.5, italic=True)
+            return
+        p.setPen(QColor(theme.GRAD_COLOR))
+        _fit_text(p, r, f"flows back: {fmt_values(f.seed)}", VALUE_PT, bold=True, mono=True)
+
+    def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor, tag: str = "") -> None:
         p.setPen(QColor("#6b7280"))
-        _fit_text(p, QRectF(10, y, 64, ROW), label, 10)
-        r = QRectF(76, y + 2, self.width - 80, ROW - 4)
+        if tag:  # a share: "from" above the output's name
+            _fit_text(p, QRectF(10, y - 2, LABEL_W, ROW / 2), tag, 8)
+            _fit_text(p, QRectF(10, y + ROW / 2 - 4, LABEL_W, ROW / 2 + 2), label, 9)
+        else:
+            _fit_text(p, QRectF(10, y, LABEL_W, ROW), label, 10)
+        r = QRectF(LABEL_W + 12, y + 2, self.width - LABEL_W - 16, ROW - 4)
         if v is None:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(QColor("#e5e7eb"), Qt.BrushStyle.BDiagPattern))
@@ -173,19 +252,14 @@ class NodeItem(QGraphicsObject):
         p.setPen(QColor(theme.ERROR_COLOR) if bad else color)
         # the same size and weight for every number, so no value looks more important than
         # another: fewer digits first, a smaller font only as a last resort
-        f = theme.font(VALUE_PT, bold=True, mono=True)
-        fm = QFontMetricsF(f)
-        for items, digits in ((3, 3), (3, 2), (2, 2), (1, 2)):
-            text = fmt_tensor(v, items, digits)
-            if fm.horizontalAdvance(text) <= r.width():
-                break
-        _fit_text(p, r, text, VALUE_PT, bold=True, mono=True)
+        _fit_text(p, r, fmt_values(v), VALUE_PT, bold=True, mono=True)
 
-    def _paint_matrices(self, p: QPainter, y: float) -> None:
+    def _paint_matrices(self, p: QPainter, y: float, grad_color: QColor) -> float:
+        """Value and gradient as heat maps side by side; returns the y below them."""
         rows, cols = self.shape_
         p.setFont(theme.font(10))
         for i, (label, v, color) in enumerate((("value", self.value, theme.VALUE_COLOR),
-                                                (f"∂L/∂{self.name}", self.grad, theme.GRAD_COLOR))):
+                                                (f"∂L/∂{self.name}", self.grad, grad_color.name()))):
             x = 12 + i * (self.width / 2)
             p.setPen(QColor(color))
             p.drawText(QRectF(x, y + 2, self.width / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
@@ -213,6 +287,7 @@ class NodeItem(QGraphicsObject):
                 else:
                     _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
                 p.setFont(theme.font(10))
+        return y + 20 + CELL * rows + 10
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
@@ -220,24 +295,62 @@ class NodeItem(QGraphicsObject):
         return super().itemChange(change, value)
 
 
-def _fit_text(p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False) -> None:
+def _fit_text(p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False,
+              italic: bool = False) -> None:
     """Draw text left-aligned in r, shrinking the font (down to 8 pt) until it fits."""
-    f = theme.font(size, bold=bold, mono=mono)
+    f = theme.font(size, bold=bold, mono=mono, italic=italic)
     while size > 8 and QFontMetricsF(f).horizontalAdvance(text) > r.width():
         size -= 0.5
-        f = theme.font(size, bold=bold and size >= 10, mono=mono)
+        f = theme.font(size, bold=bold and size >= 10, mono=mono, italic=italic)
     p.setFont(f)
     p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
 class EdgeItem(QGraphicsPathItem):
+    """An edge; with live data it is drawn by the gradient flowing back along it (`grad`, its
+    `weight` in [0, 1] relative to the largest on the graph), or as a cut (`cut`: ops.stop_gradient)
+    or dashed (`stopped`: returned, not differentiated)."""
+
     def __init__(self, src: NodeItem, dst: NodeItem, port: str):
         super().__init__()
         self.src, self.dst, self.port = src, dst, port
+        self.grad = None
+        self.weight = 0.0
+        self.cut = dst.node.kind == "StopGradient" or (dst.flow is not None and dst.flow.cut)
+        self.stopped = dst.flow is not None and dst.flow.seed is None and not self.cut
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setZValue(-1)
-        self.setToolTip(f"{src.name} → {dst.name}.{port} (select and press Delete to disconnect)")
+        self.set_grad(None, 0.0)
         self.update_path()
+
+    def set_grad(self, grad, weight: float) -> None:
+        self.grad, self.weight = grad, weight
+        tip = f"{self.src.name} → {self.dst.name}.{self.port} (select and press Delete to disconnect)"
+        if self.cut:
+            tip += "\nops.stop_gradient: no gradient flows back along this edge"
+        elif self.stopped:
+            tip += f"\n{self.dst.flow.label}: no gradient flows back"
+        elif grad is not None:
+            tip += f"\ngradient flowing back to {self.src.name}:\n{fmt_full(grad)}"
+        self.setToolTip(html.escape(tip).replace("\n", "<br>"))
+        self._restyle()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        super().paint(p, option, widget)
+        if not self.cut:
+            return
+        path = self.path()  # a cut: two short strokes across the middle of the edge
+        mid, ang = path.pointAtPercent(0.5), path.angleAtPercent(0.5)
+        p.save()
+        p.translate(mid)
+        p.rotate(-ang)
+        p.setPen(QPen(QColor(theme.ERROR_COLOR), 3))
+        for dx in (-5, 5):
+            p.drawLine(QPointF(dx - 4, -12), QPointF(dx + 4, 12))
+        p.restore()
+
+    def boundingRect(self) -> QRectF:
+        return super().boundingRect().adjusted(-14, -14, 14, 14)
 
     def update_path(self) -> None:
         a = self.src.port_out.scenePos() if self.src.port_out else self.src.scenePos()
@@ -249,8 +362,16 @@ class EdgeItem(QGraphicsPathItem):
         self._restyle()
 
     def _restyle(self) -> None:
-        color = QColor("#f59e0b") if self.isSelected() else QColor("#4b5563")
-        self.setPen(QPen(color, 3 if self.isSelected() else 2.2))
+        if self.isSelected():
+            self.setPen(QPen(QColor("#f59e0b"), 3))
+        elif self.cut or self.stopped:
+            self.setPen(QPen(QColor(theme.MUTED), 2.2, Qt.PenStyle.DashLine))
+        elif self.grad is not None:
+            c = QColor(theme.GRAD_COLOR)
+            c.setAlphaF(0.35 + 0.65 * self.weight)
+            self.setPen(QPen(c, 1.5 + (EDGE_MAX_W - 1.5) * self.weight))
+        else:
+            self.setPen(QPen(QColor("#4b5563"), 2.2))
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
@@ -291,6 +412,12 @@ class GraphScene(QGraphicsScene):
         colors = {p.name: i for i, p in enumerate(g.parameters())}
         outs = g.outputs()
         o = self.doc.options
+        try:
+            flows = output_flows(g, o, shapes)
+            unrequested = not_requested(g, o)
+        except (KeyError, ValueError, IndexError):  # an unfinished graph
+            flows, unrequested = {}, {}
+        self.shares = self._shares(g, o)
         for n in g.nodes:
             role = ""
             if n.kind == "Output":
@@ -303,7 +430,9 @@ class GraphScene(QGraphicsScene):
                             f"returns {src} as aux (has_aux)" if o.has_aux else f"returns {src}: differentiated too!")
                 else:
                     role = "not returned (z output off)"
-            item = NodeItem(n, shapes.get(n.name), colors.get(n.name), role)
+            shares = None if n.name in unrequested else self.shares.get(n.name)  # x, y: no parts to explain
+            item = NodeItem(n, shapes.get(n.name), colors.get(n.name), role, flows.get(n.name),
+                            unrequested.get(n.name, ""), shares)
             self.addItem(item)
             self.items_by_name[n.name] = item
         for n in g.nodes:
@@ -328,15 +457,49 @@ class GraphScene(QGraphicsScene):
             self.set_node_data(*self._data)
         self._on_selection()
 
-    def set_node_data(self, values: dict | None, grads: dict | None) -> None:
+    @staticmethod
+    def _shares(g, o) -> dict[str, list[str]]:
+        """{node: the differentiated outputs its gradient is the sum of}, for nodes with several."""
+        from ..model.codegen import differentiated_outputs
+        try:
+            diff = differentiated_outputs(g, o)
+        except (KeyError, ValueError, IndexError):
+            return {}
+        return contributing(g, {d.name: None for d in diff}) if len(diff) > 1 else {}
+
+    def set_node_data(self, values: dict | None, grads: dict | None, parts: dict | None = None) -> None:
         """Show live values; None clears them to 'not computed'."""
-        self._data = (values, grads) if values is not None else None
+        self._data = (values, grads, parts) if values is not None else None
+        shown: dict[str, np.ndarray] = {}
         for name, item in self.items_by_name.items():
             v = values.get(name) if values else None
-            g = grads.get(name) if grads else None
+            gr = grads.get(name) if grads else None
             if v is not None and item.shape_ is not None and tuple(np.shape(v)) != tuple(item.shape_):
-                v = g = None  # stale data from a graph that has since changed
-            item.set_data(v, g)
+                v = gr = None  # stale data from a graph that has since changed
+            item.set_data(v, gr, parts)
+            if v is not None:
+                shown[name] = v
+        self._edge_data(values, grads, shown)
+
+    def _edge_data(self, values, grads, shown) -> None:
+        """Each edge drawn by the gradient flowing back along it (into an Output: its seed)."""
+        flows = {}
+        if values is not None and grads is not None:
+            try:
+                flows = edge_gradients(self.doc.graph, shown, {k: v for k, v in grads.items() if k in shown})
+            except (KeyError, ValueError, IndexError, TypeError):  # an edited graph, data not yet rebuilt
+                flows = {}
+        grads_by_edge = {}
+        for e in self.edges:
+            if e.dst.node.kind == "Output":
+                grads_by_edge[e] = e.dst.flow.seed if (values is not None and e.dst.flow is not None) else None
+            else:
+                grads_by_edge[e] = flows.get((e.src.name, e.dst.name, e.port))
+        mags = {e: float(np.sqrt(np.nansum(np.square(g)))) for e, g in grads_by_edge.items() if g is not None}
+        top = max([m for m in mags.values() if np.isfinite(m)], default=0.0)
+        for e in self.edges:
+            m = mags.get(e, 0.0)
+            e.set_grad(grads_by_edge[e], min(1.0, m / top) if top > 0 and np.isfinite(m) else 0.0)
 
     # -- interaction -----------------------------------------------------------------------------
     def _on_selection(self) -> None:
@@ -423,11 +586,16 @@ class GraphScene(QGraphicsScene):
 
 
 class GraphView(QGraphicsView):
-    """The editor's view. Its caption says what the numbers on the nodes are."""
+    """The editor's view. Its caption says what the numbers on the nodes are; the Qt property
+    `shownStep` is how many updates the parameters shown on the nodes have had (-1: none shown)."""
+
+    shownStepChanged = Signal(int)
+    nodesShown = Signal(int)  # every refresh of the nodes' numbers, also of the same step
 
     def __init__(self, scene: GraphScene, parent=None):
         super().__init__(scene, parent)
         self.caption = ""
+        self._shown_step = -1
         self.setObjectName("graphView")
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
@@ -441,6 +609,18 @@ class GraphView(QGraphicsView):
             self.resetTransform()
             self.scale(1.3, 1.3)
             self.centerOn(r.center())
+
+    def _get_shown_step(self) -> int:
+        return self._shown_step
+
+    def set_shown_step(self, updates: int) -> None:
+        """Say that the nodes now show the parameters after `updates` updates (-1: nothing)."""
+        if updates != self._shown_step:
+            self._shown_step = updates
+            self.shownStepChanged.emit(updates)
+        self.nodesShown.emit(updates)
+
+    shownStep = Property(int, _get_shown_step, notify=shownStepChanged)
 
     def set_caption(self, text: str) -> None:
         if text != self.caption:

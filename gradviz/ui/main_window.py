@@ -21,6 +21,7 @@ from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel
 from .document import SessionDocument
+from .call_view import CallView
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
 from .files import SessionFiles
@@ -101,6 +102,8 @@ class MainWindow(QMainWindow):
         self.bannerRow.setVisible(False)
         self.errorBanner.setVisible(True)
         cl.addWidget(self.bannerRow)
+        self.callView = CallView()
+        cl.addWidget(self.callView)
         cl.addWidget(self.graphView, 1)
         self.setCentralWidget(central)
         self.palette = QToolBar("Add node")
@@ -200,6 +203,9 @@ class MainWindow(QMainWindow):
             self._docks_sized = True
             screen = self.screen().availableGeometry().height() if self.screen() else 1000
             self.controls.fit_options(max(150, min(screen, self.height()) - 560))
+            # a small window (a projector at 1280x720) keeps most of its height for the graph
+            self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [min(380, self.height() * 3 // 10)],
+                             Qt.Orientation.Vertical)
 
     def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
         d = QDockWidget(title, self)
@@ -334,6 +340,7 @@ class MainWindow(QMainWindow):
     def _session_changed(self, name: str | None) -> None:
         self._update_problems()
         self._update_caption()
+        self.callView.show_call(self.document.graph, self.document.options)
         if name in LIVE_OPTIONS:
             self.controller.set_live_option(name, getattr(self.document.options, name))
             self._update_buttons()
@@ -342,6 +349,7 @@ class MainWindow(QMainWindow):
         if problems:
             self._built_key = None
             self.scene.set_node_data(None, None)
+            self.graphView.set_shown_step(-1)
             self._update_buttons()
             return
         key = _structure_key(self.document.session)
@@ -382,6 +390,7 @@ class MainWindow(QMainWindow):
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.get("program", ""))
         self.scene.set_node_data(None, None)
+        self.graphView.set_shown_step(-1)
         self._update_buttons()
         self._update_status()
 
@@ -390,7 +399,8 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_nodes(self, nodes) -> None:
-        self.scene.set_node_data(nodes.values, nodes.grads)
+        self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts)
+        self.graphView.set_shown_step(nodes.updates)
         self._update_status()
 
     def _on_ended(self, reason: str, step: int) -> None:
