@@ -28,7 +28,7 @@ BATCH_SECONDS = 1 / 40   # at most this long between batches while training (the
 # speed, flat out included), more often where the snapshot is cheap: every NODES_COST_FACTOR times
 # its own duration (~1% of the time), but never more often than every NODES_SECONDS_LEAST.
 NODES_EVERY_STEP_SPEED = 10.0
-NODES_SECONDS = 0.4
+NODES_SECONDS = 0.3
 NODES_SECONDS_LEAST = 0.1
 NODES_COST_FACTOR = 100
 

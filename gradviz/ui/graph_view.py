@@ -30,6 +30,7 @@ ROW = 26
 CELL = 11
 PORT_R = 7
 LABEL_W = 64  # the label column of a value row
+W_NEW = 400   # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 
 
@@ -565,8 +566,8 @@ class GraphScene(QGraphicsScene):
         top = min(top, min(r.top() for r in rects) + 400)  # below the first rows, not ever further down
         for row in range(50):
             for col in range(6):
-                x, y = left + col * (W + 40), top + row * 170
-                cand = QRectF(x, y, W, 150)
+                x, y = left + col * (W_NEW + 40), top + row * 190
+                cand = QRectF(x, y, W_NEW, 170)
                 if not any(cand.intersects(r) for r in rects):
                     return (x, y)
         return (left, top)
