@@ -21,8 +21,8 @@ from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from . import theme
 
-TITLES = {"loss": "loss only", "return_z": "z returned too", "stop_gradient": "z behind stop_gradient",
-          "has_aux": "z as has_aux"}
+TITLES = {"loss": "loss only", "return_z": "{z} returned too", "stop_gradient": "{z} behind stop_gradient",
+          "has_aux": "{z} as has_aux"}
 DIFFERS = "#fed7aa"           # a gradient that differs from the loss-only column
 OK_COLOR, FAIL_COLOR = "#15803d", theme.ERROR_COLOR
 DIRECTIONS_ABOVE = 6          # more parameter elements than this: random directions by default
@@ -180,12 +180,13 @@ class VariantsTab(QWidget):
         self.result = m
         self._clear()
         base = m.variants[0]
+        z = m.variants[1]["function_returns"].split(", ", 1)[-1]  # what the tutorial calls z
         corner = _label("∂L/∂ parameter", 11, True)
         self.grid.addWidget(corner, 0, 0, Qt.AlignmentFlag.AlignBottom)
         for c, v in enumerate(m.variants, start=1):
             head = _label(name=f"variantHead_{v['name']}")
             head.setTextFormat(Qt.TextFormat.RichText)
-            head.setText(f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']))}</b>"
+            head.setText(f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']).format(z=z))}</b>"
                          f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
                          f"<span style=\"{_CODE}\">{html.escape(v['function_returns'])}<br>"
                          f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>")
@@ -248,9 +249,12 @@ class GradCheckTab(QWidget):
         lay.addWidget(self.verdict)
         self.settings = _label(size=11, name="gradcheckSettings")
         lay.addWidget(self.settings)
+        self.errors = _label(size=11, name="gradcheckErrors")
+        self.errors.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.errors)
         self.plots = pg.GraphicsLayoutWidget()
         self.plots.setObjectName("gradcheckMaps")
-        self.plots.setMinimumHeight(140)
+        self.plots.setMinimumHeight(120)
         lay.addWidget(self.plots, 1)
         self.images: dict[str, pg.ImageItem] = {}
 
@@ -269,10 +273,16 @@ class GradCheckTab(QWidget):
         self.images.clear()
         lo, hi = -12.0, 0.0
         cmap = pg.colormap.get("viridis")
+        rows = []
         for c, (name, p) in enumerate(m.params.items()):
-            title = (f"∂L/∂{name}: max abs {fmt_number(float(np.nanmax(p['abs_error'])) if p['checked'] else 0.0, 2)}"
-                     f", max rel {fmt_number(float(np.nanmax(p['rel_error'])) if p['checked'] else 0.0, 2)}"
-                     f" {'✓' if p['ok'] else '✗'}")
+            worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
+            color = OK_COLOR if p["ok"] else FAIL_COLOR
+            rows.append(f"<tr><td style='color:{theme.GRAD_COLOR}; padding-right:12px'><b>∂L/∂{html.escape(name)}</b></td>"
+                        f"<td style='padding-right:12px'>max abs error <b>{worst[0]}</b></td>"
+                        f"<td style='padding-right:12px'>max rel error <b>{worst[1]}</b></td>"
+                        f"<td style='padding-right:12px'>{p['checked']} elements</td>"
+                        f"<td style='color:{color}'><b>{'agrees' if p['ok'] else 'DISAGREES'}</b></td></tr>")
+            title = f"∂L/∂{name} {'✓' if p['ok'] else '✗'}"
             item = self.plots.addPlot(row=0, col=c, title=f"<span style='font-size:11pt'>{html.escape(title)}</span>")
             item.hideAxis("left")
             item.hideAxis("bottom")
@@ -286,6 +296,7 @@ class GradCheckTab(QWidget):
             img.setLevels((lo, hi))
             item.addItem(img)
             self.images[name] = img
+        self.errors.setText(f"<table>{''.join(rows)}</table>")
         if self.images:
             bar = pg.ColorBarItem(values=(lo, hi), colorMap=cmap, label="log₁₀ relative error", interactive=False)
             bar.setImageItem(list(self.images.values()))
@@ -351,7 +362,7 @@ class LandscapeTab(QWidget):
         form = QFormLayout()
         self.planeCombo = QComboBox()
         self.planeCombo.setObjectName("landscapePlane")
-        self.planeCombo.addItems(["two parameter elements", "two random filter-normalised directions"])
+        self.planeCombo.addItems(["two parameter elements", "two random directions (filter-normalised)"])
         self.planeCombo.currentIndexChanged.connect(self._plane_kind_changed)
         self.xCombo, self.yCombo = QComboBox(), QComboBox()
         self.xCombo.setObjectName("landscapeX")
@@ -366,12 +377,15 @@ class LandscapeTab(QWidget):
         self.gridSpin.setObjectName("landscapeGrid")
         self.gridSpin.setRange(5, 201)
         self.gridSpin.setValue(41)
-        self.gridSpin.setSuffix(" × same")
+        self.gridSpin.setSuffix(" points")
         form.addRow("plane", self.planeCombo)
         form.addRow("x axis", self.xCombo)
         form.addRow("y axis", self.yCombo)
-        form.addRow("range", self.spanSpin)
-        form.addRow("grid", self.gridSpin)
+        grid_row = QHBoxLayout()
+        grid_row.addWidget(self.spanSpin)
+        grid_row.addWidget(QLabel("grid"))
+        grid_row.addWidget(self.gridSpin)
+        form.addRow("range", grid_row)
         side.addLayout(form)
         row = QHBoxLayout()
         self.computeButton = _button("Compute", "landscapeCompute")
@@ -387,6 +401,7 @@ class LandscapeTab(QWidget):
         outer.addWidget(host)
         self.plot = pg.PlotWidget()
         self.plot.setObjectName("landscapePlot")
+        self.plot.setMinimumHeight(150)
         for ax in ("left", "bottom"):
             self.plot.getAxis(ax).setTickFont(theme.font(10))
             self.plot.getAxis(ax).enableAutoSIPrefix(False)
@@ -487,9 +502,8 @@ class LandscapeTab(QWidget):
         self.plot.setXRange(a[0], a[-1], padding=0)
         self.plot.setYRange(b[0], b[-1], padding=0)
         at = f"after {m.updates} updates" if m.updates else "at the initial parameters"
-        self.note.setText(f"L = what autodiff differentiates, over the plane through the parameters {at}; "
-                          f"L from {fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path "
-                          "(projected), red: now.")
+        self.note.setText(f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
+                          f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now.")
         self._projected, self.path = 0, np.zeros((0, 2))
         self.update_path()
 
