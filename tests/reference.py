@@ -29,6 +29,13 @@ def forward(graph: Graph, vals: dict) -> dict:
             v[n.name] = np.mean(np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z))))
         elif n.kind == "MSE":
             v[n.name] = np.mean((v[a["pred"]] - v[a["target"]]) ** 2)
+        elif n.kind == "Tanh":
+            v[n.name] = np.tanh(v[a["x"]])
+        elif n.kind == "SoftmaxCrossEntropy":
+            z, y = np.atleast_2d(v[a["logits"]]), np.atleast_2d(v[a["target"]])
+            log_p = z - z.max(axis=-1, keepdims=True)
+            log_p = log_p - np.log(np.exp(log_p).sum(axis=-1, keepdims=True))
+            v[n.name] = np.mean(-(y * log_p).sum(axis=-1))
     return v
 
 
@@ -79,6 +86,13 @@ def backward(graph: Graph, v: dict, aux_seed: bool) -> dict:
             z, y = v[a["logits"]], v[a["target"]]
             g[a["logits"]] += gn * (_sigmoid(z) - y) / z.size
             g[a["target"]] += gn * (-z) / z.size
+        elif n.kind == "Tanh":
+            g[a["x"]] += gn * (1 - v[n.name] ** 2)
+        elif n.kind == "SoftmaxCrossEntropy":  # d/dz mean_i -sum_k y_ik log softmax(z_i)_k = (softmax(z) - y) / N
+            z, y = v[a["logits"]], v[a["target"]]
+            e = np.exp(z - z.max(axis=-1, keepdims=True))
+            rows = 1 if z.ndim == 1 else z.shape[0]
+            g[a["logits"]] += gn * (e / e.sum(axis=-1, keepdims=True) - y) / rows
         elif n.kind == "MSE":
             p, t = v[a["pred"]], v[a["target"]]
             g[a["pred"]] += gn * 2 * (p - t) / p.size

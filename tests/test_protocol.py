@@ -18,10 +18,17 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
                msg.Fault: msg.Fault("raise"), msg.Devices: msg.Devices({"CPU": (True, "")}),
                msg.Device: msg.Device("CPU"), msg.Built: msg.Built(1, {"k": [1]}), msg.State: msg.State(1, "paused"),
                msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}), msg.Ended: msg.Ended(1, "max_steps", 9),
-               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb")}
+               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb"),
+               msg.ComputeVariants: msg.ComputeVariants(1, 2, {"a": 1}), msg.CheckGradients: msg.CheckGradients(1, 2, {}),
+               msg.MeasureModeCost: msg.MeasureModeCost(1, 2, {}, 5), msg.Cancel: msg.Cancel(2),
+               msg.ComputeLandscape: msg.ComputeLandscape(1, 2, {}, (0, 1), 1.0, 5),
+               msg.TaskProgress: msg.TaskProgress(1, 2, 0.5), msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
+               msg.TaskCancelled: msg.TaskCancelled(1, 2), msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
+               msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
+               msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5})}
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
-        if cls is msg.Batch:
+        if cls in (msg.Batch, msg.LandscapeResult):
             continue  # numpy fields: below
         m = samples.get(cls) or cls()
         assert pickle.loads(pickle.dumps(m)) == m

@@ -73,6 +73,7 @@ class Server:
         self.nodes_interval = NODES_SECONDS
         self.ended = False
         self.end_reason: str | None = None
+        self.deferred: list = []  # commands that came while a task ran, handled after it
         self._reset_batch()
 
     def _reset_batch(self):
@@ -87,11 +88,15 @@ class Server:
     # -- main loop ----------------------------------------------------------------------------
     def loop(self) -> None:
         while True:
+            if self.deferred:
+                if not self.handle(self.deferred.pop(0)):
+                    return
+                continue
             if self.running:
-                while self.conn.poll():
+                while not self.deferred and self.conn.poll():
                     if not self.handle(self.conn.recv()):
                         return
-                if self.running:
+                if self.running and not self.deferred:
                     self.train_slice()
             else:
                 try:
@@ -145,8 +150,49 @@ class Server:
     def on_fault(self, m: msg.Fault) -> None:
         self.inject(m.kind)
 
+    def on_task(self, m) -> None:
+        """A lesson (lesson_tasks.py), run here between training slices: progress at most once a
+        percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
+        from ..model.session import SessionError
+        from .lesson_tasks import TASKS
+
+        sent = [-1]
+
+        def progress(fraction: float) -> None:
+            pct = int(fraction * 100)
+            if pct != sent[0]:
+                sent[0] = pct
+                self.send(msg.TaskProgress(m.run_id, m.task_id, float(fraction)))
+
+        def cancelled() -> bool:
+            while self.conn.poll():
+                c = self.conn.recv()
+                if isinstance(c, msg.Cancel) and c.task_id == m.task_id:
+                    return True
+                if not isinstance(c, msg.Cancel):
+                    self.deferred.append(c)
+                if isinstance(c, (msg.Build, msg.Quit)):
+                    return True
+            return False
+
+        self.flush()
+        try:
+            reply = TASKS[type(m)](m, self.engine, progress, cancelled)
+        except InterruptedError:
+            reply = msg.TaskCancelled(m.run_id, m.task_id)
+        except Exception as e:  # the task failed, the run did not; a SessionError says why in words
+            text = str(e) if isinstance(e, SessionError) else describe(e)
+            reply = msg.TaskFailed(m.run_id, m.task_id, text, "".join(traceback.format_exception(e)))
+        self.send(reply)
+        self.next_time = time.perf_counter()  # paced training goes on from now
+
+    def on_cancel(self, _m: msg.Cancel) -> None:
+        """A Cancel for a task already done (or not begun): nothing to do."""
+
     HANDLERS: ClassVar[dict] = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
-                              msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault}
+                              msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault,
+                              msg.ComputeVariants: on_task, msg.CheckGradients: on_task,
+                              msg.MeasureModeCost: on_task, msg.ComputeLandscape: on_task, msg.Cancel: on_cancel}
 
     def start(self) -> None:
         """Train on; a run that reached its max steps goes on once max steps was raised."""

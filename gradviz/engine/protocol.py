@@ -60,7 +60,61 @@ class Fault:
     kind: str
 
 
-COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault)
+# The lessons (gradviz/lessons): each runs in the engine process as one task, between training
+# slices. `task_id` (the window's count) names the task in its progress and result; `session` is
+# the window's session as a dict. A task reports TaskProgress and ends with its result,
+# TaskFailed or TaskCancelled; commands that arrive meanwhile wait, except Cancel, Build and
+# Quit, which cancel it (Build and Quit are then done).
+@message
+class ComputeVariants:
+    """The four ways of returning z (lessons.variants) at the session's initial parameters."""
+    run_id: int
+    task_id: int
+    session: dict
+
+
+@message
+class CheckGradients:
+    """The gradient check (lessons.gradcheck) at the run's current parameters (its initial
+    ones when `current` is False or the run is not this session's)."""
+    run_id: int
+    task_id: int
+    session: dict
+    current: bool = True
+
+
+@message
+class MeasureModeCost:
+    """ms per step in PyNative and Graph mode, compile apart, and their difference (lessons.modecost)."""
+    run_id: int
+    task_id: int
+    session: dict
+    steps: int = 50
+
+
+@message
+class ComputeLandscape:
+    """L over a plane through the run's current parameters (lessons.landscape): `elements`
+    (i, j), two indices into the run's parameter layout, or None for two random
+    filter-normalised directions (seeded by `seed`); `span` either side, `resolution` points a side."""
+    run_id: int
+    task_id: int
+    session: dict
+    elements: tuple[int, int] | None
+    span: float
+    resolution: int
+    seed: int = 0
+
+
+@message
+class Cancel:
+    """Cancel the task `task_id` (the engine polls between rows and steps)."""
+    task_id: int
+
+
+COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault,
+            ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, Cancel)
+TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape)
 LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
 
 
@@ -144,5 +198,75 @@ class Gone:
     """Made by the window's reader, not sent: the pipe closed, the engine process is gone."""
 
 
-REPLIES = (Devices, Device, Heartbeat, Built, State, Batch, Nodes, Ended, Error, Fatal, Gone)
+@message
+class TaskProgress:
+    run_id: int
+    task_id: int
+    fraction: float
+
+
+@message
+class TaskFailed:
+    """A task could not be done: a one-line reason (e.g. "the graph has only one Output")."""
+    run_id: int
+    task_id: int
+    message: str
+    detail: str = ""
+
+
+@message
+class TaskCancelled:
+    run_id: int
+    task_id: int
+
+
+@message
+class VariantsResult:
+    """variants: one dict per variant (name, call, returns, function_returns, differentiated,
+    grads {param: array}); why: the sentence on why the second column differs."""
+    run_id: int
+    task_id: int
+    variants: tuple
+    why: str
+
+
+@message
+class GradCheckResult:
+    """eps, tolerance; params: {name: {autodiff, numeric, abs_error, rel_error: arrays, checked}};
+    updates: after how many updates the parameters checked are (0: the initial ones)."""
+    run_id: int
+    task_id: int
+    eps: float
+    tolerance: float
+    params: dict
+    updates: int
+
+
+@message
+class ModeCostResult:
+    run_id: int
+    task_id: int
+    cost: dict  # lessons.modecost.ModeCost.to_json()
+
+
+@message
+class LandscapeResult:
+    """L (rows: betas, columns: alphas) on the plane center + alpha * u + beta * v, flat in
+    `layout` (the run's parameter layout); `updates`: the run's updates at the center."""
+    run_id: int
+    task_id: int
+    layout: dict
+    center: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    labels: tuple
+    alphas: np.ndarray
+    betas: np.ndarray
+    loss: np.ndarray
+    updates: int
+
+
+REPLIES = (Devices, Device, Heartbeat, Built, State, Batch, Nodes, Ended, Error, Fatal, Gone,
+           TaskProgress, TaskFailed, TaskCancelled, VariantsResult, GradCheckResult, ModeCostResult,
+           LandscapeResult)
 HEARTBEAT_SECONDS = 0.25

@@ -78,19 +78,25 @@ def objective(session: Session, base: dict[str, np.ndarray]):
 
 
 def finite_differences(session: Session, params: dict[str, np.ndarray], names: list[str],
-                       rng: np.random.RandomState | None = None, cancelled=None) -> dict[str, np.ndarray]:
-    """dL/dp by central differences for each of `names` (NaN at elements not checked)."""
+                       rng: np.random.RandomState | None = None, cancelled=None,
+                       progress=None) -> dict[str, np.ndarray]:
+    """dL/dp by central differences for each of `names` (NaN at elements not checked);
+    progress(fraction) after each element, cancelled() before each (then InterruptedError)."""
     base = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, session.options.seed).items()}
     base.update({k: np.asarray(v, np.float64) for k, v in params.items()})
     L = objective(session, base)
     rng = rng or np.random.RandomState(0)
     out = {}
+    chosen = {}
+    for name in names:
+        size = base[name].size
+        chosen[name] = np.arange(size) if size <= MAX_ELEMENTS else np.sort(rng.choice(size, MAX_ELEMENTS, replace=False))
+    total, done = sum(len(i) for i in chosen.values()), 0
     for name in names:
         p = base[name]
         flat = p.reshape(-1)
-        idx = np.arange(flat.size) if flat.size <= MAX_ELEMENTS else np.sort(rng.choice(flat.size, MAX_ELEMENTS, replace=False))
         num = np.full(flat.size, np.nan)
-        for i in idx:
+        for i in chosen[name]:
             if cancelled is not None and cancelled():
                 raise InterruptedError("gradient check cancelled")
             old = flat[i]
@@ -100,27 +106,35 @@ def finite_differences(session: Session, params: dict[str, np.ndarray], names: l
             down = L({name: p})
             flat[i] = old
             num[i] = (up - down) / (2 * EPS)
+            done += 1
+            if progress is not None:
+                progress(done / total)
         out[name] = num.reshape(p.shape)
     return out
 
 
 def check(session: Session, autodiff: dict[str, np.ndarray], params: dict[str, np.ndarray],
-          cancelled=None) -> GradCheck:
+          cancelled=None, progress=None) -> GradCheck:
     """Compare MindSpore's gradients `autodiff` (at `params`) with central differences."""
-    num = finite_differences(session, params, list(autodiff), cancelled=cancelled)
+    num = finite_differences(session, params, list(autodiff), cancelled=cancelled, progress=progress)
     return GradCheck(EPS, TOLERANCE, {k: ParamCheck(tuple(np.shape(autodiff[k])), np.asarray(autodiff[k]), num[k],
                                                     int(np.sum(~np.isnan(num[k])))) for k in autodiff})
 
 
-def run(session: Session) -> GradCheck:
-    """The check at the session's initial parameters (MindSpore in this process)."""
+def run(session: Session, params: dict[str, np.ndarray] | None = None, cancelled=None,
+        progress=None) -> GradCheck:
+    """The check at the session's initial parameters, or at `params` (the trainable ones, e.g.
+    a run's current values), with MindSpore in this process."""
+    from ..engine.checkpoints import TrainingState
     from ..engine.trainer import Engine
 
     e = Engine(session)
     try:
+        if params:
+            e.restore(TrainingState(0, params, {}, float(session.options.lr)))
         r = e.step()
         grads = {k: np.array(v) for k, v in e.grad_layout.unflatten(r.grads).items()}
         params = e.param_layout.unflatten(r.params)
     finally:
         e.close()
-    return check(session, grads, params)
+    return check(session, grads, params, cancelled=cancelled, progress=progress)

@@ -24,7 +24,7 @@ class ModeCost:
         return dict(self.__dict__)
 
 
-def _run(session: Session, mode: str, steps: int):
+def _run(session: Session, mode: str, steps: int, tick=None):
     from ..engine.trainer import Engine
 
     e = Engine(Session(session.graph.copy(), replace(session.options, mode=mode), session.name))
@@ -33,7 +33,9 @@ def _run(session: Session, mode: str, steps: int):
         rows = [e.step().row.copy()]
         first = time.perf_counter() - t0
         times = []
-        for _ in range(steps - 1):
+        for k in range(steps - 1):
+            if tick is not None:
+                tick(k + 1)
             t = time.perf_counter()
             rows.append(e.step().row.copy())
             times.append(time.perf_counter() - t)
@@ -42,10 +44,20 @@ def _run(session: Session, mode: str, steps: int):
     return np.array(rows, np.float64), first, float(np.median(times) * 1e3) if times else first * 1e3
 
 
-def measure(session: Session, steps: int = 50) -> ModeCost:
-    """Train `steps` steps in each mode from the same initial values (in this process)."""
-    py, _, py_ms = _run(session, "pynative", steps)
-    gr, compile_s, gr_ms = _run(session, "graph", steps)
+def measure(session: Session, steps: int = 50, progress=None, cancelled=None) -> ModeCost:
+    """Train `steps` steps in each mode from the same initial values (in this process);
+    progress(fraction) and cancelled() (then InterruptedError) between steps."""
+    def ticker(first: int):
+        def tick(k: int) -> None:
+            if cancelled is not None and cancelled():
+                raise InterruptedError("mode cost cancelled")
+            if progress is not None:
+                progress((first + k) / (2 * steps))
+        return tick
+    py, _, py_ms = _run(session, "pynative", steps, ticker(0))
+    gr, compile_s, gr_ms = _run(session, "graph", steps, ticker(steps))
+    if progress is not None:
+        progress(1.0)
     with np.errstate(invalid="ignore"):
         diff = np.abs(py - gr)
         rel = diff / np.maximum(np.abs(py), 1e-12)

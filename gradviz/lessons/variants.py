@@ -56,12 +56,16 @@ def function_return(session: Session) -> str:
     return f"return {', '.join([names[0], *aux])}"
 
 
-def compute(session: Session) -> list[Variant]:
-    """The four variants at the session's initial parameters (MindSpore, in this process)."""
+def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
+    """The four variants at the session's initial parameters (MindSpore, in this process);
+    progress(fraction) after each, cancelled() checked before each (then InterruptedError)."""
     from ..engine.trainer import Engine
 
     out = []
-    for name, s in variant_sessions(session).items():
+    sessions = variant_sessions(session)
+    for i, (name, s) in enumerate(sessions.items()):
+        if cancelled is not None and cancelled():
+            raise InterruptedError("variants cancelled")
         e = Engine(s)
         try:
             r = e.step()
@@ -70,6 +74,8 @@ def compute(session: Session) -> list[Variant]:
             e.close()
         out.append(Variant(name, grad_call(s.graph, s.options), returned_structure(s.graph, s.options),
                            function_return(s), grads, objective(s)))
+        if progress is not None:
+            progress((i + 1) / len(sessions))
     return out
 
 

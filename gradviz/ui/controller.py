@@ -39,6 +39,7 @@ class TrainingController(QObject):
     ended = Signal(str, int)       # reason, last step
     errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
     message = Signal(str)          # status-bar notes
+    taskReplied = Signal(object)   # a lesson task's progress, result, failure or cancel (protocol.TASKS)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -57,6 +58,7 @@ class TrainingController(QObject):
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
         self.steps_per_second = 0.0
+        self._task_ids = 0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self.poll)
@@ -196,6 +198,18 @@ class TrainingController(QObject):
             setattr(self.session.options, name, value)
         self._send(msg.SetOption(name, value))
 
+    def run_task(self, command, **fields) -> int | None:
+        """Ask the engine for a lesson (a protocol.TASKS class) on the run's session; the replies
+        come through taskReplied with the task id returned (None: no run to ask about)."""
+        if self.session is None or self._client is None or self.state not in ENGINE_UP:
+            return None
+        self._task_ids += 1
+        self._send(command(self.run_id, self._task_ids, self.session.to_dict(), **fields))
+        return self._task_ids
+
+    def cancel_task(self, task_id: int) -> None:
+        self._send(msg.Cancel(task_id))
+
     def _send(self, m) -> None:
         if self._client is not None and not self._client.send(m):
             self.message.emit("The engine is not reading its commands")
@@ -291,6 +305,9 @@ class TrainingController(QObject):
         self._error(m.message, m.detail)
         self._apply(Event.FAIL)
 
+    def _on_task(self, m) -> None:
+        self.taskReplied.emit(m)
+
     def _error(self, text: str, detail: str = "") -> None:
         self.last_error, self.last_detail = text, detail
         self.errorOccurred.emit(text, detail)
@@ -322,4 +339,7 @@ _REPLIES = {msg.Devices: TrainingController._on_devices, msg.Device: TrainingCon
             msg.Gone: TrainingController._on_gone, msg.Fatal: TrainingController._on_fatal,
             msg.Built: TrainingController._on_built, msg.State: TrainingController._on_state,
             msg.Batch: TrainingController._on_batch, msg.Nodes: TrainingController._on_nodes,
-            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error}
+            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error,
+            **{r: TrainingController._on_task for r in (msg.TaskProgress, msg.TaskFailed, msg.TaskCancelled,
+                                                        msg.VariantsResult, msg.GradCheckResult,
+                                                        msg.ModeCostResult, msg.LandscapeResult)}}

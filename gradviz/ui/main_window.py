@@ -26,6 +26,7 @@ from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
 from .files import SessionFiles
 from .persistence import AppStore
+from .lessons_panel import LessonsPanel
 from .plots import PlotPanel
 
 NOT_ANSWERING_TEXT = ("The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
@@ -136,6 +137,10 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
+        self.lessons = LessonsPanel(self.controller)
+        self._dock("Lessons", self.lessons, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
+        self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
+        self.findChild(QDockWidget, "plotsDock").raise_()
 
         # status bar
         self.stepLabel = QLabel(progress(0, 0))

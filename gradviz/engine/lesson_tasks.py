@@ -1,0 +1,83 @@
+"""The lessons (gradviz/lessons) as engine tasks: each command of protocol.TASKS becomes its
+result reply here, in the engine process, whose main thread owns MindSpore.
+
+The lessons build their own Engines (variants, gradient check, mode cost) beside the run's,
+which keeps training afterwards. The run's Engine lends what a lesson needs of the run: its
+current parameters and its parameter layout. progress(fraction) and cancelled() come from the
+Server (process.py): cancelled() reads the pipe, so a Cancel arrives between rows and steps."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from . import protocol as msg
+
+
+def _session(d: dict):
+    from ..model.session import Session
+
+    return Session.from_dict(d)
+
+
+def _same_run(engine, session) -> bool:
+    """Whether the run's Engine trains this session (same graph and options that build it)."""
+    return engine is not None and engine.session.graph.to_dict() == session.graph.to_dict() and \
+        engine.session.options.seed == session.options.seed
+
+
+def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Callable) -> msg.VariantsResult:
+    from ..lessons import variants as lesson
+
+    s = _session(m.session)
+    found = lesson.compute(s, progress, cancelled)
+    return msg.VariantsResult(m.run_id, m.task_id, tuple(
+        {"name": v.name, "call": v.call, "returns": v.returns, "function_returns": v.function_returns,
+         "differentiated": v.differentiated, "grads": v.grads} for v in found), lesson.why(s))
+
+
+def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Callable) -> msg.GradCheckResult:
+    from ..lessons import gradcheck as lesson
+
+    s = _session(m.session)
+    current = m.current and _same_run(engine, s) and engine.updates > 0
+    params = engine.current_params() if current else None
+    r = lesson.run(s, params, cancelled=cancelled, progress=progress)
+    return msg.GradCheckResult(m.run_id, m.task_id, r.eps, r.tolerance, {
+        k: {"autodiff": p.autodiff, "numeric": p.numeric, "abs_error": p.abs_error, "rel_error": p.rel_error,
+            "checked": p.checked, "ok": p.ok} for k, p in r.params.items()}, engine.updates if current else 0)
+
+
+def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Callable) -> msg.ModeCostResult:
+    from ..lessons import modecost as lesson
+
+    cost = lesson.measure(_session(m.session), m.steps, progress, cancelled)
+    return msg.ModeCostResult(m.run_id, m.task_id, cost.to_json())
+
+
+def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Callable) -> msg.LandscapeResult:
+    from ..lessons import landscape as lesson
+    from ..model.session import SessionError
+
+    s = _session(m.session)
+    if not _same_run(engine, s):
+        raise SessionError("the loss landscape is drawn around the run's parameters: build the graph first")
+    if not (m.span > 0 and np.isfinite(m.span)) or not 2 <= m.resolution <= 201:
+        raise SessionError(f"the range must be above 0 and the grid 2 to 201 points a side, not {m.span}, {m.resolution}")
+    layout = engine.param_layout
+    center = layout.flatten(engine.current_params()).astype(np.float64)
+    if m.elements is None:
+        plane = lesson.filter_normalised(layout, center, m.seed)
+    else:
+        i, j = m.elements
+        if not (0 <= i < layout.total and 0 <= j < layout.total) or i == j:
+            raise SessionError(f"choose two different parameter elements (of {layout.total})")
+        plane = lesson.element_plane(layout, center, i, j)
+    axis = np.linspace(-m.span, m.span, m.resolution)
+    loss = lesson.surface(s, plane, axis, axis, progress, cancelled)
+    return msg.LandscapeResult(m.run_id, m.task_id, layout.to_dict(), plane.center, plane.u, plane.v, plane.labels,
+                               axis, axis.copy(), loss, engine.updates)
+
+
+TASKS = {msg.ComputeVariants: variants, msg.CheckGradients: gradcheck, msg.MeasureModeCost: modecost,
+         msg.ComputeLandscape: landscape}

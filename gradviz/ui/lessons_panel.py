@@ -1,0 +1,565 @@
+"""The Lessons dock: the four ways of returning z side by side, the gradient check, what Graph
+mode costs, and the loss landscape with the optimizer's path on it.
+
+Every number here is computed in the engine process (protocol.TASKS, engine/lesson_tasks.py);
+this module only asks (TrainingController.run_task) and draws the replies. Each tab owns one
+LessonTask: the id of its latest request, its progress bar and Cancel; replies with another id
+(an earlier request, or one of a run that was reset) are dropped."""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QLabel,
+                               QProgressBar, QPushButton, QScrollArea, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+
+from ..engine import protocol as msg
+from ..lessons.landscape import Plane
+from ..model.formatting import fmt_number
+from ..model.layout import Layout
+from . import theme
+
+TITLES = {"loss": "loss only", "return_z": "{z} returned too", "stop_gradient": "{z} behind stop_gradient",
+          "has_aux": "{z} as has_aux"}
+DIFFERS = "#fed7aa"           # a gradient that differs from the loss-only column
+OK_COLOR, FAIL_COLOR = "#15803d", theme.ERROR_COLOR
+DIRECTIONS_ABOVE = 6          # more parameter elements than this: random directions by default
+MAX_PATH_POINTS = 4000        # the trajectory drawn: every step up to this, then evenly thinned
+_CODE = "font-family: 'DejaVu Sans Mono'; font-size: 10pt"
+
+
+def fmt_grad(v: float) -> str:
+    """3 decimals, so that 0.016 and 1.016 line up; other magnitudes as fmt_number."""
+    return f"{v:.3f}" if 1e-3 <= abs(v) < 1e4 or v == 0 else fmt_number(v, 4)
+
+
+def _label(text: str = "", size: float = 11, bold: bool = False, name: str = "") -> QLabel:
+    w = QLabel(text)
+    w.setFont(theme.font(size, bold=bold))
+    w.setWordWrap(True)
+    w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if name:
+        w.setObjectName(name)
+    return w
+
+
+class LessonTask(QObject):
+    """One kind of engine task: asks, shows progress with Cancel, and hands its result on."""
+
+    def __init__(self, controller, command, on_result, row: QHBoxLayout, button: QPushButton, name: str,
+                 on_failed=None):
+        super().__init__(button)
+        self.controller, self.command, self.on_result, self.on_failed = controller, command, on_result, on_failed
+        self.task_id: int | None = None
+        self.button = button
+        self.progress = QProgressBar()
+        self.progress.setObjectName(f"{name}Progress")
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(220)
+        self.cancelButton = QPushButton("Cancel")
+        self.cancelButton.setObjectName(f"{name}Cancel")
+        self.cancelButton.clicked.connect(self.cancel)
+        self.status = _label(name=f"{name}Status")
+        for w in (button, self.progress, self.cancelButton):
+            row.addWidget(w)
+        row.addWidget(self.status, 1)
+        self._busy(False)
+        controller.taskReplied.connect(self.reply)
+
+    @property
+    def busy(self) -> bool:
+        return self.task_id is not None
+
+    def _busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancelButton.setVisible(busy)
+        self.button.setEnabled(not busy)
+
+    def start(self, **fields) -> bool:
+        if self.busy:
+            self.cancel()
+        self.task_id = self.controller.run_task(self.command, **fields)
+        if self.task_id is None:
+            self.say("Waiting for the engine: try again once the graph is built", FAIL_COLOR)
+            return False
+        self.progress.setValue(0)
+        self.say("Computing in the engine…")
+        self._busy(True)
+        return True
+
+    def cancel(self) -> None:
+        if self.task_id is not None:
+            self.controller.cancel_task(self.task_id)
+            self.forget("Cancelled")
+
+    def forget(self, text: str = "") -> None:
+        """Drop the task in flight: whatever it answers later is stale."""
+        self.task_id = None
+        self._busy(False)
+        if text:
+            self.say(text)
+
+    def say(self, text: str, color: str = theme.VALUE_COLOR) -> None:
+        self.status.setStyleSheet(f"color: {color};")
+        self.status.setText(text)
+
+    def reply(self, m) -> None:
+        if self.task_id is None or m.task_id != self.task_id:
+            return  # an earlier request's, or another tab's
+        if isinstance(m, msg.TaskProgress):
+            self.progress.setValue(int(m.fraction * 1000))
+            return
+        self.forget()
+        if isinstance(m, msg.TaskFailed):
+            self.say(m.message, FAIL_COLOR)
+            self.status.setToolTip(m.detail)
+            if self.on_failed is not None:
+                self.on_failed()
+        elif isinstance(m, msg.TaskCancelled):
+            self.say("Cancelled")
+        else:
+            self.say("")
+            self.on_result(m)
+
+
+def _button(text: str, name: str) -> QPushButton:
+    b = QPushButton(text)
+    b.setObjectName(name)
+    b.setFont(theme.font(11, bold=True))
+    return b
+
+
+# -- 4. the four variants ----------------------------------------------------------------------------
+class VariantsTab(QWidget):
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result: msg.VariantsResult | None = None
+        self.stale = True
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.computeButton = _button("Compute", "variantsCompute")
+        self.task = LessonTask(controller, msg.ComputeVariants, self.show_result, row, self.computeButton, "variants",
+                               on_failed=self.failed)
+        self.computeButton.clicked.connect(self.compute)
+        self.whyLabel = _label(size=12, name="variantsWhy")
+        self.whyLabel.setStyleSheet("background: #fff7ed; padding: 4px;")
+        self.whyLabel.setVisible(False)
+        row.addWidget(self.whyLabel, 6)
+        lay.addLayout(row)
+        self.grid = QGridLayout()
+        self.grid.setHorizontalSpacing(14)
+        self.grid.setVerticalSpacing(6)
+        lay.addLayout(self.grid, 1)
+        self.cells: dict[tuple[str, str], QLabel] = {}
+
+    def compute(self) -> None:
+        self.stale = not self.task.start()
+
+    def graph_changed(self) -> None:
+        """A new build (graph, seed or options): recompute now if shown, else when shown."""
+        self.stale = True
+        if self.isVisible():
+            self.compute()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.stale and not self.task.busy:
+            self.compute()
+
+    def _clear(self) -> None:
+        while self.grid.count():
+            w = self.grid.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.cells.clear()
+
+    def show_result(self, m: msg.VariantsResult) -> None:
+        self.result = m
+        self._clear()
+        base = m.variants[0]
+        z = m.variants[1]["function_returns"].split(", ", 1)[-1]  # what the tutorial calls z
+        corner = _label("∂L/∂ parameter", 11, True)
+        self.grid.addWidget(corner, 0, 0, Qt.AlignmentFlag.AlignBottom)
+        for c, v in enumerate(m.variants, start=1):
+            head = _label(name=f"variantHead_{v['name']}")
+            head.setTextFormat(Qt.TextFormat.RichText)
+            head.setText(f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']).format(z=z))}</b>"
+                         f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
+                         f"<span style=\"{_CODE}\">{html.escape(v['function_returns'])}<br>"
+                         f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>")
+            head.setMinimumWidth(170)
+            self.grid.addWidget(head, 0, c, Qt.AlignmentFlag.AlignTop)
+        # the smallest tensors first: the tutorial's +1 (in db) is in view without scrolling
+        for r, p in enumerate(sorted(base["grads"], key=lambda k: np.size(base["grads"][k])), start=1):
+            name = _label(f"∂L/∂{p}", 12, True)
+            name.setStyleSheet(f"color: {theme.GRAD_COLOR};")
+            self.grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)
+            ref = np.asarray(base["grads"][p], np.float64)
+            for c, v in enumerate(m.variants, start=1):
+                g = np.asarray(v["grads"][p], np.float64)
+                differs = ~np.isclose(g, ref, rtol=1e-5, atol=1e-6)
+                cell = _label(name=f"variantCell_{v['name']}_{p}")
+                cell.setTextFormat(Qt.TextFormat.RichText)
+                cell.setText(_matrix_html(g, differs))
+                cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
+                cell.setToolTip("differs from the loss-only column" if differs.any() else "same as the loss-only column")
+                self.cells[(v["name"], p)] = cell
+                self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
+        self.grid.setRowStretch(len(base["grads"]) + 1, 1)
+        self.whyLabel.setText(m.why)
+        self.whyLabel.setVisible(True)
+        self.stale = False
+
+    def failed(self) -> None:
+        self.result = None
+        self.stale = False  # the reason stays shown until the graph changes
+        self._clear()
+        self.whyLabel.setVisible(False)
+
+
+def _matrix_html(a: np.ndarray, bold: np.ndarray) -> str:
+    """Every element, 3 decimals, in rows as the tensor's; the ones in `bold` stand out."""
+    a2, b2 = np.atleast_2d(a), np.atleast_2d(bold)
+    if a.ndim == 1 and a.size > 4:
+        a2, b2 = a.reshape(-1, 1), bold.reshape(-1, 1)  # a long vector reads down a column
+    rows = []
+    for vals, marks in zip(a2, b2):
+        cells = "".join(f"<td align='right' style='padding-right:8px'>{'<b>' if m else ''}{fmt_grad(x)}"
+                        f"{'</b>' if m else ''}</td>" for x, m in zip(vals, marks))
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table style=\"{_CODE}; font-size:11pt\">{''.join(rows)}</table>"
+
+
+# -- 5. the gradient check ---------------------------------------------------------------------------
+class GradCheckTab(QWidget):
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result: msg.GradCheckResult | None = None
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.checkButton = _button("Check gradients", "gradcheckButton")
+        self.task = LessonTask(controller, msg.CheckGradients, self.show_result, row, self.checkButton, "gradcheck")
+        self.checkButton.clicked.connect(lambda: self.task.start())
+        lay.addLayout(row)
+        self.verdict = _label(size=13, bold=True, name="gradcheckVerdict")
+        self.verdict.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.verdict)
+        self.settings = _label(size=11, name="gradcheckSettings")
+        lay.addWidget(self.settings)
+        self.plots = pg.GraphicsLayoutWidget()
+        self.plots.setObjectName("gradcheckMaps")
+        self.plots.setMinimumHeight(120)
+        lay.addWidget(self.plots, 1)
+        self.images: dict[str, pg.ImageItem] = {}
+
+    def show_result(self, m: msg.GradCheckResult) -> None:
+        self.result = m
+        ok = all(p["ok"] for p in m.params.values())
+        where = f"after {m.updates} update{'s' if m.updates != 1 else ''}" if m.updates else "at the initial parameters"
+        n = sum(p["checked"] for p in m.params.values())
+        self.verdict.setText((f"PASS: all {n} elements agree" if ok else
+                              f"FAIL: {sum(int(np.nansum(p['rel_error'] > m.tolerance)) for p in m.params.values())}"
+                              f" of {n} elements disagree") + f" ({where})")
+        self.verdict.setStyleSheet(f"color: {OK_COLOR if ok else FAIL_COLOR};")
+        self.settings.setText(f"MindSpore against float64 central differences: eps = {m.eps:g}, "
+                              f"tolerance {m.tolerance:g} (relative error = |error| / max(1, |difference|))")
+        self.plots.clear()
+        self.images.clear()
+        lo, hi = -12.0, 0.0
+        cmap = pg.colormap.get("viridis")
+        for c, (name, p) in enumerate(m.params.items()):
+            worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
+            color = OK_COLOR if p["ok"] else FAIL_COLOR
+            title = (f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
+                     f"<span style='font-size:11pt; color:{color}'>{'✓ agrees' if p['ok'] else '✗ DISAGREES'}</span><br>"
+                     f"<span style='font-size:10pt'>max abs {worst[0]}, max rel {worst[1]}</span>")
+            item = self.plots.addPlot(row=0, col=c, title=title)
+            item.hideAxis("left")
+            item.hideAxis("bottom")
+            item.invertY(True)
+            item.setAspectLocked(True)
+            err = np.atleast_2d(np.asarray(p["rel_error"], np.float64))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                logs = np.clip(np.log10(np.where(err > 0, err, 1e-16)), lo, hi)
+            img = pg.ImageItem(np.where(np.isnan(err), lo, logs), axisOrder="row-major")
+            img.setColorMap(cmap)
+            img.setLevels((lo, hi))
+            item.addItem(img)
+            self.images[name] = img
+        if self.images:
+            bar = pg.ColorBarItem(values=(lo, hi), colorMap=cmap, label="log₁₀ relative error", interactive=False)
+            bar.setImageItem(list(self.images.values()))
+            self.plots.addItem(bar, row=0, col=len(m.params))
+
+
+# -- 6. mode cost -------------------------------------------------------------------------------------
+class ModeCostTab(QWidget):
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result: msg.ModeCostResult | None = None
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.measureButton = _button("Measure", "modecostButton")
+        self.stepsSpin = QSpinBox()
+        self.stepsSpin.setObjectName("modecostSteps")
+        self.stepsSpin.setRange(2, 5000)
+        self.stepsSpin.setValue(50)
+        self.stepsSpin.setSuffix(" steps in each mode")
+        row.addWidget(self.stepsSpin)
+        self.task = LessonTask(controller, msg.MeasureModeCost, self.show_result, row, self.measureButton, "modecost")
+        self.measureButton.clicked.connect(lambda: self.task.start(steps=self.stepsSpin.value()))
+        lay.addLayout(row)
+        self.table = _label(size=13, name="modecostTable")
+        self.table.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.table)
+        lay.addStretch(1)
+
+    def show_result(self, m: msg.ModeCostResult) -> None:
+        self.result = m
+        c = m.cost
+        gain = c["pynative_ms"] - c["graph_ms"]
+        pays = (f"Graph mode saves {gain:.3f} ms a step: the compile pays for itself after "
+                f"{int(np.ceil(c['graph_compile_s'] * 1e3 / gain))} steps." if gain > 0 else
+                "Graph mode is not faster per step on this graph.")
+        rows = [("PyNative", f"{c['pynative_ms']:.3f} ms/step"),
+                ("Graph (mindspore.jit)", f"{c['graph_ms']:.3f} ms/step"),
+                ("first Graph step (compiles)", f"{c['graph_compile_s'] * 1e3:.0f} ms"),
+                (f"largest difference after {c['steps']} steps", f"{c['max_abs_difference']:.3g} "
+                 f"(relative {c['max_rel_difference']:.3g})")]
+        body = "".join(f"<tr><td style='padding-right:16px'>{html.escape(a)}</td><td align='right'><b>{html.escape(b)}"
+                       "</b></td></tr>" for a, b in rows)
+        self.table.setText(f"<table>{body}</table><p style='font-size:11pt'>{html.escape(pays)} Medians over the "
+                           "steps after the first; the difference covers the loss, parameters and gradients of "
+                           "every step.</p>")
+
+
+# -- 7. the loss landscape ----------------------------------------------------------------------------
+class LandscapeTab(QWidget):
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result: msg.LandscapeResult | None = None
+        self.plane: Plane | None = None
+        self.offset = np.zeros(2)
+        self.path = np.zeros((0, 2))
+        self._projected = 0          # history rows projected so far
+        self._history = None
+        self._key = None             # what the shown surface is of: graph and L's options
+        outer = QHBoxLayout(self)
+        side = QVBoxLayout()
+        form = QFormLayout()
+        self.planeCombo = QComboBox()
+        self.planeCombo.setObjectName("landscapePlane")
+        self.planeCombo.addItems(["two parameter elements", "two random directions (filter-normalised)"])
+        self.planeCombo.currentIndexChanged.connect(self._plane_kind_changed)
+        self.xCombo, self.yCombo = QComboBox(), QComboBox()
+        self.xCombo.setObjectName("landscapeX")
+        self.yCombo.setObjectName("landscapeY")
+        self.spanSpin = QDoubleSpinBox()
+        self.spanSpin.setObjectName("landscapeSpan")
+        self.spanSpin.setRange(0.01, 1000.0)
+        self.spanSpin.setDecimals(2)
+        self.spanSpin.setValue(1.0)
+        self.spanSpin.setPrefix("± ")
+        self.gridSpin = QSpinBox()
+        self.gridSpin.setObjectName("landscapeGrid")
+        self.gridSpin.setRange(5, 201)
+        self.gridSpin.setValue(41)
+        self.gridSpin.setSuffix(" points")
+        form.addRow("plane", self.planeCombo)
+        form.addRow("x axis", self.xCombo)
+        form.addRow("y axis", self.yCombo)
+        grid_row = QHBoxLayout()
+        grid_row.addWidget(self.spanSpin)
+        grid_row.addWidget(QLabel("grid"))
+        grid_row.addWidget(self.gridSpin)
+        form.addRow("range", grid_row)
+        side.addLayout(form)
+        row = QHBoxLayout()
+        self.computeButton = _button("Compute", "landscapeCompute")
+        self.task = LessonTask(controller, msg.ComputeLandscape, self.show_result, row, self.computeButton, "landscape")
+        self.computeButton.clicked.connect(self.compute)
+        side.addLayout(row)
+        self.note = _label(size=10, name="landscapeNote")
+        side.addWidget(self.note)
+        side.addStretch(1)
+        host = QWidget()
+        host.setLayout(side)
+        host.setMaximumWidth(360)
+        outer.addWidget(host)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("landscapePlot")
+        self.plot.setMinimumHeight(150)
+        for ax in ("left", "bottom"):
+            self.plot.getAxis(ax).setTickFont(theme.font(10))
+            self.plot.getAxis(ax).enableAutoSIPrefix(False)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.cmap = pg.colormap.get("viridis")
+        self.image.setColorMap(self.cmap)
+        self.bar = pg.ColorBarItem(colorMap=self.cmap, label="L", interactive=False)
+        self.bar.setImageItem(self.image, insert_in=self.plot.getPlotItem())
+        self.isocurves: list[pg.IsocurveItem] = []
+        self.pathCurve = self.plot.plot(pen=pg.mkPen("#ffffff", width=2))
+        self.startDot = self.plot.plot(symbol="o", symbolSize=9, symbolBrush="#ffffff", pen=None)
+        self.nowDot = self.plot.plot(symbol="o", symbolSize=11, symbolBrush=theme.ERROR_COLOR, pen=None)
+        outer.addWidget(self.plot, 1)
+        controller.built.connect(self._built)
+        controller.ticked.connect(self.update_path)
+
+    # -- choosing --------------------------------------------------------------------------------
+    def _built(self) -> None:
+        h = self.controller.history
+        if h is None:
+            return
+        labels = h.param_layout.labels()
+        if [self.xCombo.itemText(i) for i in range(self.xCombo.count())] != labels:
+            for combo, pick in ((self.xCombo, 0), (self.yCombo, 1)):
+                combo.clear()
+                combo.addItems(labels)
+                combo.setCurrentIndex(min(pick, len(labels) - 1))
+            self.planeCombo.setCurrentIndex(1 if len(labels) > DIRECTIONS_ABOVE else 0)
+        self._plane_kind_changed()
+        if self.task.busy:
+            self.task.forget("The run was rebuilt: compute again")
+        if self._key != self._session_key():
+            self.clear("The graph or the options changed: compute the landscape again")
+        self._history, self._projected, self.path = h, 0, np.zeros((0, 2))
+        self.update_path()
+
+    def _session_key(self):
+        s = self.controller.session
+        if s is None:
+            return None
+        o = s.options
+        return s.graph.to_dict(), o.aux_output, o.stop_gradient, o.has_aux
+
+    def _plane_kind_changed(self) -> None:
+        elements = self.planeCombo.currentIndex() == 0
+        self.xCombo.setEnabled(elements)
+        self.yCombo.setEnabled(elements)
+
+    def compute(self) -> None:
+        elements = None
+        if self.planeCombo.currentIndex() == 0:
+            i, j = self.xCombo.currentIndex(), self.yCombo.currentIndex()
+            if i == j or i < 0 or j < 0:
+                self.task.say("Choose two different parameter elements", FAIL_COLOR)
+                return
+            elements = (i, j)
+        self.task.start(elements=elements, span=float(self.spanSpin.value()), resolution=int(self.gridSpin.value()))
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def clear(self, text: str = "") -> None:
+        self.result, self.plane, self._key = None, None, None
+        self.image.clear()
+        for c in self.isocurves:
+            self.plot.removeItem(c)
+        self.isocurves.clear()
+        for item in (self.pathCurve, self.startDot, self.nowDot):
+            item.setData([], [])
+        self.note.setText(text)
+
+    def show_result(self, m: msg.LandscapeResult) -> None:
+        self.clear()
+        self.result = m
+        self._key = self._session_key()
+        self.plane = Plane(Layout.from_dict(m.layout), m.center, m.u, m.v, tuple(m.labels))
+        elements = bool(np.count_nonzero(m.u) == 1 and np.count_nonzero(m.v) == 1)
+        # element planes read in the elements' own values; directions in steps along them
+        self.offset = np.array([m.center[np.flatnonzero(m.u)[0]], m.center[np.flatnonzero(m.v)[0]]]) if elements \
+            else np.zeros(2)
+        a, b, z = m.alphas + self.offset[0], m.betas + self.offset[1], np.asarray(m.loss, np.float64)
+        finite = z[np.isfinite(z)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        hi = hi if hi > lo else lo + 1.0
+        da, db = (a[1] - a[0]), (b[1] - b[0])
+        self.image.setImage(np.where(np.isfinite(z), z, hi), levels=(lo, hi))
+        self.image.setRect(float(a[0] - da / 2), float(b[0] - db / 2), float(a[-1] - a[0] + da), float(b[-1] - b[0] + db))
+        self.bar.setLevels((lo, hi))
+        for level in np.linspace(lo, hi, 12)[1:-1]:
+            iso = pg.IsocurveItem(data=z.T, level=float(level), pen=pg.mkPen((255, 255, 255, 150), width=1))
+            iso.setTransform(self._iso_transform(a, b))
+            iso.setZValue(5)
+            self.plot.addItem(iso)
+            self.isocurves.append(iso)
+        for item in (self.pathCurve, self.startDot, self.nowDot):
+            item.setZValue(10)
+        self.plot.setLabel("bottom", m.labels[0])
+        self.plot.setLabel("left", m.labels[1])
+        self.plot.setXRange(a[0], a[-1], padding=0)
+        self.plot.setYRange(b[0], b[-1], padding=0)
+        at = f"after {m.updates} updates" if m.updates else "at the initial parameters"
+        self.note.setText(f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
+                          f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now.")
+        self._projected, self.path = 0, np.zeros((0, 2))
+        self.update_path()
+
+    @staticmethod
+    def _iso_transform(a: np.ndarray, b: np.ndarray):
+        from PySide6.QtGui import QTransform
+
+        t = QTransform()
+        t.translate(float(a[0]), float(b[0]))
+        t.scale(float(a[1] - a[0]), float(b[1] - b[0]))
+        return t
+
+    def update_path(self) -> None:
+        """Project the history's new steps on the plane and redraw the path (live)."""
+        h = self.controller.history
+        if self.plane is None or h is None or h.param_layout.to_dict() != self.plane.layout.to_dict():
+            return
+        if h is not self._history or h.n < self._projected:
+            self._history, self._projected, self.path = h, 0, np.zeros((0, 2))
+        if h.n > self._projected:
+            new = self.plane.project(np.asarray(h.params[self._projected:h.n], np.float64)) + self.offset
+            self.path = np.concatenate([self.path, new])
+            self._projected = h.n
+        p = self.path
+        if not len(p):
+            for item in (self.pathCurve, self.startDot, self.nowDot):
+                item.setData([], [])
+            return
+        shown = p if len(p) <= MAX_PATH_POINTS else np.concatenate(
+            [p[np.linspace(0, len(p) - 1, MAX_PATH_POINTS).astype(int)], p[-1:]])
+        self.pathCurve.setData(shown[:, 0], shown[:, 1])
+        self.startDot.setData(p[:1, 0], p[:1, 1])
+        self.nowDot.setData(p[-1:, 0], p[-1:, 1])
+
+
+# -- the dock's widget ----------------------------------------------------------------------------------
+class LessonsPanel(QTabWidget):
+    """The four lessons as tabs of one dock."""
+
+    def __init__(self, controller, parent=None):
+        super().__init__(parent)
+        self.setObjectName("lessonsPanel")
+        self.variants = VariantsTab(controller)
+        self.gradcheck = GradCheckTab(controller)
+        self.modecost = ModeCostTab(controller)
+        self.landscape = LandscapeTab(controller)
+        for w, title in ((self.variants, "Four variants"), (self.gradcheck, "Gradient check"),
+                         (self.modecost, "Mode cost"), (self.landscape, "Loss landscape")):
+            if w is self.variants:  # as many rows as the graph has parameters: it scrolls
+                scroll = QScrollArea()
+                scroll.setWidgetResizable(True)
+                scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+                scroll.setWidget(w)
+                self.addTab(scroll, title)
+            else:
+                self.addTab(w, title)
+        self.setFont(theme.font(11))
+        controller.built.connect(self._built)
+
+    def _built(self) -> None:
+        for t in (self.gradcheck.task, self.modecost.task):
+            if t.busy:
+                t.forget("The run was rebuilt: ask again")
+        if self.variants.task.busy:
+            self.variants.task.forget()
+        self.variants.graph_changed()
