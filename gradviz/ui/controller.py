@@ -39,6 +39,8 @@ class TrainingController(QObject):
     ended = Signal(str, int)       # reason, last step
     errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
     message = Signal(str)          # status-bar notes
+    pastNodes = Signal(object)     # protocol.NodesAt: the nodes at a past step (time travel)
+    rewound = Signal(int)          # the run went back to before this step; the history keeps those before it
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -56,6 +58,7 @@ class TrainingController(QObject):
         self._pending_history: tuple[History, str] | None = None  # shown once the next build is done
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
+        self.abandoned: list[tuple[np.ndarray, np.ndarray]] = []  # (steps, loss) of futures left by a rewind
         self.steps_per_second = 0.0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
@@ -196,6 +199,35 @@ class TrainingController(QObject):
             setattr(self.session.options, name, value)
         self._send(msg.SetOption(name, value))
 
+    # -- time travel --------------------------------------------------------------------------
+    def show_step(self, step: int) -> None:
+        """Ask for the node values and gradients at the parameters the history holds for `step`
+        (answered by pastNodes)."""
+        h = self.history
+        i = h.index(step) if h is not None else None
+        if i is not None:
+            self._send(msg.SnapshotAt(step, h.param_layout.unflatten(h.params[i].copy())))
+
+    def continue_from(self, step: int, lr: float, train: bool = True) -> None:
+        """Rewind to the state before `step` with learning rate `lr` and train on from there; the
+        history after it is kept as an abandoned branch (a faint curve) until the next reset."""
+        if self.state in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED) and not self.recorded:
+            self._send(msg.ContinueFrom(int(step), float(lr), train))
+
+    def _on_rewound(self, m: msg.Rewound) -> bool:
+        h = self.history
+        i = int(np.searchsorted(h.steps, m.step))
+        if i < h.n:  # from the step before, so the faint branch leaves the kept curve where it forks
+            j = max(i - 1, 0)
+            self.abandoned.append((h.steps[j:].copy(), h.loss[j:].copy()))
+        h.truncate(m.step)
+        self._apply(Event.REWIND)
+        self.rewound.emit(m.step)
+        return True
+
+    def _on_nodes_at(self, m: msg.NodesAt) -> None:
+        self.pastNodes.emit(m)
+
     def _send(self, m) -> None:
         if self._client is not None and not self._client.send(m):
             self.message.emit("The engine is not reading its commands")
@@ -252,6 +284,7 @@ class TrainingController(QObject):
         self.info = info
         layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
         self.history = History(*layouts)
+        self.abandoned = []
         kept, self._pending_history = self._pending_history, None
         self.recorded = False
         if kept is not None and [lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout,
@@ -322,4 +355,5 @@ _REPLIES = {msg.Devices: TrainingController._on_devices, msg.Device: TrainingCon
             msg.Gone: TrainingController._on_gone, msg.Fatal: TrainingController._on_fatal,
             msg.Built: TrainingController._on_built, msg.State: TrainingController._on_state,
             msg.Batch: TrainingController._on_batch, msg.Nodes: TrainingController._on_nodes,
-            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error}
+            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error,
+            msg.NodesAt: TrainingController._on_nodes_at, msg.Rewound: TrainingController._on_rewound}
