@@ -76,11 +76,12 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
     assert "b at step 7" in view.title.text()
     view.element.setCurrentIndex(view.element.findData(0))  # b[0]
     lr = win.document.options.lr
-    cells = [view.table.item(0, c).text() for c in range(5)]
+    cells = [view.table.item(0, c) for c in range(5)]
     expected = [params["b"][0], g["b"][0], -lr * g["b"][0], abs(lr * g["b"][0] / params["b"][0])]
-    assert cells[0] == "7"
-    for text, want in zip(cells[1:], expected):
-        assert float(text) == pytest.approx(want, rel=1e-3)
+    assert cells[0].text() == "7"
+    for item, want in zip(cells[1:], expected):
+        assert float(item.toolTip()) == pytest.approx(want, rel=1e-5)
+        assert float(item.text()) == pytest.approx(want, rel=5e-3)
     assert view.table.item(1, 0).text() == "6"
     # back to training: the slider follows the run again and the nodes are live
     win.controls.maxStepsSpin.setValue(25)

@@ -32,9 +32,9 @@ class BadValue:
     value: float
 
     def describe(self) -> str:
-        what = {"parameter": "the parameter", "loss": "the loss", "gradient": "the gradient"}[self.kind]
-        elem = "" if self.element == self.tensor else f" element {self.element}"
-        return f"{what} {self.tensor}{elem} became {fmt_number(self.value)} at step {self.step:,}"
+        """'the gradient ∂L/∂w[2,1] became +inf at step 58'"""
+        what = {"parameter": "the parameter ", "loss": "the ", "gradient": "the gradient "}[self.kind]
+        return f"{what}{self.element} became {fmt_number(self.value)} at step {self.step:,}"
 
 
 @dataclass(frozen=True)
@@ -151,12 +151,11 @@ def coach_text(h: History) -> str:
     bad = first_non_finite(h)
     if bad is None:
         return ""
-    text = f"Not finite: {bad.describe()}."
+    text = f"First non-finite value: {bad.describe()}."
     cross = first_ratio_above(h)
     if cross is not None and cross.step <= bad.step:
-        text += (f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step "
-                 f"{cross.step:,} ({cross.tensor}: {fmt_number(cross.ratio)}): from there each step "
-                 "changed a parameter by more than its whole size.")
+        text += (f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step {cross.step:,} "
+                 f"({cross.tensor}: {fmt_number(cross.ratio)}): each step changed it by more than its whole size.")
     else:
-        text += f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {RATIO_LIMIT:g} before it."
+        text += f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {RATIO_LIMIT:g} until then."
     return text

@@ -8,8 +8,8 @@ import os
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
-                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QSizePolicy, QToolBar, QToolButton,
-                               QVBoxLayout, QWidget)
+                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QToolBar,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
@@ -113,7 +113,11 @@ class MainWindow(QMainWindow):
         self.controls = ControlPanel(self.document)
         self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
-        self._dock("Node", self.inspector, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
+        inspector_scroll = QScrollArea()  # the inspector and its update table scroll on a small screen
+        inspector_scroll.setWidget(self.inspector)
+        inspector_scroll.setWidgetResizable(True)
+        inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._dock("Node", inspector_scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
         self.problemsList.setObjectName("problemsList")
         self.problemsList.setWordWrap(True)

@@ -262,8 +262,8 @@ class PlotPanel(QWidget):
                     w.addItem(c)
                     self.cursors.append(c)
             for c in self.cursors:
+                c.setVisible(True)  # first: a hidden line's label does not follow its position
                 c.setPos(float(step))
-                c.setVisible(True)
         if self.history is not None and self.history.n:
             self.heat_step = -1  # retitle
             self.refresh(force=True)

@@ -58,14 +58,17 @@ class TimeTravelBar(QWidget):
         self.coachBox = QFrame()
         self.coachBox.setObjectName("coachBox")
         self.coachBox.setStyleSheet(f"QFrame#coachBox {{ background: #fef3c7; border: 1px solid #f59e0b; }}")
-        cl = QHBoxLayout(self.coachBox)
-        cl.setContentsMargins(6, 4, 6, 4)
+        outer = QVBoxLayout(self.coachBox)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(2)
+        cl = QHBoxLayout()
         self.coachLabel = QLabel("")
         self.coachLabel.setObjectName("coachLabel")
         self.coachLabel.setWordWrap(True)
         self.coachLabel.setTextFormat(Qt.TextFormat.PlainText)
         self.coachLabel.setFont(theme.font(11))
-        cl.addWidget(self.coachLabel, 1)
+        outer.addWidget(self.coachLabel)
+        outer.addLayout(cl)
         self.coachSteps = QSpinBox()
         self.coachSteps.setObjectName("coachStepsSpin")
         self.coachSteps.setRange(1, 1_000_000)
@@ -81,7 +84,10 @@ class TimeTravelBar(QWidget):
         self.coachFactor.setToolTip("The learning rate is multiplied by this")
         self.coachButton = QPushButton("")
         self.coachButton.setObjectName("coachButton")
-        for w in (QLabel("Rewind"), self.coachSteps, QLabel("steps, learning rate"), self.coachFactor, self.coachButton):
+        self.coachSteps.setMaximumWidth(90)
+        self.coachFactor.setMaximumWidth(90)
+        cl.addStretch(1)
+        for w in (QLabel("Go back"), self.coachSteps, QLabel("steps, learning rate"), self.coachFactor, self.coachButton):
             cl.addWidget(w)
         self.coachBox.setVisible(False)
         lay.addWidget(self.coachBox)
@@ -115,6 +121,7 @@ class UpdateView(QWidget):
         self.table.setFont(theme.font(10, mono=True))
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(120)
         lay.addWidget(self.table)
@@ -342,11 +349,12 @@ class TimeTravel(QObject):
         v.table.setRowCount(n)
         for r in range(n):
             k = n - 1 - r  # the step shown first
-            cells = [f"{int(t['step'][k]):,}", fmt_number(t["value"][k]), fmt_number(t["grad"][k]),
-                     fmt_number(t["update"][k]), fmt_number(t["ratio"][k])]
+            values = [t["value"][k], t["grad"][k], t["update"][k], t["ratio"][k]]
             too_big = not t["ratio"][k] <= RATIO_LIMIT  # above the limit, or not finite
-            for col, text in enumerate(cells):
+            for col, text in enumerate([f"{int(t['step'][k]):,}"] + [fmt_number(x, 3) for x in values]):
                 item = QTableWidgetItem(text)
+                if col:
+                    item.setToolTip(repr(float(values[col - 1])))  # every digit, on hover
                 if col == 4 and too_big:
                     item.setForeground(QColor(theme.ERROR_COLOR))
                 v.table.setItem(r, col, item)
