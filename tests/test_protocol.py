@@ -18,7 +18,9 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
                msg.Fault: msg.Fault("raise"), msg.Devices: msg.Devices({"CPU": (True, "")}),
                msg.Device: msg.Device("CPU"), msg.Built: msg.Built(1, {"k": [1]}), msg.State: msg.State(1, "paused"),
                msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}), msg.Ended: msg.Ended(1, "max_steps", 9),
-               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb")}
+               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb"),
+               msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}), msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
+               msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}), msg.Rewound: msg.Rewound(1, 7)}
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
         if cls is msg.Batch:

@@ -268,3 +268,42 @@ def test_exports_write_what_model_export_gives(qtbot, win, tmp_path, monkeypatch
     assert win.files.export_script(str(out), "pytorch")
     assert out.read_text() == script(s, "pytorch")
     assert "pip install -e '.[torch]'" in win.statusBar().currentMessage()
+
+
+def test_snapshot_at_past_parameters_leaves_the_training_state_as_it_was():
+    from gradviz.engine.trainer import Engine
+
+    s = load_preset("tutorial")
+    e, fresh = Engine(s), Engine(s)
+    rows = [e.step().row.copy() for _ in range(5)]
+    past = e.param_layout.unflatten(rows[1][2:2 + e.param_layout.total])  # before step 2's update
+    snap = e.snapshot_at(past)
+    loss, g, v = grads_for(s, {n: past[n].astype(np.float64) for n in TRAINED})
+    np.testing.assert_allclose(snap.grads["w"], g["w"], rtol=1e-5, atol=1e-7)
+    assert float(snap.values["loss"]) == pytest.approx(loss, rel=1e-6)
+    again = [fresh.step().row.copy() for _ in range(8)]
+    np.testing.assert_array_equal(np.array(rows + [e.step().row.copy() for _ in range(3)]), np.array(again))
+    e.close()
+    fresh.close()
+
+
+def test_a_truncated_history_draws_as_one_that_never_had_those_steps():
+    pl = Layout(["p"], [(2,)])
+    rng = np.random.default_rng(1)
+    P, G, L = rng.standard_normal((5000, 2)), rng.standard_normal((5000, 2)), rng.random(5000)
+
+    def hist(parts):
+        h = History(pl, pl, Layout([], []))
+        for a, b in parts:
+            h.append(np.arange(a + 1, b + 1), L[a:b], P[a:b], G[a:b], np.zeros((b - a, 0)), np.ones(b - a), None)
+        return h
+
+    h = hist([(0, 5000)])
+    h.truncate(3001)  # keeps steps 1..3000
+    assert h.n == 3000 and h.index(3000) == 2999 and h.index(3001) is None
+    h.append(np.arange(3001, 4001), L[:1000] + 5, P[:1000], G[:1000], np.zeros((1000, 0)), np.ones(1000), None)
+    ref = hist([(0, 3000)])
+    ref.append(np.arange(3001, 4001), L[:1000] + 5, P[:1000], G[:1000], np.zeros((1000, 0)), np.ones(1000), None)
+    for x0, x1 in ((None, None), (100, 3500), (2990, 3010)):
+        for a, b in zip(h.view(x0, x1, 300), ref.view(x0, x1, 300)):
+            np.testing.assert_array_equal(a, b)

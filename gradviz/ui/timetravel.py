@@ -57,7 +57,7 @@ class TimeTravelBar(QWidget):
         lay.addLayout(row)
         self.coachBox = QFrame()
         self.coachBox.setObjectName("coachBox")
-        self.coachBox.setStyleSheet(f"QFrame#coachBox {{ background: #fef3c7; border: 1px solid #f59e0b; }}")
+        self.coachBox.setStyleSheet("QFrame#coachBox { background: #fef3c7; border: 1px solid #f59e0b; }")
         outer = QVBoxLayout(self.coachBox)
         outer.setContentsMargins(6, 4, 6, 4)
         outer.setSpacing(2)
