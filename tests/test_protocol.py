@@ -25,7 +25,9 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
                msg.TaskProgress: msg.TaskProgress(1, 2, 0.5), msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
                msg.TaskCancelled: msg.TaskCancelled(1, 2), msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
                msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
-               msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5})}
+               msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
+               msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}), msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
+               msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}), msg.Rewound: msg.Rewound(1, 7)}
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
         if cls in (msg.Batch, msg.LandscapeResult):

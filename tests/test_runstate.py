@@ -16,22 +16,22 @@ ABBR = {"ST": Phase.STOPPED, "SG": Phase.STARTING, "BD": Phase.BUILDING, "RD": P
 # where each event leads from each phase ("." = stays); END here has reason "max_steps", and
 # ANSWER from NOT_ANSWERING goes back to the phase it interrupted (tested below)
 COLUMNS = [E.LAUNCH, E.STOP, E.LOSE, E.BUILD, E.BUILT, E.REVIEW, E.COMPILE, E.TRAIN, E.PAUSE, E.END,
-           E.FAIL, E.SILENCE, E.ANSWER]
+           E.FAIL, E.SILENCE, E.ANSWER, E.REWIND]
 TABLE = """
-      launch stop lose build built review compile train pause end fail silence answer
-ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .
-SG    SG     ST   LO   BD    .     .      .       .     .     .   ER   .       .
-BD    SG     ST   LO   BD    RD    RV     .       .     .     .   ER   NA      .
-RD    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .
-CP    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .
-TR    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .
-PS    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .
-FN    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .
-DV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .
-RV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .
-ER    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .
-NA    SG     ST   LO   .     .     .      .       .     .     .   .    .       *
-LO    SG     ST   LO   .     .     .      .       .     .     .   .    .       .
+      launch stop lose build built review compile train pause end fail silence answer rewind
+ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .      .
+SG    SG     ST   LO   BD    .     .      .       .     .     .   ER   .       .      .
+BD    SG     ST   LO   BD    RD    RV     .       .     .     .   ER   NA      .      .
+RD    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
+CP    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
+TR    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
+PS    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS
+FN    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS
+DV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      PS
+RV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      .
+ER    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      .
+NA    SG     ST   LO   .     .     .      .       .     .     .   .    .       *      .
+LO    SG     ST   LO   .     .     .      .       .     .     .   .    .       .      .
 """
 ROWS = [line.split() for line in TABLE.strip().splitlines()[1:]]
 CASES = [(ABBR[row[0]], event, cell) for row in ROWS for event, cell in zip(COLUMNS, row[1:])]
@@ -98,10 +98,10 @@ ALLOWED = {
     Phase.READY: {C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
     Phase.COMPILING: {C.PAUSE, C.RESET, C.CANCEL},
     Phase.TRAINING: {C.PAUSE, C.RESET},
-    Phase.PAUSED: {C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
-    Phase.FINISHED: {C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
-    Phase.DIVERGED: {C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
-    Phase.REVIEWING: {C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
+    Phase.PAUSED: {C.SCRUB, C.CONTINUE, C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
+    Phase.FINISHED: {C.SCRUB, C.CONTINUE, C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
+    Phase.DIVERGED: {C.SCRUB, C.CONTINUE, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
+    Phase.REVIEWING: {C.SCRUB, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
     Phase.ERROR: {C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
     Phase.NOT_ANSWERING: {C.SAVE_RUN, C.WAIT, C.RESTART},
     Phase.ENGINE_LOST: {C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
@@ -130,6 +130,10 @@ def test_what_each_phase_allows(phase):
     (Phase.NOT_ANSWERING, C.RESET, "Wait for it, or Restart it"),
     (Phase.STARTING, C.START, "MindSpore is starting"),
     (Phase.READY, C.RESTART, "The engine is answering."),
+    (Phase.TRAINING, C.SCRUB, "Pause to look back"),
+    (Phase.TRAINING, C.CONTINUE, "Pause to look back"),
+    (Phase.READY, C.SCRUB, "No steps yet"),
+    (Phase.REVIEWING, C.CONTINUE, "saved run: press Reset"),
 ])
 def test_reasons(phase, control, expected):
     p = permissions(RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10)

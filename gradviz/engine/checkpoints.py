@@ -79,3 +79,8 @@ class Checkpoints:
 
     def __len__(self) -> int:
         return len(self._states)
+
+    @property
+    def nbytes(self) -> int:
+        """The memory the kept states hold."""
+        return sum(s.nbytes for s in self._states.values())

@@ -189,10 +189,32 @@ class Server:
     def on_cancel(self, _m: msg.Cancel) -> None:
         """A Cancel for a task already done (or not begun): nothing to do."""
 
+    def on_snapshot_at(self, m: msg.SnapshotAt) -> None:
+        if self.engine is not None:
+            snap = self.engine.snapshot_at(m.params)
+            self.send(msg.NodesAt(self.run_id, m.step, snap.values, snap.grads))
+
+    def on_continue(self, m: msg.ContinueFrom) -> None:
+        """Time travel: back to the state before step `m.step`, with the learning rate now set."""
+        e = self.engine
+        if e is None or self.running:
+            return
+        e.rewind(m.step - 1)
+        e.set_lr(m.lr)
+        self.ended, self.end_reason = False, None
+        self._reset_batch()
+        self.send(msg.Rewound(self.run_id, m.step))
+        if m.train:
+            self.start()
+        else:
+            self.state("paused")
+            self.send_nodes()
+
     HANDLERS: ClassVar[dict] = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
                               msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault,
                               msg.ComputeVariants: on_task, msg.CheckGradients: on_task,
-                              msg.MeasureModeCost: on_task, msg.ComputeLandscape: on_task, msg.Cancel: on_cancel}
+                              msg.MeasureModeCost: on_task, msg.ComputeLandscape: on_task, msg.Cancel: on_cancel,
+                              msg.SnapshotAt: on_snapshot_at, msg.ContinueFrom: on_continue}
 
     def start(self) -> None:
         """Train on; a run that reached its max steps goes on once max steps was raised."""
@@ -228,7 +250,7 @@ class Server:
     def build(self, run_id: int, session_dict: dict) -> None:
         from ..model.session import Session, SessionError
         from .devices import current_device, prepared_for
-        from .trainer import Engine
+        from .trainer import Engine, cell_attributes
 
         if self.engine is not None:
             self.engine.close()
@@ -247,7 +269,8 @@ class Server:
         info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
                 "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
                 "inputs": {n: e.initial[n] for n in e.program.input_names},
-                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()}}
+                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()},
+                "cell_attributes": cell_attributes([p.name for p in session.graph.parameters()])}
         self.send(msg.Built(run_id, info))
         self.send_nodes()
 

@@ -112,9 +112,28 @@ class Cancel:
     task_id: int
 
 
-COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault,
-            ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, Cancel)
 TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape)
+
+
+@message
+class SnapshotAt:
+    """Send the node values and gradients at these parameters (a past step's, from the history)
+    as a NodesAt reply for `step`; the training state is not changed."""
+    step: int
+    params: dict
+
+
+@message
+class ContinueFrom:
+    """Rewind to the state before `step` (step - 1 updates kept, model.steps), set the learning
+    rate to `lr`, and train on (or wait, with train False). Answered by Rewound."""
+    step: int
+    lr: float
+    train: bool = True
+
+
+COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault,
+            ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, Cancel, SnapshotAt, ContinueFrom)
 LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
 
 
@@ -266,7 +285,23 @@ class LandscapeResult:
     updates: int
 
 
+@message
+class NodesAt:
+    """Node values and dL/d(node) at the parameters the history holds for `step` (SnapshotAt)."""
+    run_id: int
+    step: int
+    values: dict
+    grads: dict
+
+
+@message
+class Rewound:
+    """The engine went back to the state before `step`: the history keeps the steps before it."""
+    run_id: int
+    step: int
+
+
 REPLIES = (Devices, Device, Heartbeat, Built, State, Batch, Nodes, Ended, Error, Fatal, Gone,
            TaskProgress, TaskFailed, TaskCancelled, VariantsResult, GradCheckResult, ModeCostResult,
-           LandscapeResult)
+           LandscapeResult, NodesAt, Rewound)
 HEARTBEAT_SECONDS = 0.25

@@ -414,3 +414,20 @@ class Engine:
                 part[n] = np.array(flat[i:i + k], np.float32).reshape(shape)
                 i += k
         return snap
+
+    def snapshot_at(self, params: dict[str, np.ndarray]) -> NodeSnapshot:
+        """Values and gradients of every node at the given parameters (a past step's, from the
+        history); the training state is left exactly as it was. NodeSnapshot.step is the
+        current updates, not the given parameters' step."""
+        from mindspore import Tensor, ops
+
+        saved = {n: np.array(self._params[n].asnumpy(), copy=True) for n in params}
+        try:
+            for n, v in params.items():
+                p = self._params[n]
+                ops.assign(p, Tensor(np.ascontiguousarray(v, np.float32).reshape(p.shape)))
+            return self.node_snapshot()
+        finally:
+            for n, v in saved.items():
+                p = self._params[n]
+                ops.assign(p, Tensor(np.ascontiguousarray(v, np.float32).reshape(p.shape)))

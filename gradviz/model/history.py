@@ -117,6 +117,22 @@ class History:
         self.bad_steps = []
         self.version += 1
 
+    def truncate(self, step: int) -> None:
+        """Keep the steps before `step` (a rewound run trains step `step` again)."""
+        n = int(np.searchsorted(self._step[:self.n], step))
+        if n == self.n:
+            return
+        self.n = n
+        self.bad_steps = [s for s in self.bad_steps if s < step]
+        if n:  # the blocks (at every level) that held truncated rows: their min/max again
+            self._env.update(self._table, n - 1, n)
+        self.version += 1
+
+    def index(self, step: int) -> int | None:
+        """The row of `step`, or None if the history does not hold it."""
+        i = int(np.searchsorted(self._step[:self.n], step))
+        return i if i < self.n and self._step[i] == step else None
+
     # views of the filled part (no copies)
     @property
     def steps(self) -> np.ndarray:

@@ -40,6 +40,7 @@ class Event(StrEnum):
     ANSWER = "answer"      # the engine was heard again
     LOSE = "lose"          # the engine process died, or could not load MindSpore
     STOP = "stop"          # everything was shut down
+    REWIND = "rewind"      # the engine went back to an earlier step (time travel); it waits there
 
 
 class Control(StrEnum):
@@ -54,6 +55,8 @@ class Control(StrEnum):
     SAVE_RUN = "save_run"  # save the run with its history
     WAIT = "wait"          # keep waiting for an engine that does not answer
     RESTART = "restart"    # restart it, keeping the session and the history
+    SCRUB = "scrub"        # show an earlier step of the history (time travel)
+    CONTINUE = "continue"  # rewind to the step shown and train on from there
 
 
 P = Phase
@@ -77,6 +80,7 @@ TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
     Event.FAIL: {p: P.ERROR for p in ENGINE_UP | {P.STARTING}},
     Event.SILENCE: {p: P.NOT_ANSWERING for p in ENGINE_UP},
     Event.ANSWER: {},  # NOT_ANSWERING goes back to the phase it interrupted
+    Event.REWIND: {p: P.PAUSED for p in (P.PAUSED, P.FINISHED, P.DIVERGED)},
 }
 
 
@@ -159,6 +163,12 @@ def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: i
     r[Control.SAVE_RUN] = ("Nothing to save yet: train at least one step." if steps <= 0 else
                            "Pause first to save the run." if p in BUSY else "")
     r[Control.WAIT] = r[Control.RESTART] = "" if p is P.NOT_ANSWERING else "The engine is answering."
+    r[Control.SCRUB] = ("Pause to look back through the run." if p in BUSY else
+                        "No steps yet: train at least one step." if steps <= 0 or p is P.READY else
+                        "" if p in (P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING) else
+                        _why_not_go_on(state, steps, None, ""))
+    r[Control.CONTINUE] = (fix or r[Control.SCRUB] or
+                           ("Showing a saved run: press Reset to train it again." if p is P.REVIEWING else ""))
     return Permissions(r)
 
 

@@ -40,6 +40,8 @@ class TrainingController(QObject):
     errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
     message = Signal(str)          # status-bar notes
     taskReplied = Signal(object)   # a lesson task's progress, result, failure or cancel (protocol.TASKS)
+    pastNodes = Signal(object)     # protocol.NodesAt: the nodes at a past step (time travel)
+    rewound = Signal(int)          # the run went back to before this step; the history keeps those before it
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -57,6 +59,7 @@ class TrainingController(QObject):
         self._pending_history: tuple[History, str] | None = None  # shown once the next build is done
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
+        self.abandoned: list[tuple[np.ndarray, np.ndarray]] = []  # (steps, loss) of futures left by a rewind
         self.steps_per_second = 0.0
         self._task_ids = 0
         self._timer = QTimer(self)
@@ -209,6 +212,34 @@ class TrainingController(QObject):
 
     def cancel_task(self, task_id: int) -> None:
         self._send(msg.Cancel(task_id))
+    # -- time travel --------------------------------------------------------------------------
+    def show_step(self, step: int) -> None:
+        """Ask for the node values and gradients at the parameters the history holds for `step`
+        (answered by pastNodes)."""
+        h = self.history
+        i = h.index(step) if h is not None else None
+        if i is not None:
+            self._send(msg.SnapshotAt(step, h.param_layout.unflatten(h.params[i].copy())))
+
+    def continue_from(self, step: int, lr: float, train: bool = True) -> None:
+        """Rewind to the state before `step` with learning rate `lr` and train on from there; the
+        history after it is kept as an abandoned branch (a faint curve) until the next reset."""
+        if self.state in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED) and not self.recorded:
+            self._send(msg.ContinueFrom(int(step), float(lr), train))
+
+    def _on_rewound(self, m: msg.Rewound) -> bool:
+        h = self.history
+        i = int(np.searchsorted(h.steps, m.step))
+        if i < h.n:  # from the step before, so the faint branch leaves the kept curve where it forks
+            j = max(i - 1, 0)
+            self.abandoned.append((h.steps[j:].copy(), h.loss[j:].copy()))
+        h.truncate(m.step)
+        self._apply(Event.REWIND)
+        self.rewound.emit(m.step)
+        return True
+
+    def _on_nodes_at(self, m: msg.NodesAt) -> None:
+        self.pastNodes.emit(m)
 
     def _send(self, m) -> None:
         if self._client is not None and not self._client.send(m):
@@ -266,6 +297,7 @@ class TrainingController(QObject):
         self.info = info
         layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
         self.history = History(*layouts)
+        self.abandoned = []
         kept, self._pending_history = self._pending_history, None
         self.recorded = False
         if kept is not None and [lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout,
@@ -342,4 +374,5 @@ _REPLIES = {msg.Devices: TrainingController._on_devices, msg.Device: TrainingCon
             msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error,
             **{r: TrainingController._on_task for r in (msg.TaskProgress, msg.TaskFailed, msg.TaskCancelled,
                                                         msg.VariantsResult, msg.GradCheckResult,
-                                                        msg.ModeCostResult, msg.LandscapeResult)}}
+                                                        msg.ModeCostResult, msg.LandscapeResult)},
+            msg.NodesAt: TrainingController._on_nodes_at, msg.Rewound: TrainingController._on_rewound}

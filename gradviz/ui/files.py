@@ -7,12 +7,14 @@ thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes noth
 from __future__ import annotations
 
 import copy
+import importlib.util
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..formats.run_reader import read_history
-from ..safe_io import Cancelled, FileProblem, SafeOutput
+from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_text
+from ..model.export import script
 from ..model.formatting import show_path
 from ..model.presets import load_preset
 from ..formats.records import write_history
@@ -263,6 +265,42 @@ class SessionFiles(QObject):
         path, _ = QFileDialog.getSaveFileName(self.w, "Save run with history", "history.jsonl", "JSON Lines (*.jsonl)")
         if path:
             self.export_history(path)
+
+    def export_script(self, path: str, framework: str) -> bool:
+        """Write the session as a standalone MindSpore or PyTorch script (model.export)."""
+        session = self.document.session
+        attrs = None
+        if framework == "mindspore" and session.options.api == "cell":
+            # the nn.Cell attribute names come from the engine (the window never imports MindSpore)
+            attrs = self.w.controller.info.get("cell_attributes")
+            names = {p.name for p in session.graph.parameters()}
+            if attrs is None or set(attrs) != names:
+                self.w.show_error("Could not export yet: wait until the engine has built this session, then try again.")
+                return False
+        try:
+            text = script(session, framework, attrs)
+            atomic_write_text(path, text, [self.document.path] if self.document.path else [])
+        except (FileProblem, ValueError) as e:
+            self.w.show_error(f"Could not export the script. {e}")
+            return False
+        note = f"Wrote {show_path(path)}: run it with python {show_path(path)}"
+        if framework == "pytorch" and importlib.util.find_spec("torch") is None:
+            note += " (PyTorch is not installed here: pip install -e '.[torch]')"
+        self.w.statusBar().showMessage(note, 10000)
+        return True
+
+    def _export_script_dialog(self, framework: str) -> None:
+        title = "MindSpore" if framework == "mindspore" else "PyTorch"
+        path, _ = QFileDialog.getSaveFileName(self.w, f"Export as {title} script", f"gradviz_{framework}.py",
+                                              "Python scripts (*.py)")
+        if path:
+            self.export_script(path, framework)
+
+    def export_mindspore_dialog(self) -> None:
+        self._export_script_dialog("mindspore")
+
+    def export_pytorch_dialog(self) -> None:
+        self._export_script_dialog("pytorch")
 
     def open_history_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.w, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)")

@@ -8,8 +8,8 @@ import os
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
-                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QSizePolicy, QToolBar, QToolButton,
-                               QVBoxLayout, QWidget)
+                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QToolBar,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
@@ -28,6 +28,7 @@ from .files import SessionFiles
 from .persistence import AppStore
 from .lessons_panel import LessonsPanel
 from .plots import PlotPanel
+from .timetravel import TimeTravel
 
 NOT_ANSWERING_TEXT = ("The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
                       "Wait for it, or Restart it: the session and the history are kept.")
@@ -116,7 +117,11 @@ class MainWindow(QMainWindow):
         self.controls = ControlPanel(self.document)
         self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
-        self._dock("Node", self.inspector, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
+        inspector_scroll = QScrollArea()  # the inspector and its update table scroll on a small screen
+        inspector_scroll.setWidget(self.inspector)
+        inspector_scroll.setWidgetResizable(True)
+        inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._dock("Node", inspector_scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
         self.problemsList.setObjectName("problemsList")
         self.problemsList.setWordWrap(True)
@@ -129,7 +134,15 @@ class MainWindow(QMainWindow):
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self._dock("MindSpore program", self.codeView, Qt.DockWidgetArea.LeftDockWidgetArea, "codeDock")
         self.plots = PlotPanel()
-        self._dock("Plots", self.plots, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
+        self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
+        plots_box = QWidget()
+        pl = QVBoxLayout(plots_box)
+        pl.setContentsMargins(0, 0, 0, 0)
+        pl.setSpacing(0)
+        pl.addWidget(self.timeTravel.bar)
+        pl.addWidget(self.plots, 1)
+        self.inspector.layout().insertWidget(self.inspector.layout().count() - 1, self.timeTravel.view)
+        self._dock("Plots", plots_box, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
         self.lossPlot, self.paramPlot, self.gradPlot = self.plots.lossPlot, self.plots.paramPlot, self.plots.gradPlot
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "problemsDock"))
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "codeDock"))
@@ -226,7 +239,9 @@ class MainWindow(QMainWindow):
                               ("&Save session", QKeySequence.StandardKey.Save, f.save),
                               ("Save session &as…", QKeySequence.StandardKey.SaveAs, f.save_dialog),
                               ("Save run with &history (JSON Lines)…", None, f.export_dialog),
-                              ("Open run with h&istory…", None, f.open_history_dialog)):
+                              ("Open run with h&istory…", None, f.open_history_dialog),
+                              ("Export as &MindSpore script…", None, f.export_mindspore_dialog),
+                              ("Export as &PyTorch script…", None, f.export_pytorch_dialog)):
             a = m.addAction(text)
             if key is not None:
                 a.setShortcut(key)
@@ -404,8 +419,9 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_nodes(self, nodes) -> None:
-        self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts)
-        self.graphView.set_shown_step(nodes.updates)
+        if not self.timeTravel.showing_past:  # else the nodes show the slider's step
+            self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts)
+            self.graphView.set_shown_step(nodes.updates)
         self._update_status()
 
     def _on_ended(self, reason: str, step: int) -> None:
@@ -471,6 +487,8 @@ class MainWindow(QMainWindow):
         c, o = self.controller, self.document.options
         if self.document.session.problems():
             first = "Nodes: fix the problems to see values"
+        elif self.timeTravel.showing_past:
+            first = self.timeTravel.caption()
         elif c.recorded:
             first = "Nodes: not computed for a saved run (press Reset to train it again)"
         elif c.nodes is None:

@@ -134,6 +134,9 @@ class PlotPanel(QWidget):
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
+        self.shown_step: int | None = None  # time travel: the step shown (None: the last)
+        self.cursors: list[pg.InfiniteLine] = []
+        self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
         self._hover = [HoverReadout(p, self.readout, t) for p, t in ((self.lossPlot, self._text_loss),
                        (self.paramPlot, lambda s: self._text_elements(s, False)),
                        (self.gradPlot, lambda s: self._text_elements(s, True)))]
@@ -162,6 +165,8 @@ class PlotPanel(QWidget):
                 if ln.scene() is w.scene():
                     w.removeItem(ln)
         self.bad_lines = []
+        self.show_step(None)
+        self.set_branches([])
         self.param_curves, self.grad_curves = [], []
         self.heat.clear()
         self.images = []
@@ -230,12 +235,51 @@ class PlotPanel(QWidget):
         now = time.perf_counter()
         if h.n and (force or now - self._heat_time > HEAT_SECONDS):
             self._heat_time = now
+            i = h.index(self.shown_step) if self.shown_step is not None else None
+            i = h.n - 1 if i is None else i
             for img, kind, off, shape in self.images:
                 src = h.params if kind == "params" else h.grads
-                a = src[-1, off:off + shape[0] * shape[1]].reshape(shape)
+                a = src[i, off:off + shape[0] * shape[1]].reshape(shape)
                 mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
                 img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
-            self._title_heat_maps(int(h.steps[-1]))
+            self._title_heat_maps(int(h.steps[i]))
+
+    # -- time travel ------------------------------------------------------------------------------
+    def show_step(self, step: int | None) -> None:
+        """A cursor on every plot at `step`, and the heat maps at that step (None: the last step,
+        no cursor)."""
+        self.shown_step = step
+        if step is None:
+            for c in self.cursors:
+                c.setVisible(False)
+        else:
+            if not self.cursors:
+                for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                    c = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.CURSOR_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                                        label="step {value:.0f}", labelOpts={"color": theme.CURSOR_COLOR,
+                                                                            "position": 0.08, "fill": (255, 255, 255, 200)})
+                    c.setZValue(50)
+                    w.addItem(c)
+                    self.cursors.append(c)
+            for c in self.cursors:
+                c.setVisible(True)  # first: a hidden line's label does not follow its position
+                c.setPos(float(step))
+        if self.history is not None and self.history.n:
+            self.heat_step = -1  # retitle
+            self.refresh(force=True)
+
+    def set_branches(self, branches: list) -> None:
+        """Faint loss curves for the futures a rewind abandoned: (steps, loss) each."""
+        for item in self.branch_curves:
+            self.lossPlot.removeItem(item)
+        self.branch_curves = []
+        for x, y in branches:
+            item = pg.PlotCurveItem(np.asarray(x, float), np.asarray(y, float), connect="finite",
+                                    pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine),
+                                    name="abandoned branch")
+            item.setZValue(-5)
+            self.lossPlot.addItem(item)
+            self.branch_curves.append(item)
 
     def _title_heat_maps(self, step: int) -> None:
         """Each heat map says which state it shows (model.steps), as the node heat maps do."""
@@ -297,6 +341,11 @@ class PlotPanel(QWidget):
 
     def _mark_non_finite(self, h) -> None:
         """A red x on the loss plot and a red line on every plot at the first non-finite step."""
+        if not h.bad_steps and self.bad_lines:  # a rewind took them back
+            self.bad_marks.setData([], [])
+            for ln, w in zip(self.bad_lines, (self.lossPlot, self.paramPlot, self.gradPlot)):
+                w.removeItem(ln)
+            self.bad_lines = []
         if not h.bad_steps or len(h.bad_steps) == len(self.bad_marks.data):
             return
         bx = np.asarray(h.bad_steps, float)

@@ -14,6 +14,8 @@ MUTED = "#9ca3af"
 ERROR_COLOR = "#dc2626"
 LOSS_COLOR = "#111827"
 NORM_COLOR = "#000000"
+CURSOR_COLOR = "#7c3aed"   # time travel: the step shown
+BRANCH_COLOR = "#a5b4fc"   # time travel: a future abandoned by a rewind, faint
 
 BASE_POINT_SIZE = 11
 

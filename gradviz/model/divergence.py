@@ -1,0 +1,161 @@
+"""The divergence coach's diagnosis, read from a run's History. Qt-free.
+
+When a run meets its first non-finite loss or gradient, a student wants to know what went bad,
+where, and how long before that the steps were already too large. Everything here is computed
+from the recorded steps (the parameters before each step's update, the gradients at them and the
+learning rate in force), so a saved run is diagnosed the same way as a live one.
+
+The update-to-value ratio of a trained tensor p at step k is ‖lr·∂L/∂p‖ / ‖p‖ (Euclidean norms
+over the tensor's elements; for a one-element tensor simply |lr·g| / |p|): the size of the plain
+gradient step against the size of what it changes. Well-behaved training keeps it far below 1;
+above 1 one step changes a parameter by more than its whole value."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .formatting import fmt_number
+from .history import History
+
+RATIO_LIMIT = 1.0
+
+
+@dataclass(frozen=True)
+class BadValue:
+    """The first non-finite value of a run: at `step`, in `tensor` (a parameter name, "loss" or
+    "∂L/∂name"), element `element` (a Layout label such as w[2,1])."""
+    step: int
+    kind: str     # "parameter", "loss" or "gradient"
+    tensor: str
+    element: str
+    value: float
+
+    def describe(self) -> str:
+        """'the gradient ∂L/∂w[2,1] became +inf at step 58'"""
+        what = {"parameter": "the parameter ", "loss": "the ", "gradient": "the gradient "}[self.kind]
+        return f"{what}{self.element} became {fmt_number(self.value)} at step {self.step:,}"
+
+
+@dataclass(frozen=True)
+class RatioCrossing:
+    """The first step whose update-to-value ratio passed RATIO_LIMIT, and for which tensor."""
+    step: int
+    tensor: str
+    ratio: float
+
+
+def _row_finite(h: History) -> np.ndarray:
+    """Per step: loss, every parameter and every gradient finite."""
+    with np.errstate(invalid="ignore"):
+        return (np.isfinite(h.loss) & np.isfinite(h.params).all(axis=1) & np.isfinite(h.grads).all(axis=1))
+
+
+def first_non_finite(h: History) -> BadValue | None:
+    """The first non-finite value, in the order a step computes them: the parameters it starts
+    from, then the loss, then the gradients; within a tensor kind, in layout order (the first
+    flattened element)."""
+    ok = _row_finite(h)
+    bad = np.flatnonzero(~ok)
+    if not len(bad):
+        return None
+    i = int(bad[0])
+    step = int(h.steps[i])
+    p = h.params[i]
+    nf = np.flatnonzero(~np.isfinite(p))
+    if len(nf):
+        return _element(h.param_layout, nf[0], p, step, "parameter", "")
+    if not np.isfinite(h.loss[i]):
+        return BadValue(step, "loss", "loss", "loss", float(h.loss[i]))
+    g = h.grads[i]
+    return _element(h.grad_layout, np.flatnonzero(~np.isfinite(g))[0], g, step, "gradient", "∂L/∂")
+
+
+def _element(layout, j: int, row: np.ndarray, step: int, kind: str, prefix: str) -> BadValue:
+    labels = layout.labels()
+    k = 0
+    for name, size in zip(layout.names, layout.sizes):
+        if j < k + size:
+            return BadValue(step, kind, prefix + name, prefix + labels[j], float(row[j]))
+        k += size
+    raise IndexError(j)
+
+
+def last_finite_step(h: History) -> int | None:
+    """The last step before the first non-finite one (every step if none is), or None."""
+    ok = _row_finite(h)
+    bad = np.flatnonzero(~ok)
+    i = (int(bad[0]) if len(bad) else h.n) - 1
+    return int(h.steps[i]) if i >= 0 else None
+
+
+def ratios(h: History) -> tuple[list[str], np.ndarray]:
+    """(trained tensor names, R) with R[i, j] the update-to-value ratio of tensor j at row i
+    (inf where the tensor is all zeros and its gradient is not, NaN where both are 0 or the
+    learning rate is unknown)."""
+    names = list(h.grad_layout.names)
+    pcols = dict(zip(h.param_layout.names, _slices(h.param_layout)))
+    lr = h.lr.astype(np.float64)
+    out = np.empty((h.n, len(names)))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for j, (name, gs) in enumerate(zip(names, _slices(h.grad_layout))):
+            g = np.sqrt(np.sum(h.grads[:, gs].astype(np.float64) ** 2, axis=1))
+            p = np.sqrt(np.sum(h.params[:, pcols[name]].astype(np.float64) ** 2, axis=1))
+            out[:, j] = np.abs(lr) * g / p
+    return names, out
+
+
+def first_ratio_above(h: History, limit: float = RATIO_LIMIT) -> RatioCrossing | None:
+    """The first step at which some trained tensor's update-to-value ratio exceeded `limit`
+    (the first such tensor in layout order)."""
+    names, r = ratios(h)
+    with np.errstate(invalid="ignore"):
+        over = r > limit
+    rows = np.flatnonzero(over.any(axis=1))
+    if not len(rows):
+        return None
+    i = int(rows[0])
+    j = int(np.flatnonzero(over[i])[0])
+    return RatioCrossing(int(h.steps[i]), names[j], float(r[i, j]))
+
+
+def _slices(layout) -> list[slice]:
+    out, k = [], 0
+    for size in layout.sizes:
+        out.append(slice(k, k + size))
+        k += size
+    return out
+
+
+def update_table(h: History, name: str, element: int | None, rows: slice) -> dict[str, np.ndarray]:
+    """Per step of `rows` for trained tensor `name`: step, lr, value, gradient, -lr x gradient and
+    the update-to-value ratio. `element`: an index into the flattened tensor (the values are that
+    element's, signed), or None (the tensor's norms: ‖p‖, ‖g‖, ‖lr·g‖)."""
+    p = h.params[rows, dict(zip(h.param_layout.names, _slices(h.param_layout)))[name]].astype(np.float64)
+    g = h.grads[rows, dict(zip(h.grad_layout.names, _slices(h.grad_layout)))[name]].astype(np.float64)
+    lr = h.lr[rows].astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if element is None:
+            pv = np.sqrt(np.sum(p ** 2, axis=1))
+            gv = np.sqrt(np.sum(g ** 2, axis=1))
+            uv = np.abs(lr) * gv
+        else:
+            pv, gv = p[:, element], g[:, element]
+            uv = -lr * gv
+        ratio = np.abs(uv) / np.abs(pv)
+    return {"step": h.steps[rows], "lr": lr, "value": pv, "grad": gv, "update": uv, "ratio": ratio}
+
+
+def coach_text(h: History) -> str:
+    """What went wrong, in two sentences, or "" while every value is finite."""
+    bad = first_non_finite(h)
+    if bad is None:
+        return ""
+    text = f"First non-finite value: {bad.describe()}."
+    cross = first_ratio_above(h)
+    if cross is not None and cross.step <= bad.step:
+        text += (f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step {cross.step:,} "
+                 f"({cross.tensor}: {fmt_number(cross.ratio)}): each step changed it by more than its whole size.")
+    else:
+        text += f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {RATIO_LIMIT:g} until then."
+    return text

@@ -1,0 +1,368 @@
+"""Time travel and the divergence coach: look back through a run, continue from any step, and
+recover a diverged run with one click.
+
+A history slider (its value is the step shown) puts a cursor on every plot and shows that step on
+the nodes (the engine evaluates the graph at the parameters the history holds for it: SnapshotAt),
+on the heat maps and in the inspector's update table. "Continue from here" rewinds the engine to
+the state before that step (model.steps: step - 1 updates) with the options now set, and trains
+on; the future it abandons stays on the loss plot as a faint curve until the next reset.
+
+When a run diverges the coach says what went bad first and since when the steps were too large
+(model.divergence, read from the history), the nodes keep the last finite step, and one click
+rewinds N steps before the divergence with the learning rate times a factor."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QSlider, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, update_table
+from ..model.formatting import fmt_number, fmt_tensor
+from ..model.runstate import Control, Phase
+from ..model.session import MIN_LR
+from ..model.steps import state_at
+from . import theme
+
+TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
+SLIDER_TIP = "Drag back through the run: the plots, the nodes and the inspector show that step"
+CONTINUE_TIP = ("Go back to the state before the step shown and train on from there with the options now set "
+                "(change the learning rate first to try another)")
+
+
+class TimeTravelBar(QWidget):
+    """The slider, the step it shows, Continue from here; and the coach when a run diverged."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        row = QHBoxLayout()
+        title = QLabel("History")
+        title.setFont(theme.font(11, bold=True))
+        row.addWidget(title)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("historySlider")
+        self.slider.setRange(0, 0)
+        row.addWidget(self.slider, 1)
+        self.stepShown = QLabel("")
+        self.stepShown.setObjectName("historyStepLabel")
+        self.stepShown.setFont(theme.font(11, mono=True))
+        self.stepShown.setMinimumWidth(170)
+        row.addWidget(self.stepShown)
+        self.continueButton = QPushButton("Continue from here")
+        self.continueButton.setObjectName("continueButton")
+        row.addWidget(self.continueButton)
+        lay.addLayout(row)
+        self.coachBox = QFrame()
+        self.coachBox.setObjectName("coachBox")
+        self.coachBox.setStyleSheet("QFrame#coachBox { background: #fef3c7; border: 1px solid #f59e0b; }")
+        outer = QVBoxLayout(self.coachBox)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(2)
+        cl = QHBoxLayout()
+        self.coachLabel = QLabel("")
+        self.coachLabel.setObjectName("coachLabel")
+        self.coachLabel.setWordWrap(True)
+        self.coachLabel.setTextFormat(Qt.TextFormat.PlainText)
+        self.coachLabel.setFont(theme.font(11))
+        outer.addWidget(self.coachLabel)
+        outer.addLayout(cl)
+        self.coachSteps = QSpinBox()
+        self.coachSteps.setObjectName("coachStepsSpin")
+        self.coachSteps.setRange(1, 1_000_000)
+        self.coachSteps.setValue(10)
+        self.coachSteps.setToolTip("How many steps before the first non-finite one to go back")
+        self.coachFactor = QDoubleSpinBox()
+        self.coachFactor.setObjectName("coachFactorSpin")
+        self.coachFactor.setDecimals(3)
+        self.coachFactor.setRange(0.001, 0.999)
+        self.coachFactor.setSingleStep(0.05)
+        self.coachFactor.setValue(0.1)
+        self.coachFactor.setPrefix("× ")
+        self.coachFactor.setToolTip("The learning rate is multiplied by this")
+        self.coachButton = QPushButton("")
+        self.coachButton.setObjectName("coachButton")
+        self.coachSteps.setMaximumWidth(90)
+        self.coachFactor.setMaximumWidth(90)
+        cl.addStretch(1)
+        for w in (QLabel("Go back"), self.coachSteps, QLabel("steps, learning rate"), self.coachFactor, self.coachButton):
+            cl.addWidget(w)
+        self.coachBox.setVisible(False)
+        lay.addWidget(self.coachBox)
+
+
+class UpdateView(QWidget):
+    """In the inspector: the selected node at the step shown, and for a trained parameter its
+    update per step (value, gradient, -lr x gradient, update-to-value ratio)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 6, 0, 0)
+        self.title = QLabel("")
+        self.title.setObjectName("stepTitle")
+        self.title.setFont(theme.font(11, bold=True))
+        self.title.setWordWrap(True)
+        lay.addWidget(self.title)
+        self.values = QLabel("")
+        self.values.setObjectName("stepValues")
+        self.values.setTextFormat(Qt.TextFormat.PlainText)
+        self.values.setFont(theme.font(10, mono=True))
+        self.values.setWordWrap(True)
+        lay.addWidget(self.values)
+        self.element = QComboBox()
+        self.element.setObjectName("updateElementCombo")
+        self.element.setToolTip("One element (signed values), or the whole tensor (norms)")
+        lay.addWidget(self.element)
+        self.table = QTableWidget(0, 5)
+        self.table.setObjectName("updateTable")
+        self.table.setFont(theme.font(10, mono=True))
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setMinimumHeight(120)
+        lay.addWidget(self.table)
+
+
+class TimeTravel(QObject):
+    """Wires the bar, the update view, the plots, the graph scene and the controller."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.w = window
+        self.c = window.controller
+        self.bar = TimeTravelBar()
+        self.view = UpdateView()
+        self.shown: int | None = None  # the step shown; None: the live nodes (the run's current state)
+        self.past: dict | None = None  # (values, grads) of the shown step, once the engine sent them
+        self.node = ""
+        self._setting = False
+        self.bar.slider.valueChanged.connect(self._slider_moved)
+        self.bar.continueButton.clicked.connect(self.continue_here)
+        self.bar.coachButton.clicked.connect(self.recover)
+        self.bar.coachSteps.valueChanged.connect(self._coach_button_text)
+        self.bar.coachFactor.valueChanged.connect(self._coach_button_text)
+        self.view.element.currentIndexChanged.connect(lambda _i: self._update_view())
+        c = self.c
+        c.built.connect(self._on_built)
+        c.ticked.connect(self._sync)
+        c.stateChanged.connect(lambda _s: self._sync())
+        c.pastNodes.connect(self._on_past_nodes)
+        c.nodesChanged.connect(lambda _n: self._update_view())
+        c.rewound.connect(self._on_rewound)
+        c.ended.connect(self._on_ended)
+        window.scene.nodeSelected.connect(self._node_selected)
+        self._coach_button_text()
+        self._sync()
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def showing_past(self) -> bool:
+        return self.shown is not None
+
+    @property
+    def shown_step(self) -> int:
+        """The step the nodes show: the slider's, or the live nodes' (model.steps)."""
+        if self.shown is not None:
+            return self.shown
+        n = self.c.nodes
+        return n.updates + 1 if n is not None else 0
+
+    def _show_updates(self) -> None:
+        """graphView.shownStep: how many updates the parameters on the nodes have had (step - 1)."""
+        self.w.graphView.set_shown_step(self.shown_step - 1)
+
+    def caption(self) -> str:
+        """The graph caption's first line while a past step is shown ("" otherwise)."""
+        if self.shown is None:
+            return ""
+        where = "" if self.past is not None else " (computing…)"
+        return f"Nodes: {state_at(self.shown)}, from the history slider{where}"
+
+    def _sync(self) -> None:
+        """Slider range and permissions after new steps or a new state."""
+        h, perms = self.c.history, self.w.permissions()
+        n = h.n if h is not None else 0
+        self._setting = True
+        try:
+            s = self.bar.slider
+            s.setRange(int(h.steps[0]) if n else 0, int(h.steps[-1]) if n else 0)
+            if self.shown is None or not perms.ok(Control.SCRUB):
+                if self.shown is not None:
+                    self._show(None)
+                s.setValue(s.maximum())
+        finally:
+            self._setting = False
+        for widget, control, tip in ((self.bar.slider, Control.SCRUB, SLIDER_TIP),
+                                     (self.bar.continueButton, Control.CONTINUE, CONTINUE_TIP)):
+            widget.setEnabled(perms.ok(control))
+            widget.setToolTip(perms.why(control) or tip)
+        self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}" if n else "no steps yet")
+        self.bar.coachButton.setEnabled(perms.ok(Control.CONTINUE))
+        if self.c.state != Phase.DIVERGED and self.bar.coachBox.isVisible():
+            self.bar.coachBox.setVisible(False)
+        self._update_view()
+
+    def _on_built(self) -> None:
+        self.shown, self.past = None, None
+        self.w.plots.show_step(None)
+        self.bar.coachBox.setVisible(False)
+        self._sync()
+
+    def _slider_moved(self, value: int) -> None:
+        if self._setting or not self.w.permissions().ok(Control.SCRUB):
+            return
+        self.show_step(value)
+
+    def show_step(self, step: int | None) -> None:
+        """Show `step` on the plots, nodes and inspector (None: back to the live nodes)."""
+        self._show(step)
+        if step is not None:
+            self._setting = True
+            self.bar.slider.setValue(step)
+            self._setting = False
+        self._sync()
+
+    def _show(self, step: int | None) -> None:
+        self.shown, self.past = step, None
+        self.w.plots.show_step(step)
+        self._show_updates()
+        if step is not None:
+            self.c.show_step(step)
+        elif self.c.nodes is not None:
+            self.w.scene.set_node_data(self.c.nodes.values, self.c.nodes.grads, self.c.nodes.parts)
+        self.w._update_caption()
+
+    def _on_past_nodes(self, m) -> None:
+        if m.step != self.shown:
+            return  # an answer for a step no longer shown
+        self.past = {"values": m.values, "grads": m.grads}
+        self.w.scene.set_node_data(m.values, m.grads)
+        self.w.graphView.set_shown_step(m.step - 1)
+        self.w._update_caption()
+        self._update_view()
+
+    # -- continuing -----------------------------------------------------------------------------
+    def continue_here(self) -> None:
+        """Rewind to the state before the step shown and train on with the options now set."""
+        step = self.shown if self.shown is not None else self.bar.slider.value()
+        if step >= 1 and self.w.permissions().ok(Control.CONTINUE):
+            self.c.continue_from(step, self.w.document.options.lr)
+
+    def _on_rewound(self, step: int) -> None:
+        self.shown, self.past = None, None
+        self.w.plots.set_branches(self.c.abandoned)
+        self.w.plots.show_step(None)
+        self.w.plots.refresh(force=True)
+        self.bar.coachBox.setVisible(False)
+        self.w.dismiss_error()
+        self.w.statusBar().showMessage(
+            f"Went back to {state_at(step)} with learning rate {fmt_number(self.w.document.options.lr)}; "
+            "the abandoned future is the faint curve on the loss plot", 8000)
+        self._sync()
+
+    # -- the divergence coach -----------------------------------------------------------------
+    def _on_ended(self, reason: str, _step: int) -> None:
+        if reason != "non_finite" or self.c.history is None:
+            return
+        h = self.c.history
+        text = coach_text(h)
+        if not text:
+            return
+        self.bar.coachLabel.setText(text)
+        self.bar.coachBox.setVisible(True)
+        self._coach_button_text()
+        last = last_finite_step(h)
+        if last is not None:  # the nodes keep the last finite values
+            self.show_step(last)
+
+    def _coach_button_text(self, *_args) -> None:
+        self.bar.coachButton.setText(f"Rewind {self.bar.coachSteps.value()} steps and lower the learning rate "
+                                     f"×{self.bar.coachFactor.value():g}")
+
+    def recover_target(self) -> tuple[int, float] | None:
+        """(step to continue from, new learning rate) for the coach's button."""
+        h = self.c.history
+        bad = first_non_finite(h) if h is not None else None
+        if bad is None:
+            return None
+        step = max(int(h.steps[0]), bad.step - self.bar.coachSteps.value())
+        lr = max(MIN_LR, self.w.document.options.lr * self.bar.coachFactor.value())
+        return step, lr
+
+    def recover(self) -> None:
+        """Rewind N steps before the first non-finite one and lower the learning rate."""
+        target = self.recover_target()
+        if target is None or not self.w.permissions().ok(Control.CONTINUE):
+            return
+        step, lr = target
+        self.w.controls.lrSpin.setValue(lr)  # the option, as if typed: the spin box shows it
+        self.c.continue_from(step, self.w.document.options.lr)
+
+    # -- the inspector's view -------------------------------------------------------------------
+    def _node_selected(self, name: str) -> None:
+        self.node = name
+        h = self.c.history
+        v = self.view
+        v.element.blockSignals(True)
+        v.element.clear()
+        if h is not None and name in h.grad_layout.names:
+            i = h.grad_layout.names.index(name)
+            size = h.grad_layout.sizes[i]
+            if size > 1:
+                v.element.addItem(f"{name}: whole tensor (norms)", None)
+            start = sum(h.grad_layout.sizes[:i])
+            for k, label in enumerate(h.grad_layout.labels()[start:start + size]):
+                v.element.addItem(label, k)
+        v.element.blockSignals(False)
+        self._update_view()
+
+    def _update_view(self) -> None:
+        v, h, name = self.view, self.c.history, self.node
+        if not name:
+            v.title.setText("")
+            v.values.setText("")
+        else:
+            step = self.shown_step
+            data = self.past if self.shown is not None else (
+                {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None)
+            v.title.setText(f"{name} at {state_at(step)}" if step else name)
+            if data is not None and name in data["values"]:
+                val, grad = np.asarray(data["values"][name]), np.asarray(data["grads"].get(name, np.nan))
+                v.values.setText(f"value {_short(val)}\n∂L/∂{name} {_short(grad)}")
+            else:
+                v.values.setText("value: not computed yet")
+        trained = h is not None and name in h.grad_layout.names and h.n > 0
+        v.element.setVisible(trained)
+        v.table.setVisible(trained)
+        if not trained:
+            return
+        i = h.index(self.shown) if self.shown is not None else None
+        end = (h.n - 1 if i is None else i) + 1
+        rows = slice(max(0, end - TABLE_ROWS), end)
+        element = v.element.currentData()
+        t = update_table(h, name, element, rows)
+        whole = element is None
+        heads = ["step", f"‖{name}‖" if whole else "value", "‖∂L/∂p‖" if whole else "∂L/∂p",
+                 "‖lr·∂L/∂p‖" if whole else "−lr×∂L/∂p", "ratio"]
+        v.table.setHorizontalHeaderLabels(heads)
+        n = len(t["step"])
+        v.table.setRowCount(n)
+        for r in range(n):
+            k = n - 1 - r  # the step shown first
+            values = [t["value"][k], t["grad"][k], t["update"][k], t["ratio"][k]]
+            too_big = not t["ratio"][k] <= RATIO_LIMIT  # above the limit, or not finite
+            for col, text in enumerate([f"{int(t['step'][k]):,}"] + [fmt_number(x, 3) for x in values]):
+                item = QTableWidgetItem(text)
+                if col:
+                    item.setToolTip(repr(float(values[col - 1])))  # every digit, on hover
+                if col == 4 and too_big:
+                    item.setForeground(QColor(theme.ERROR_COLOR))
+                v.table.setItem(r, col, item)
+
+
+def _short(a: np.ndarray) -> str:
+    return fmt_tensor(a) if a.ndim else fmt_number(float(a))
