@@ -604,12 +604,16 @@ class GraphView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
 
     def fit(self) -> None:
-        r = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)
-        self.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.3:
-            self.resetTransform()
-            self.scale(1.3, 1.3)
-            self.centerOn(r.center())
+        """Show the whole graph below the caption (which would cover the nodes' headers), at
+        most at 1.3x."""
+        r = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
+        cap = min(self._caption_height(), vh * 0.5)
+        s = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), 1.3)
+        self.setSceneRect(r.adjusted(0, -cap / s, 0, 0))  # the caption's band above the graph
+        self.resetTransform()
+        self.scale(s, s)
+        self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
 
     def _get_shown_step(self) -> int:
         return self._shown_step
@@ -627,6 +631,11 @@ class GraphView(QGraphicsView):
         if text != self.caption:
             self.caption = text
             self.viewport().update()
+
+    def _caption_height(self) -> float:
+        if not self.caption:
+            return 0.0
+        return QFontMetricsF(theme.font(11.5, bold=True)).height() * len(self.caption.split("\n")) + 18
 
     def drawForeground(self, p: QPainter, rect) -> None:
         if not self.caption:
