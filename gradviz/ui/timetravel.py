@@ -12,6 +12,8 @@ When a run diverges the coach says what went bad first and since when the steps 
 rewinds N steps before the divergence with the learning rate times a factor."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
@@ -26,6 +28,7 @@ from ..model.steps import state_at
 from . import theme
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
+VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
 SLIDER_TIP = "Drag back through the run: the plots, the nodes and the inspector show that step"
 CONTINUE_TIP = ("Go back to the state before the step shown and train on from there with the options now set "
                 "(change the learning rate first to try another)")
@@ -118,7 +121,7 @@ class UpdateView(QWidget):
         lay.addWidget(self.element)
         self.table = QTableWidget(0, 5)
         self.table.setObjectName("updateTable")
-        self.table.setFont(theme.font(10, mono=True))
+        self.table.setFont(theme.font(9, mono=True))
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -140,6 +143,7 @@ class TimeTravel(QObject):
         self.past: dict | None = None  # (values, grads) of the shown step, once the engine sent them
         self.node = ""
         self._setting = False
+        self._view_time = 0.0
         self.bar.slider.valueChanged.connect(self._slider_moved)
         self.bar.continueButton.clicked.connect(self.continue_here)
         self.bar.coachButton.clicked.connect(self.recover)
@@ -148,13 +152,14 @@ class TimeTravel(QObject):
         self.view.element.currentIndexChanged.connect(lambda _i: self._update_view())
         c = self.c
         c.built.connect(self._on_built)
-        c.ticked.connect(self._sync)
+        c.ticked.connect(self._on_tick)
         c.stateChanged.connect(lambda _s: self._sync())
         c.pastNodes.connect(self._on_past_nodes)
         c.nodesChanged.connect(lambda _n: self._update_view())
         c.rewound.connect(self._on_rewound)
         c.ended.connect(self._on_ended)
         window.scene.nodeSelected.connect(self._node_selected)
+        window.controls.stepClicked.connect(lambda: self.show_step(None))  # a new step: back to the live nodes
         self._coach_button_text()
         self._sync()
 
@@ -206,6 +211,23 @@ class TimeTravel(QObject):
             self.bar.coachBox.setVisible(False)
         self._update_view()
 
+    def _on_tick(self) -> None:
+        """New steps: the slider follows the run (cheap: this runs 30 times a second while
+        training); the update table a few times a second."""
+        h, s = self.c.history, self.bar.slider
+        if self.shown is not None or h is None or not h.n:
+            self._sync()
+            return
+        self._setting = True
+        s.setRange(int(h.steps[0]), int(h.steps[-1]))
+        s.setValue(s.maximum())
+        self._setting = False
+        self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}")
+        now = time.perf_counter()
+        if self.node and now - self._view_time > VIEW_SECONDS:
+            self._view_time = now
+            self._update_view()
+
     def _on_built(self) -> None:
         self.shown, self.past = None, None
         self.w.plots.show_step(None)
@@ -234,6 +256,8 @@ class TimeTravel(QObject):
             self.c.show_step(step)
         elif self.c.nodes is not None:
             self.w.scene.set_node_data(self.c.nodes.values, self.c.nodes.grads, self.c.nodes.parts)
+        else:  # a saved run: no live values
+            self.w.scene.set_node_data(None, None)
         self.w._update_caption()
 
     def _on_past_nodes(self, m) -> None:
