@@ -123,8 +123,10 @@ class UpdateView(QWidget):
         self.table.setObjectName("updateTable")
         self.table.setFont(theme.font(9, mono=True))
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # every number in full (a narrow dock scrolls sideways rather than cut them)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setToolTip("g = ∂L/∂p at that step; ratio = |lr·g| / |p| (norms for the whole tensor)")
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(120)
         lay.addWidget(self.table)
@@ -370,8 +372,8 @@ class TimeTravel(QObject):
         element = v.element.currentData()
         t = update_table(h, name, element, rows)
         whole = element is None
-        heads = ["step", f"‖{name}‖" if whole else "value", "‖∂L/∂p‖" if whole else "∂L/∂p",
-                 "‖lr·∂L/∂p‖" if whole else "−lr×∂L/∂p", "ratio"]
+        heads = (["step", f"‖{name}‖", "‖g‖", "‖lr·g‖", "ratio"] if whole else
+                 ["step", "value", "g = ∂L/∂p", "−lr×g", "ratio"])
         v.table.setHorizontalHeaderLabels(heads)
         n = len(t["step"])
         v.table.setRowCount(n)
