@@ -1,4 +1,5 @@
 """Launch GradViz from a checkout: `python main.py` opens the app; `python main.py run --help`."""
+
 import sys
 
 from gradviz.cli import main

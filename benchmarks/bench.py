@@ -19,6 +19,7 @@
 4. Start-up: process start to the window shown with the tutorial ready to train (<= 2.5 s).
 5. The first Graph-mode step (compilation), on its own.
 Each figure is the median of several repetitions, with min and max."""
+
 from __future__ import annotations
 
 import argparse
@@ -45,6 +46,7 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "
 
     if not defaults:  # the same runtime settings as the app's engine process for this mode
         from gradviz.engine.devices import prepare_process
+
         prepare_process(mode)
     import mindspore
     from mindspore import Parameter, Tensor, nn, ops
@@ -53,13 +55,22 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "
         mindspore.set_device("CPU")  # MindSpore's own runtime settings
     else:
         from gradviz.engine.devices import use_device
+
         use_device("CPU")
     if preset == "tutorial":
         np.random.seed(42)
         x = ops.ones(5, mindspore.float32)
         y = ops.zeros(3, mindspore.float32)
         w = Parameter(Tensor(np.random.randn(5, 3), mindspore.float32), name="w")
-        b = Parameter(Tensor(np.random.randn(3,), mindspore.float32), name="b")
+        b = Parameter(
+            Tensor(
+                np.random.randn(
+                    3,
+                ),
+                mindspore.float32,
+            ),
+            name="b",
+        )
 
         def function(x, y, w, b):
             z = ops.matmul(x, w) + b
@@ -188,6 +199,7 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
         v = w.plots._version
         real_refresh(force)
         refreshes[0] += w.plots._version != v
+
     w.plots.refresh = counting_refresh
     lateness: list[float] = []
     clock = QElapsedTimer()
@@ -201,6 +213,7 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
         if last[0]:
             lateness.append(max(0.0, now - last[0] - 5.0))
         last[0] = now
+
     probe.timeout.connect(tick)
     bare = Bare(mode, seconds, preset=preset)
     out = {"bare": [], "rates": [], "p99_late_ms": [], "refresh_hz": [], "first_step_s": bare.first_step_s}
@@ -283,10 +296,14 @@ def history_scale(reps: int, steps: int = 1_000_000) -> dict:
     for i in range(0, steps, B):
         k = min(B, steps - i)
         decay = np.exp(-np.arange(i, i + k) / 2e5)[:, None]
-        h.append(np.arange(i + 1, i + k + 1), (1.3 * decay[:, 0] + 0.01 * rng.random(k)).astype(np.float32),
-                 (rng.standard_normal((1, 18)) * (1 + decay)).astype(np.float32),
-                 (rng.standard_normal((k, 18)) * decay * 0.3).astype(np.float32), np.zeros((k, 0), np.float32),
-                 np.ones(k, np.float32))
+        h.append(
+            np.arange(i + 1, i + k + 1),
+            (1.3 * decay[:, 0] + 0.01 * rng.random(k)).astype(np.float32),
+            (rng.standard_normal((1, 18)) * (1 + decay)).astype(np.float32),
+            (rng.standard_normal((k, 18)) * decay * 0.3).astype(np.float32),
+            np.zeros((k, 0), np.float32),
+            np.ones(k, np.float32),
+        )
     append_s = time.perf_counter() - t
     panel = PlotPanel()
     panel.resize(1400, 380)
@@ -313,6 +330,7 @@ def _time_travel_child(conn, steps: int) -> None:
     import numpy as np
 
     from gradviz.engine.devices import prepare_process
+
     prepare_process("graph")
     from gradviz.engine.trainer import Engine
     from gradviz.model.history import History
@@ -327,15 +345,30 @@ def _time_travel_child(conn, steps: int) -> None:
     t = time.perf_counter()
     while e.updates < steps:
         first, rows, ms = e.steps_block()
-        h.append(np.arange(first, first + len(rows)), rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac],
-                 np.full(len(rows), ms, np.float32), rows[:, LR_COL])
+        h.append(
+            np.arange(first, first + len(rows)),
+            rows[:, LOSS_COL],
+            rows[:, pc],
+            rows[:, gc],
+            rows[:, ac],
+            np.full(len(rows), ms, np.float32),
+            rows[:, LR_COL],
+        )
     train_s = time.perf_counter() - t
     t = time.perf_counter()
     e.rewind(steps // 2 + 77)  # not on a kept state: restore the one before and replay
     rewind_ms = (time.perf_counter() - t) * 1e3
-    conn.send({"history_mb": h.nbytes() / 2**20, "states_mb": e.checkpoints.nbytes / 2**20,
-               "states": len(e.checkpoints), "interval": e.checkpoints.interval, "train_s": train_s,
-               "rewind_ms": rewind_ms, "steps": h.n})
+    conn.send(
+        {
+            "history_mb": h.nbytes() / 2**20,
+            "states_mb": e.checkpoints.nbytes / 2**20,
+            "states": len(e.checkpoints),
+            "interval": e.checkpoints.interval,
+            "train_s": train_s,
+            "rewind_ms": rewind_ms,
+            "steps": h.n,
+        }
+    )
     e.close()
 
 
@@ -353,10 +386,17 @@ def time_travel_memory(steps: int = 100_000) -> dict:
 
 
 def _time_travel_rows(tt: dict) -> list[tuple]:
-    return [(f"time travel: {tt['steps']:,} steps, history + training states (MB)", "",
-             f"{tt['mb']:.1f} ({tt['history_mb']:.1f} + {tt['states_mb']:.2f}, {tt['states']} states)", "",
-             "<= 200", tt["mb"] <= 200),
-            ("time travel: rewind to the middle of that run (ms)", "", f"{tt['rewind_ms']:.1f}", "", "reported", True)]
+    return [
+        (
+            f"time travel: {tt['steps']:,} steps, history + training states (MB)",
+            "",
+            f"{tt['mb']:.1f} ({tt['history_mb']:.1f} + {tt['states_mb']:.2f}, {tt['states']} states)",
+            "",
+            "<= 200",
+            tt["mb"] <= 200,
+        ),
+        ("time travel: rewind to the middle of that run (ms)", "", f"{tt['rewind_ms']:.1f}", "", "reported", True),
+    ]
 
 
 # -- 4: start-up ----------------------------------------------------------------------------------
@@ -383,8 +423,14 @@ def startup(reps: int) -> dict:
     shown, ready = [], []
     for _ in range(reps):
         t0 = time.time()
-        r = subprocess.run([sys.executable, "-c", STARTUP, repr(t0)], cwd=ROOT, capture_output=True, text=True,
-                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        r = subprocess.run(
+            [sys.executable, "-c", STARTUP, repr(t0)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         a, b = r.stdout.split()[-2:]
         shown.append(float(a))
         ready.append(float(b))
@@ -415,18 +461,35 @@ def main() -> int:
     # throughput: many short alternating pairs; this shared machine's speed swings by +-10% from
     # one 4 s stretch to the next, so the ratio is the median of the pairs' ratios
     t_reps, t_secs = (5, 1.5) if a.quick else (15, 2.0)
-    res: dict = {"machine": {"platform": platform.platform(), "python": platform.python_version(),
-                             "cpus": os.cpu_count()}, "quick": a.quick}
+    res: dict = {
+        "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
+        "quick": a.quick,
+    }
     rows = []
     for mode, budget in (("pynative", 0.95), ("graph", 0.90)):
         run = throughput(mode, t_secs, t_reps)
         b, s = _stat(run["bare"]), _stat(run["rates"])
         pairs = _stat([x / y for x, y in zip(run["rates"], run["bare"])])
         ratio = pairs["median"]
-        res[mode] = {"bare_steps_per_s": b, "app_steps_per_s": s, "ratio": ratio, "pair_ratios": pairs,
-                     "budget": budget, "first_step_s": run["first_step_s"], "lost_steps": run["lost_steps"]}
-        rows.append((f"throughput {mode} (steps/s)", _fmt(b, 0), _fmt(s, 0), f"{ratio:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})",
-                     f">= {budget}", ratio >= budget))
+        res[mode] = {
+            "bare_steps_per_s": b,
+            "app_steps_per_s": s,
+            "ratio": ratio,
+            "pair_ratios": pairs,
+            "budget": budget,
+            "first_step_s": run["first_step_s"],
+            "lost_steps": run["lost_steps"],
+        }
+        rows.append(
+            (
+                f"throughput {mode} (steps/s)",
+                _fmt(b, 0),
+                _fmt(s, 0),
+                f"{ratio:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})",
+                f">= {budget}",
+                ratio >= budget,
+            )
+        )
         d = Bare(mode, t_secs, defaults=True)
         try:
             d_rates = [d.rep() for _ in range(reps)]
@@ -434,7 +497,16 @@ def main() -> int:
             d.close()
         d = _stat(d_rates)
         res[mode]["bare_default_runtime_steps_per_s"] = d
-        rows.append((f"  bare loop, MindSpore default runtime ({mode})", _fmt(d, 0), "", f"{s['median'] / d['median']:.3f}", "info", True))
+        rows.append(
+            (
+                f"  bare loop, MindSpore default runtime ({mode})",
+                _fmt(d, 0),
+                "",
+                f"{s['median'] / d['median']:.3f}",
+                "info",
+                True,
+            )
+        )
         if mode == "graph":
             late, hz = _stat(run["p99_late_ms"]), _stat(run["refresh_hz"])
             res["responsiveness"] = {"p99_late_ms": late, "refresh_hz": hz}
@@ -445,11 +517,23 @@ def main() -> int:
         run = throughput(mode, t_secs, t_reps, preset="mlp")
         b, s = _stat(run["bare"]), _stat(run["rates"])
         pairs = _stat([x / y for x, y in zip(run["rates"], run["bare"])])
-        res[f"mlp_{mode}"] = {"bare_steps_per_s": b, "app_steps_per_s": s, "ratio": pairs["median"],
-                              "pair_ratios": pairs, "budget": budget}
-        rows.append((f"throughput MLP preset, {mode} (steps/s)", _fmt(b, 0), _fmt(s, 0),
-                     f"{pairs['median']:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})", f">= {budget}",
-                     pairs["median"] >= budget))
+        res[f"mlp_{mode}"] = {
+            "bare_steps_per_s": b,
+            "app_steps_per_s": s,
+            "ratio": pairs["median"],
+            "pair_ratios": pairs,
+            "budget": budget,
+        }
+        rows.append(
+            (
+                f"throughput MLP preset, {mode} (steps/s)",
+                _fmt(b, 0),
+                _fmt(s, 0),
+                f"{pairs['median']:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})",
+                f">= {budget}",
+                pairs["median"] >= budget,
+            )
+        )
     for mode in ("pynative", "graph"):
         nr = _stat(node_refreshes(mode, secs, reps))
         res[f"node_refreshes_{mode}"] = nr
@@ -475,8 +559,10 @@ def main() -> int:
     lines = ["| " + " | ".join(str(c).ljust(wd) for c, wd in zip(r, widths)) + " |" for r in table]
     lines.insert(1, "|" + "|".join("-" * (wd + 2) for wd in widths) + "|")
     print("\n".join(lines))
-    print(f"\nmedian (min – max) of {reps} repetitions ({t_reps} alternating pairs of {t_secs:g} s for throughput; "
-          f"the ratio is the median of the pairs' ratios); {res['machine']['platform']}, {res['machine']['cpus']} CPUs")
+    print(
+        f"\nmedian (min – max) of {reps} repetitions ({t_reps} alternating pairs of {t_secs:g} s for throughput; "
+        f"the ratio is the median of the pairs' ratios); {res['machine']['platform']}, {res['machine']['cpus']} CPUs"
+    )
     res["all_met"] = all(r[5] for r in rows)
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=1))

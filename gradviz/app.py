@@ -1,4 +1,5 @@
 """Launch the desktop app."""
+
 from __future__ import annotations
 
 import sys

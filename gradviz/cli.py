@@ -12,6 +12,7 @@ threads inherit the mask, and MindSpore's own SIGINT handler, which it installs 
 which ends the process with SIGTERM, never runs), and taken between steps: the run stops after
 the current step, writes its end record and renames its file into place, so no signal leaves a
 torn or temporary file behind."""
+
 from __future__ import annotations
 
 import argparse
@@ -34,6 +35,7 @@ COMMANDS = ("run", "variants", "gradcheck", "export", "parity", "screenshot")
 
 class _Stop:
     """The first stop signal taken, if any."""
+
     signum: int | None = None
 
 
@@ -77,6 +79,7 @@ def _ci(choices):
         if c is None:
             raise argparse.ArgumentTypeError(f"{quote(v)} is not one of {', '.join(choices)}")
         return c
+
     conv.__name__ = "choice"
     return conv
 
@@ -153,7 +156,9 @@ def session_from_args(a: argparse.Namespace):
     except SessionError as e:
         raise BadInput(str(e)) from None
     o = session.options
-    given = {k: getattr(a, k, None) for k in ("api", "steps", "until_loss", "seed", "lr", "optimizer", "mode", "device")}
+    given = {
+        k: getattr(a, k, None) for k in ("api", "steps", "until_loss", "seed", "lr", "optimizer", "mode", "device")
+    }
     o = replace(o, **{k: v for k, v in given.items() if v is not None})
     o.aux_output = getattr(a, "aux_output", False) or o.aux_output
     o.stop_gradient = getattr(a, "stop_gradient", False) or o.stop_gradient
@@ -202,8 +207,12 @@ def cmd_run(a: argparse.Namespace) -> int:
     config = dict(session.options.to_dict(), source=source)
     reason, steps = "stopped", 0
     try:
-        w.write_run(config, {n: engine.initial[n] for n in engine.program.input_names},
-                    session=session.to_dict(), program=engine.program.source)
+        w.write_run(
+            config,
+            {n: engine.initial[n] for n in engine.program.input_names},
+            session=session.to_dict(),
+            program=engine.program.source,
+        )
         try:
             while stop_requested() is None:
                 r = engine.step()
@@ -225,7 +234,9 @@ def cmd_run(a: argparse.Namespace) -> int:
             out.discard()
         raise
     if reason == "non_finite":
-        print(f"gradviz run: stopped at step {steps}: the loss or a gradient is not finite (diverging?)", file=sys.stderr)
+        print(
+            f"gradviz run: stopped at step {steps}: the loss or a gradient is not finite (diverging?)", file=sys.stderr
+        )
         return EXIT_NON_FINITE
     if reason == "stopped":
         return 128 + (_Stop.signum or signal.SIGINT)
@@ -256,7 +267,9 @@ def cmd_variants(a: argparse.Namespace) -> int:
     from .model.formatting import fmt_tensor
 
     for v in found:
-        print(f"{v.name}: {v.function_returns}\n  grad_fn = {v.call}\n  returns {v.returns}; differentiates {v.differentiated}")
+        print(
+            f"{v.name}: {v.function_returns}\n  grad_fn = {v.call}\n  returns {v.returns}; differentiates {v.differentiated}"
+        )
         for k, g in v.grads.items():
             print(f"  d{k} = {fmt_tensor(g)}")
     print(variants.why(session))
@@ -277,11 +290,15 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
     if a.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
-        print(f"central differences, eps {result.eps:g}; an element agrees when |error| <= "
-              f"{result.tolerance:g} x max(1, |gradient|)")
+        print(
+            f"central differences, eps {result.eps:g}; an element agrees when |error| <= "
+            f"{result.tolerance:g} x max(1, |gradient|)"
+        )
         for k, p in result.params.items():
-            print(f"  d{k}: {p.checked} elements, max abs error {p.max_abs_error:.3g}, "
-                  f"max rel error {p.max_rel_error:.3g}: {'ok' if p.ok else 'DISAGREES'}")
+            print(
+                f"  d{k}: {p.checked} elements, max abs error {p.max_abs_error:.3g}, "
+                f"max rel error {p.max_rel_error:.3g}: {'ok' if p.ok else 'DISAGREES'}"
+            )
     return EXIT_OK if result.ok else 1
 
 
@@ -324,9 +341,11 @@ def cmd_parity(a: argparse.Namespace) -> int:
         print("step  loss        gradients   parameters   (largest |MindSpore - PyTorch| / max(1, |PyTorch|))")
         for i in range(len(result.steps)):
             print(f"{result.steps[i]:4d}  {result.loss[i]:.3e}   {result.grads[i]:.3e}   {result.params[i]:.3e}")
-        print(f"MindSpore ended by {result.mindspore_end[0]} at step {result.mindspore_end[1]}, "
-              f"PyTorch by {result.pytorch_end[0]} at step {result.pytorch_end[1]}; largest difference "
-              f"{result.worst:.3g} (tolerance {parity.TOLERANCE:g}): {'agree' if result.ok else 'DIFFER'}")
+        print(
+            f"MindSpore ended by {result.mindspore_end[0]} at step {result.mindspore_end[1]}, "
+            f"PyTorch by {result.pytorch_end[0]} at step {result.pytorch_end[1]}; largest difference "
+            f"{result.worst:.3g} (tolerance {parity.TOLERANCE:g}): {'agree' if result.ok else 'DIFFER'}"
+        )
     return EXIT_OK if result.ok else 1
 
 
@@ -376,8 +395,9 @@ def _main(argv: list[str], cmd: str) -> int:
                 print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
                 return EXIT_WRITE_FAILED
         if a.command in ("variants", "gradcheck", "export", "parity"):
-            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export,
-                    "parity": cmd_parity}[a.command](a)
+            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export, "parity": cmd_parity}[
+                a.command
+            ](a)
         if a.command == "screenshot":
             if a.steps < 0:
                 raise BadInput("--steps must be 0 or more")

@@ -15,6 +15,7 @@ followed: the file they point to is replaced, the link stays.
 
 Every problem is a FileProblem whose message names the file (shortened and escaped) and says
 what is wrong, in one line. Qt-free."""
+
 from __future__ import annotations
 
 import errno
@@ -58,17 +59,27 @@ def _what(mode: int) -> str | None:
 
 
 def describe_os_error(e: OSError) -> str:
-    return {errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EPERM: "permission denied",
-            errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
-            errno.EROFS: "the file system is read-only", errno.ENAMETOOLONG: "the name is too long",
-            errno.ENOTDIR: "a part of the path is not a folder", errno.EISDIR: "is a folder, not a file",
-            errno.ELOOP: "too many symbolic links"}.get(e.errno, (e.strerror or type(e).__name__).lower())
+    return {
+        errno.ENOENT: "no such file",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.ENOSPC: "no space left on the device",
+        errno.EDQUOT: "disk quota exceeded",
+        errno.EROFS: "the file system is read-only",
+        errno.ENAMETOOLONG: "the name is too long",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.EISDIR: "is a folder, not a file",
+        errno.ELOOP: "too many symbolic links",
+    }.get(e.errno, (e.strerror or type(e).__name__).lower())
 
 
 # -- reading ---------------------------------------------------------------------------------------
-def read_bytes(path: str | os.PathLike, max_bytes: int,
-               progress: Callable[[int, int], None] | None = None,
-               cancelled: Callable[[], bool] | None = None) -> bytes:
+def read_bytes(
+    path: str | os.PathLike,
+    max_bytes: int,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> bytes:
     """The bytes of a regular file of at most max_bytes; FileProblem otherwise.
 
     progress(done, total) is called after every chunk; cancelled() is asked before each one and
@@ -79,7 +90,11 @@ def read_bytes(path: str | os.PathLike, max_bytes: int,
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as e:
-        raise FileProblem(f"{where}: {describe_os_error(e)}" if e.errno == errno.ENOENT else f"{where}: cannot be read ({describe_os_error(e)})") from None
+        raise FileProblem(
+            f"{where}: {describe_os_error(e)}"
+            if e.errno == errno.ENOENT
+            else f"{where}: cannot be read ({describe_os_error(e)})"
+        ) from None
     try:
         st = os.fstat(fd)
         why = _what(st.st_mode)
@@ -154,7 +169,9 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
     except (OSError, ValueError):
         name_max = DEFAULT_NAME_MAX
     if len(os.fsencode(target.name)) > name_max:
-        raise FileProblem(f"{where}: the file name is {len(os.fsencode(target.name))} bytes; at most {name_max} are allowed")
+        raise FileProblem(
+            f"{where}: the file name is {len(os.fsencode(target.name))} bytes; at most {name_max} are allowed"
+        )
     return target
 
 
@@ -190,7 +207,9 @@ class SafeOutput:
             except FileExistsError:
                 continue
             except OSError as e:
-                raise FileProblem(f"{self.where}: cannot be written in {show_path(self.target.parent)} ({describe_os_error(e)})") from None
+                raise FileProblem(
+                    f"{self.where}: cannot be written in {show_path(self.target.parent)} ({describe_os_error(e)})"
+                ) from None
         raise FileProblem(f"{self.where}: no temporary file could be made")
 
     @staticmethod
@@ -216,7 +235,9 @@ class SafeOutput:
             os.replace(self.tmp, self.target)
         except OSError as e:
             self.discard()
-            raise WriteFailed(f"{self.where}: could not be written ({describe_os_error(e)}); it was left as it was") from None
+            raise WriteFailed(
+                f"{self.where}: could not be written ({describe_os_error(e)}); it was left as it was"
+            ) from None
         except BaseException:
             self.discard()
             raise
@@ -243,7 +264,9 @@ class SafeOutput:
             return False
         self.discard()
         if isinstance(exc, OSError):
-            raise WriteFailed(f"{self.where}: could not be written ({describe_os_error(exc)}); it was left as it was") from None
+            raise WriteFailed(
+                f"{self.where}: could not be written ({describe_os_error(exc)}); it was left as it was"
+            ) from None
         return False
 
 

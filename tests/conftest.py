@@ -1,5 +1,6 @@
 """Test set-up: offscreen Qt, quiet MindSpore, and a guard that fails any test leaving a
 thread, timer or process running."""
+
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -27,8 +28,7 @@ def no_leftover_threads_or_processes(request):
     before = {t.ident for t in threading.enumerate()}
     yield
     _delete_closed_widgets()
-    leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive()
-                and not t.daemon]
+    leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
     kids = multiprocessing.active_children()
     for p in kids:
         p.kill()
@@ -53,7 +53,9 @@ def win(qtbot):
     yield w
     w.close()
     assert not w.controller.engine_running
-    active = [(t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()]
+    active = [
+        (t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()
+    ]
     assert not active, f"timers still running: {active}"
 
 
@@ -64,5 +66,3 @@ def wait_state(qtbot, w, *states, timeout=30_000):
 def wait_nodes_at(qtbot, w, step, timeout=30_000):
     """Until the nodes show the parameters after `step` updates."""
     qtbot.waitUntil(lambda: w.controller.nodes is not None and w.controller.nodes.updates == step, timeout=timeout)
-
-

@@ -1,4 +1,5 @@
 """Hypothesis strategies: random valid graphs of every op kind, with random valid node names."""
+
 from __future__ import annotations
 
 import keyword
@@ -10,16 +11,68 @@ from gradviz.model.session import Options, Session
 
 # names a generated program could trip over if its namespaces met: the generator's old and
 # current plumbing, the optimizer's and nn.Cell's own attributes, builtins, MindSpore's words
-RISKY = ["loss", "before", "r0", "r7", "recorded_step", "recorded_steps", "values", "probe", "parameters",
-         "make_optimizer", "aux", "training", "learning_rate", "global_step", "moments", "moment1", "beta1_power",
-         "accum", "stat", "momentum", "phase", "cells", "requires_grad", "param_prefix", "bprop_debug",
-         "print", "len", "range", "tuple", "sum", "Tensor", "Parameter", "ms", "np", "jit", "x", "y", "z", "w",
-         "b", "out", "_", "_x", "self_", "F", "P", "grad_position", "weights", "has_aux", "data", "name"]
+RISKY = [
+    "loss",
+    "before",
+    "r0",
+    "r7",
+    "recorded_step",
+    "recorded_steps",
+    "values",
+    "probe",
+    "parameters",
+    "make_optimizer",
+    "aux",
+    "training",
+    "learning_rate",
+    "global_step",
+    "moments",
+    "moment1",
+    "beta1_power",
+    "accum",
+    "stat",
+    "momentum",
+    "phase",
+    "cells",
+    "requires_grad",
+    "param_prefix",
+    "bprop_debug",
+    "print",
+    "len",
+    "range",
+    "tuple",
+    "sum",
+    "Tensor",
+    "Parameter",
+    "ms",
+    "np",
+    "jit",
+    "x",
+    "y",
+    "z",
+    "w",
+    "b",
+    "out",
+    "_",
+    "_x",
+    "self_",
+    "F",
+    "P",
+    "grad_position",
+    "weights",
+    "has_aux",
+    "data",
+    "name",
+]
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
-_identifier = st.builds(lambda a, b: a + b, st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
-                        st.text(_ALNUM, max_size=10))
+_identifier = st.builds(
+    lambda a, b: a + b,
+    st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
+    st.text(_ALNUM, max_size=10),
+)
 valid_name = st.one_of(st.sampled_from(RISKY), _identifier).filter(
-    lambda n: check_name(n) is None and not keyword.iskeyword(n))
+    lambda n: check_name(n) is None and not keyword.iskeyword(n)
+)
 
 UNARY = ["Neg", "Square", "Exp", "ReLU", "Sigmoid", "Tanh", "StopGradient"]
 BINARY = ["Add", "Sub", "Mul"]
@@ -94,10 +147,16 @@ def named_graphs(draw):
     return g, renamed(g, dict(zip(g.names(), new)))
 
 
-options = st.builds(lambda aux, sg, ha, api, opt: Options(aux_output=aux, stop_gradient=sg, has_aux=ha, api=api,
-                                                         optimizer=opt, lr=0.05),
-                    st.booleans(), st.booleans(), st.booleans(), st.sampled_from(["grad", "value_and_grad", "cell"]),
-                    st.sampled_from(["sgd", "momentum", "adam"]))
+options = st.builds(
+    lambda aux, sg, ha, api, opt: Options(
+        aux_output=aux, stop_gradient=sg, has_aux=ha, api=api, optimizer=opt, lr=0.05
+    ),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["grad", "value_and_grad", "cell"]),
+    st.sampled_from(["sgd", "momentum", "adam"]),
+)
 
 
 def session_of(graph: Graph, o: Options, mode: str) -> Session:

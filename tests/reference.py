@@ -1,6 +1,7 @@
 """Analytic numpy forward and backward passes for the graph kinds, to check the engine against.
 
 Written from the formulas, not from MindSpore: loss gradients are derived by hand."""
+
 import numpy as np
 
 from gradviz.model.graph import Graph, initial_values
@@ -136,7 +137,7 @@ class NumpyOptimizer:
                 b1, b2, eps = 0.9, 0.999, 1e-8
                 self.m[k] = b1 * self.m.get(k, 0) + (1 - b1) * g
                 self.v[k] = b2 * self.v.get(k, 0) + (1 - b2) * g * g
-                lr_t = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
+                lr_t = self.lr * np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
                 out[k] = p - lr_t * self.m[k] / (np.sqrt(self.v[k]) + eps)
         return out
 
@@ -146,8 +147,7 @@ def replay(session, steps: int):
     before that step's update) for steps 1..steps, with the session's optimizer and learning rate."""
     o = session.options
     trained = [n.name for n in session.graph.nodes if n.kind == "Parameter" and n.requires_grad]
-    params = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, o.seed).items()
-              if k in trained}
+    params = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, o.seed).items() if k in trained}
     opt = NumpyOptimizer(o.optimizer, o.lr)
     for k in range(1, steps + 1):
         loss, g, _ = grads_for(session, params)

@@ -1,5 +1,6 @@
 """The real window, driven as a teacher would: presets, toggles, start/pause/step/reset, both
 modes, an invalid graph, closing while running. Numbers are checked against numpy."""
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -22,9 +23,24 @@ def test_opens_with_tutorial_ready_and_node_values(qtbot, win):
     np.testing.assert_allclose(item.grad, g["b"], rtol=1e-5)
     assert win.scene.items_by_name["loss"].value == pytest.approx(loss, rel=1e-6)
     assert "def function(x, y, w, b):" in win.codeView.toPlainText()
-    for name in ("presetCombo", "auxOutputCheck", "stopGradientCheck", "hasAuxCheck", "deviceCombo", "modeCombo",
-                 "optimizerCombo", "lrSpin", "startButton", "stepButton", "resetButton", "graphView", "lossPlot",
-                 "paramPlot", "gradPlot", "stepLabel"):
+    for name in (
+        "presetCombo",
+        "auxOutputCheck",
+        "stopGradientCheck",
+        "hasAuxCheck",
+        "deviceCombo",
+        "modeCombo",
+        "optimizerCombo",
+        "lrSpin",
+        "startButton",
+        "stepButton",
+        "resetButton",
+        "graphView",
+        "lossPlot",
+        "paramPlot",
+        "gradPlot",
+        "stepLabel",
+    ):
         assert win.findChild(object, name) is not None, name
 
 
@@ -45,8 +61,10 @@ def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
         wait_nodes_at(qtbot, win, h.n + 1)
     win.plots.refresh()
     # every element of every tensor is a line of its tensor's curve, step by step
-    for curves, layout, table in ((win.plots.param_curves, h.param_layout, h.params),
-                                  (win.plots.grad_curves, h.grad_layout, h.grads)):
+    for curves, layout, table in (
+        (win.plots.param_curves, h.param_layout, h.params),
+        (win.plots.grad_curves, h.grad_layout, h.grads),
+    ):
         for (item, _, size), name in zip(curves, layout.names):
             x, y = item.getData()
             cols = layout.unflatten(np.arange(layout.total))[name].reshape(-1)
@@ -88,7 +106,7 @@ def test_start_pause_reset(qtbot, win, mode):
     qtbot.waitUntil(lambda: win.controller.step_count >= 20, timeout=60_000)
     assert win.controls.startButton.text() == "Pause"
     assert not win.controls.modeCombo.isEnabled()  # cannot change mid-run
-    assert win.controls.lrSpin.isEnabled()         # can
+    assert win.controls.lrSpin.isEnabled()  # can
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "paused")
     n = win.controller.step_count
@@ -102,10 +120,14 @@ def test_start_pause_reset(qtbot, win, mode):
     # ... and both say which state they show: the plots' heat maps step n, the nodes step n + 1
     win.plots.refresh(force=True)
     titles = [label.text for label, _, _ in win.plots.heat_titles]
-    assert titles == [f"w<br>step {n:,} (parameters after {n - 1:,} updates)",
-                      f"∂L/∂w<br>step {n:,} (parameters after {n - 1:,} updates)"]
-    assert (f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
-            f"(the plots end at step {n:,})") in win.graphView.caption
+    assert titles == [
+        f"w<br>step {n:,} (parameters after {n - 1:,} updates)",
+        f"∂L/∂w<br>step {n:,} (parameters after {n - 1:,} updates)",
+    ]
+    assert (
+        f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
+        f"(the plots end at step {n:,})"
+    ) in win.graphView.caption
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0 · 0 updates"
@@ -221,6 +243,7 @@ def test_device_combo_lists_every_device_and_disables_unavailable(qtbot, win):
 
 def test_close_while_running_stops_everything_quickly(qtbot, win):
     import time
+
     win.controls.maxStepsSpin.setValue(100000)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.step_count >= 2, timeout=30_000)
@@ -297,13 +320,17 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     job = win.files.export_history(str(p))
     qtbot.waitUntil(lambda: job.done, timeout=30_000)
     from gradviz.formats.run_reader import read_history
+
     session, _, arrays, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1
 
 
 def test_caption_says_what_L_is_and_new_nodes_do_not_overlap(qtbot, win):
     wait_nodes_at(qtbot, win, 0)
-    assert "Nodes: step 1 (parameters after 0 updates), what the first step computes" in win.graphView.caption and "L = loss" in win.graphView.caption
+    assert (
+        "Nodes: step 1 (parameters after 0 updates), what the first step computes" in win.graphView.caption
+        and "L = loss" in win.graphView.caption
+    )
     win.controls.auxOutputCheck.click()
     assert "L = loss + sum(z)" in win.graphView.caption
     win.controls.hasAuxCheck.click()
@@ -319,6 +346,7 @@ def test_caption_says_what_L_is_and_new_nodes_do_not_overlap(qtbot, win):
 
 def test_drag_from_an_output_port_to_an_input_port_connects(qtbot, win):
     from PySide6.QtTest import QTest
+
     name = win.add_node("Mul")
     v, vp = win.graphView, win.graphView.viewport()
     v.ensureVisible(win.scene.items_by_name[name])
@@ -353,8 +381,9 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
     mine = sorted(os.sched_getaffinity(0))
     if len(mine) > 1:  # a PyNative engine runs on one core (devices.prepare_process)
         assert cpus(first) == str(mine[-1])
-    with qtbot.waitSignal(c.message, timeout=5_000,
-                          check_params_cb=lambda m: m == "Starting a new engine process for Graph mode..."):
+    with qtbot.waitSignal(
+        c.message, timeout=5_000, check_params_cb=lambda m: m == "Starting a new engine process for Graph mode..."
+    ):
         win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     qtbot.waitUntil(lambda: c.state == "ready" and c._client.mode == "graph", timeout=READY)
     assert c._client.process.pid != first

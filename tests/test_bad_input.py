@@ -2,6 +2,7 @@
 asserts the message (or exit code, or window state) and that nothing was lost: the file that was
 there keeps its bytes and mode, the document being edited stays as it was, no temporary file is
 left behind."""
+
 import errno
 import io
 import re
@@ -41,8 +42,12 @@ def make_run(path, steps=6, preset="tutorial", aux=True, end=True):
     rng = np.random.default_rng(1)
     buf = io.StringIO()
     w = HistoryWriter(buf, pl, gl, al)
-    w.write_run(dict(s.options.to_dict(), source="test"), {n: np.ones(shapes[n]) for n in program.input_names},
-                session=s.to_dict(), program=program.source)
+    w.write_run(
+        dict(s.options.to_dict(), source="test"),
+        {n: np.ones(shapes[n]) for n in program.input_names},
+        session=s.to_dict(),
+        program=program.source,
+    )
     rows = []
     for k in range(1, steps + 1):
         row = [rng.standard_normal(t).astype(np.float32) for t in (pl.total, gl.total, al.total)]
@@ -100,11 +105,13 @@ def test_other_writers_layouts_read_the_same(tmp_path, variant):
 
 def _edit_step(k, fn):
     """A mutation of step record k (1-based line k+1)."""
+
     def mut(lines):
         rec = json.loads(lines[k])
         fn(rec)
         lines[k] = json.dumps(rec)
         return lines
+
     return mut
 
 
@@ -114,6 +121,7 @@ def _edit_head(fn):
         fn(rec)
         lines[0] = json.dumps(rec)
         return lines
+
     return mut
 
 
@@ -131,7 +139,7 @@ BAD_RUNS = {
     "step true": (_edit_step(2, lambda r: _set(r, ["step"], True)), 'line 3: "step" must be a whole number'),
     "step zero": (_edit_step(1, lambda r: _set(r, ["step"], 0)), 'line 2: "step" must be a whole number'),
     "step negative": (_edit_step(1, lambda r: _set(r, ["step"], -4)), 'line 2: "step" must be a whole number'),
-    "step huge": (_edit_step(1, lambda r: _set(r, ["step"], 10 ** 30)), 'line 2: "step" must be a whole number'),
+    "step huge": (_edit_step(1, lambda r: _set(r, ["step"], 10**30)), 'line 2: "step" must be a whole number'),
     "step null": (_edit_step(3, lambda r: _set(r, ["step"], None)), 'line 4: "step" must be a whole number'),
     "steps skip": (_edit_step(3, lambda r: _set(r, ["step"], 9)), 'line 4: "step" is 9, expected 3'),
     "steps repeat": (_edit_step(3, lambda r: _set(r, ["step"], 2)), 'line 4: "step" is 2, expected 3'),
@@ -140,51 +148,111 @@ BAD_RUNS = {
     "loss text": (_edit_step(2, lambda r: _set(r, ["loss"], "1.0")), 'line 3: "loss" must be a number or null'),
     "loss list": (_edit_step(2, lambda r: _set(r, ["loss"], [1.0])), 'line 3: "loss" must be a number or null'),
     "loss missing": (_edit_step(2, lambda r: r.pop("loss")), 'line 3: the field "loss" is missing'),
-    "loss beyond float32": (_edit_step(4, lambda r: _set(r, ["loss"], 1e39)), 'line 5: "loss" is 1e+39, out of the range of float32'),
+    "loss beyond float32": (
+        _edit_step(4, lambda r: _set(r, ["loss"], 1e39)),
+        'line 5: "loss" is 1e+39, out of the range of float32',
+    ),
     "param beyond float32": (_edit_step(4, lambda r: _set(r, ["params", "b", 1], -1e300)), 'line 5: "params" b[1]'),
     "params missing": (_edit_step(2, lambda r: r.pop("params")), 'line 3: the field "params" is missing'),
     "params not object": (_edit_step(2, lambda r: _set(r, ["params"], [1, 2])), 'line 3: "params" must hold w, b'),
     "params extra tensor": (_edit_step(2, lambda r: _set(r, ["params", "q"], 1.0)), 'line 3: "params" must hold w, b'),
     "params missing tensor": (_edit_step(2, lambda r: r["params"].pop("b")), 'line 3: "params" must hold w, b'),
-    "param wrong shape": (_edit_step(2, lambda r: _set(r, ["params", "w"], [[0.0] * 5] * 3)), 'line 3: "params" "w" must be a list of 5'),
+    "param wrong shape": (
+        _edit_step(2, lambda r: _set(r, ["params", "w"], [[0.0] * 5] * 3)),
+        'line 3: "params" "w" must be a list of 5',
+    ),
     "param flat": (_edit_step(2, lambda r: _set(r, ["params", "b"], 1.0)), 'line 3: "params" "b" must be a list of 3'),
-    "param text value": (_edit_step(2, lambda r: _set(r, ["params", "b", 0], "x")), 'line 3: "params" "b"[0] must be a number or null, found text'),
-    "param bool value": (_edit_step(2, lambda r: _set(r, ["params", "w", 1, 2], False)), 'line 3: "params" "w"[1][2] must be a number or null'),
-    "grad object value": (_edit_step(2, lambda r: _set(r, ["grads", "b", 2], {})), 'line 3: "grads" "b"[2] must be a number or null, found an object'),
+    "param text value": (
+        _edit_step(2, lambda r: _set(r, ["params", "b", 0], "x")),
+        'line 3: "params" "b"[0] must be a number or null, found text',
+    ),
+    "param bool value": (
+        _edit_step(2, lambda r: _set(r, ["params", "w", 1, 2], False)),
+        'line 3: "params" "w"[1][2] must be a number or null',
+    ),
+    "grad object value": (
+        _edit_step(2, lambda r: _set(r, ["grads", "b", 2], {})),
+        'line 3: "grads" "b"[2] must be a number or null, found an object',
+    ),
     "grads missing": (_edit_step(5, lambda r: r.pop("grads")), 'line 6: the field "grads" is missing'),
     "aux missing": (_edit_step(2, lambda r: r.pop("aux")), 'line 3: the field "aux" is missing'),
     "aux wrong name": (_edit_step(2, lambda r: _set(r, ["aux"], {"y": [1, 2, 3]})), 'line 3: "aux" must hold z'),
     "step_ms text": (_edit_step(2, lambda r: _set(r, ["step_ms"], "fast")), 'line 3: "step_ms" must be a number'),
-    "step_ms negative": (_edit_step(2, lambda r: _set(r, ["step_ms"], -1.0)), 'line 3: "step_ms" must be a number of milliseconds'),
+    "step_ms negative": (
+        _edit_step(2, lambda r: _set(r, ["step_ms"], -1.0)),
+        'line 3: "step_ms" must be a number of milliseconds',
+    ),
     "unknown step field": (_edit_step(2, lambda r: _set(r, ["evil"], 1)), 'line 3: unknown field(s) "evil"'),
     "unknown type": (_edit_step(2, lambda r: _set(r, ["type"], "stp")), 'line 3: "type" must be "step" or "end"'),
-    "record is a list": (lambda ls: ls[:2] + ["[1, 2, 3]"] + ls[3:], "line 3: expected a step record (an object), found a list"),
-    "NaN constant": (lambda ls: ls[:2] + [ls[2].replace('"loss": ', '"loss": NaN, "x": ')] + ls[3:], "line 3 is not valid JSON"),
-    "Infinity constant": (lambda ls: ls[:2] + [ls[2].replace('"step_ms": 0.25', '"step_ms": Infinity')] + ls[3:], "line 3 is not valid JSON"),
+    "record is a list": (
+        lambda ls: ls[:2] + ["[1, 2, 3]"] + ls[3:],
+        "line 3: expected a step record (an object), found a list",
+    ),
+    "NaN constant": (
+        lambda ls: ls[:2] + [ls[2].replace('"loss": ', '"loss": NaN, "x": ')] + ls[3:],
+        "line 3 is not valid JSON",
+    ),
+    "Infinity constant": (
+        lambda ls: ls[:2] + [ls[2].replace('"step_ms": 0.25', '"step_ms": Infinity')] + ls[3:],
+        "line 3 is not valid JSON",
+    ),
     "torn last line": (lambda ls: ls[:4] + [ls[4][:50]], "line 5 is not valid JSON"),
     "torn middle line": (lambda ls: ls[:2] + [ls[2][:-3]] + ls[3:], "line 3 is not valid JSON"),
     "binary line": (lambda ls: ls[:2] + ["\x00\x01\x02garbage"] + ls[3:], "line 3 is not valid JSON"),
     "line after end": (lambda ls: ls + [ls[1]], "line 9: nothing may follow the end record (line 8)"),
-    "end reason unknown": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "boom", "steps": 6}'], 'line 8: "reason" must be one of'),
-    "end steps wrong": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 99}'], 'line 8: "steps" is 99 but the last step is 6'),
-    "end steps text": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": "6"}'], 'line 8: "steps" must be a whole number'),
-    "end unknown field": (lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 6, "x": 1}'], 'line 8: unknown field(s) "x"'),
+    "end reason unknown": (
+        lambda ls: ls[:-1] + ['{"type": "end", "reason": "boom", "steps": 6}'],
+        'line 8: "reason" must be one of',
+    ),
+    "end steps wrong": (
+        lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 99}'],
+        'line 8: "steps" is 99 but the last step is 6',
+    ),
+    "end steps text": (
+        lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": "6"}'],
+        'line 8: "steps" must be a whole number',
+    ),
+    "end unknown field": (
+        lambda ls: ls[:-1] + ['{"type": "end", "reason": "max_steps", "steps": 6, "x": 1}'],
+        'line 8: unknown field(s) "x"',
+    ),
     "version 2": (_edit_head(lambda r: _set(r, ["version"], 2)), "line 1: run version 2 is not supported"),
     "version text": (_edit_head(lambda r: _set(r, ["version"], "1")), 'line 1: "version" must be a whole number'),
     "version missing": (_edit_head(lambda r: r.pop("version")), 'line 1: "version" must be a whole number'),
     "format wrong": (_edit_head(lambda r: _set(r, ["format"], "other")), "not a GradViz history"),
     "head unknown field": (_edit_head(lambda r: _set(r, ["payload"], 1)), 'line 1: unknown field(s) "payload"'),
     "no session": (_edit_head(lambda r: r.pop("session")), "line 1: the run record holds no session"),
-    "session invalid": (_edit_head(lambda r: _set(r, ["session", "options", "lr"], -1)), "line 1: the run's session: learning rate"),
+    "session invalid": (
+        _edit_head(lambda r: _set(r, ["session", "options", "lr"], -1)),
+        "line 1: the run's session: learning rate",
+    ),
     "config not object": (_edit_head(lambda r: _set(r, ["config"], 3)), 'line 1: "config" must be an object'),
-    "config differs": (_edit_head(lambda r: _set(r, ["config", "seed"], 7)), 'line 1: "config" does not match the run\'s session (differs in "seed")'),
-    "layout negative shape": (_edit_head(lambda r: _set(r, ["layout", "params", "shapes", 0], [-5, 3])), 'line 1: "layout" "params" does not match'),
-    "layout text shape": (_edit_head(lambda r: _set(r, ["layout", "params", "shapes", 1], ["3"])), 'line 1: "layout" "params" does not match'),
-    "layout other names": (_edit_head(lambda r: _set(r, ["layout", "grads", "names"], ["b", "w"])), 'line 1: "layout" "grads" does not match'),
+    "config differs": (
+        _edit_head(lambda r: _set(r, ["config", "seed"], 7)),
+        'line 1: "config" does not match the run\'s session (differs in "seed")',
+    ),
+    "layout negative shape": (
+        _edit_head(lambda r: _set(r, ["layout", "params", "shapes", 0], [-5, 3])),
+        'line 1: "layout" "params" does not match',
+    ),
+    "layout text shape": (
+        _edit_head(lambda r: _set(r, ["layout", "params", "shapes", 1], ["3"])),
+        'line 1: "layout" "params" does not match',
+    ),
+    "layout other names": (
+        _edit_head(lambda r: _set(r, ["layout", "grads", "names"], ["b", "w"])),
+        'line 1: "layout" "grads" does not match',
+    ),
     "layout missing": (_edit_head(lambda r: r.pop("layout")), 'line 1: "layout" must be an object'),
-    "layout bigger than session": (_edit_head(lambda r: _set(r, ["layout", "aux", "shapes", 0], [300])), 'line 1: "layout" "aux" does not match'),
+    "layout bigger than session": (
+        _edit_head(lambda r: _set(r, ["layout", "aux", "shapes", 0], [300])),
+        'line 1: "layout" "aux" does not match',
+    ),
     "inputs missing": (_edit_head(lambda r: _set(r, ["inputs"], {})), 'line 1: "inputs" must hold x, y'),
-    "inputs wrong shape": (_edit_head(lambda r: _set(r, ["inputs", "x"], [1.0, 2.0])), 'line 1: "inputs" "x" must be a list of 5'),
+    "inputs wrong shape": (
+        _edit_head(lambda r: _set(r, ["inputs", "x"], [1.0, 2.0])),
+        'line 1: "inputs" "x" must be a list of 5',
+    ),
     "program not text": (_edit_head(lambda r: _set(r, ["program"], 5)), 'line 1: "program" must be text'),
     "first line a step": (lambda ls: ls[1:], "not a GradViz history (the first line must be a run record"),
     "first line not json": (lambda ls: ["hello"] + ls[1:], "line 1 is not JSON: not a GradViz history"),
@@ -208,7 +276,9 @@ def test_bad_run_files_name_the_line_and_field(tmp_path, case):
     assert p.read_bytes() == before
 
 
-@pytest.mark.parametrize("case", ["step as float", "loss true", "steps skip", "param text value", "loss beyond float32"])
+@pytest.mark.parametrize(
+    "case", ["step as float", "loss true", "steps skip", "param text value", "loss beyond float32"]
+)
 def test_bad_lines_deep_in_a_long_run_are_found(tmp_path, case):
     """The bulk path (thousands of lines in one chunk) finds the same problems as the slow path."""
     mutate, expected = BAD_RUNS[case]
@@ -228,8 +298,14 @@ def test_bad_lines_deep_in_a_long_run_are_found(tmp_path, case):
 def test_reading_refuses_what_is_not_a_regular_file(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    cases = [("/dev/zero", "is a device"), ("/dev/null", "is a device"), (str(fifo), "is a named pipe"),
-             (str(tmp_path), "is a folder"), (str(tmp_path / "missing"), "no such file"), ("", "no file name")]
+    cases = [
+        ("/dev/zero", "is a device"),
+        ("/dev/null", "is a device"),
+        (str(fifo), "is a named pipe"),
+        (str(tmp_path), "is a folder"),
+        (str(tmp_path / "missing"), "no such file"),
+        ("", "no file name"),
+    ]
     for path, expected in cases:
         with pytest.raises(FileProblem, match=expected):
             read_bytes(path, 1000)
@@ -307,18 +383,21 @@ def _session_file(tmp_path):
     return p
 
 
-@pytest.mark.parametrize("target,expected", [
-    ("/dev/null", "is a device, not a regular file"),
-    ("/dev/zero", "is a device, not a regular file"),
-    ("{fifo}", "is a named pipe, not a regular file"),
-    ("{dir}", "is a folder, not a file"),
-    ("{dir}/", "names a folder"),
-    ("{dir}/missing/x.jsonl", "the folder"),
-    ("{session}", "which is being read; choose another file"),
-    ("{link_to_session}", "which is being read"),
-    ("{dir}/" + "n" * 256, "the name is too long"),
-    ("", "--out needs a value"),
-])
+@pytest.mark.parametrize(
+    "target,expected",
+    [
+        ("/dev/null", "is a device, not a regular file"),
+        ("/dev/zero", "is a device, not a regular file"),
+        ("{fifo}", "is a named pipe, not a regular file"),
+        ("{dir}", "is a folder, not a file"),
+        ("{dir}/", "names a folder"),
+        ("{dir}/missing/x.jsonl", "the folder"),
+        ("{session}", "which is being read; choose another file"),
+        ("{link_to_session}", "which is being read"),
+        ("{dir}/" + "n" * 256, "the name is too long"),
+        ("", "--out needs a value"),
+    ],
+)
 def test_run_out_refuses_what_it_must_not_replace(tmp_path, capsys, target, expected):
     session = _session_file(tmp_path)
     os.mkfifo(tmp_path / "fifo")
@@ -332,15 +411,18 @@ def test_run_out_refuses_what_it_must_not_replace(tmp_path, capsys, target, expe
     assert stat.S_ISFIFO(os.stat(tmp_path / "fifo").st_mode) and os.path.islink(tmp_path / "link")
 
 
-@pytest.mark.parametrize("args,expected", [
-    (["--preset", ""], "--preset needs a value"),
-    (["--session", ""], "--session needs a value"),
-    (["--preset", "x" * 5_000_000], 'unknown preset "xxxx'),
-    (["--preset", "\x1b[31mred"], "\\x1b[31mred"),
-    (["--steps", "1\x1b[2J"], "\\x1b[2J"),
-    (["--bogus", "y" * 100_000], "unrecognized arguments"),
-    (["--mode", "<b>graph</b>"], "--mode"),
-])
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (["--preset", ""], "--preset needs a value"),
+        (["--session", ""], "--session needs a value"),
+        (["--preset", "x" * 5_000_000], 'unknown preset "xxxx'),
+        (["--preset", "\x1b[31mred"], "\\x1b[31mred"),
+        (["--steps", "1\x1b[2J"], "\\x1b[2J"),
+        (["--bogus", "y" * 100_000], "unrecognized arguments"),
+        (["--mode", "<b>graph</b>"], "--mode"),
+    ],
+)
 def test_run_arguments_are_quoted_in_one_short_line(tmp_path, capsys, args, expected):
     code = main(["run", *args, "--out", str(tmp_path / "o.jsonl")])
     err = capsys.readouterr().err
@@ -402,6 +484,7 @@ def test_disk_full_keeps_the_old_file_and_no_temporary(tmp_path, monkeypatch, er
 
     def full(fd):
         raise OSError(err, os.strerror(err))
+
     monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(WriteFailed, match="could not be written .*it was left as it was"):
         atomic_write_text(p, "x" * 100_000)
@@ -416,19 +499,32 @@ def test_disk_full_during_run_exits_4_with_one_line(tmp_path, capsys, monkeypatc
 
     def full(self, text):
         raise OSError(errno.ENOSPC, "No space left on device")
+
     import gradviz.safe_io as sio
-    monkeypatch.setattr(sio.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+
+    monkeypatch.setattr(
+        sio.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device"))
+    )
     code = main(["run", "--steps", "2", "--out", str(p)])
     err = capsys.readouterr().err.strip()
-    assert code == 4 and err == f"gradviz run: error: {p}: could not be written (no space left on the device); it was left as it was"
+    assert (
+        code == 4
+        and err == f"gradviz run: error: {p}: could not be written (no space left on the device); it was left as it was"
+    )
     assert p.read_text() == "precious" and listing(tmp_path) == ["out.jsonl"]
     del real_write, full
 
 
 def test_stdout_on_dev_full_exits_4_with_one_line():
     with open("/dev/full", "w") as full:
-        r = subprocess.run([sys.executable, "main.py", "run", "--steps", "3"], cwd=ROOT, stdout=full,
-                           stderr=subprocess.PIPE, text=True, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "main.py", "run", "--steps", "3"],
+            cwd=ROOT,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert r.returncode == 4, r.stderr
     assert r.stderr.strip() == "gradviz run: error: standard output could not be written (no space left on the device)"
 
@@ -463,11 +559,20 @@ sys.meta_path.insert(0, Mark())
 @pytest.mark.parametrize("moment", ["start-up", "mid-run"])
 def test_signal_gives_complete_file_and_exit_code(tmp_path, sig, code, moment):
     import signal
+
     out = tmp_path / "out.jsonl"
     hook = MARK_IMPORT if moment == "start-up" else MARK_STEP
-    script = hook + f"\nfrom gradviz.cli import main\nsys.exit(main(['run', '--steps', '100000000', '--out', {str(out)!r}]))\n"
-    p = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    script = (
+        hook
+        + f"\nfrom gradviz.cli import main\nsys.exit(main(['run', '--steps', '100000000', '--out', {str(out)!r}]))\n"
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     try:
         for line in p.stderr:
             if line.strip() == b"MARK":
@@ -493,6 +598,7 @@ def _finish(qtbot, job):
 
 def test_bad_runs_in_the_window_leave_the_document_and_show_plain_text(qtbot, win, tmp_path):
     from PySide6.QtCore import Qt
+
     before = win.document.session.to_json()
     width = win.width()
     for case in ("loss true", "step as float", "layout negative shape", "torn last line", "config differs"):
@@ -526,6 +632,7 @@ def test_fifo_and_device_as_a_run_or_session_do_not_block(qtbot, win, tmp_path):
 
 def test_cancel_while_opening_leaves_the_document(qtbot, win, tmp_path):
     from gradviz.safe_io import Cancelled
+
     p = tmp_path / "run.jsonl"
     make_run(p, 20)
     before = win.document.session.to_json()
@@ -558,6 +665,7 @@ def store(tmp_path):
     from PySide6.QtCore import QSettings
 
     from gradviz.ui.persistence import AppStore
+
     return AppStore(QSettings(str(tmp_path / "settings.conf"), QSettings.Format.IniFormat), tmp_path / "data")
 
 
@@ -565,6 +673,7 @@ def _window(qtbot, store):
     from PySide6.QtWidgets import QMessageBox
 
     from gradviz.ui.main_window import MainWindow
+
     w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.No)
     qtbot.addWidget(w)
     return w
@@ -574,6 +683,7 @@ def test_pickle_in_the_settings_file_is_inert(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
 
     from gradviz.ui.persistence import AppStore
+
     marker = tmp_path / "PWNED"
     conf = tmp_path / "settings.conf"
     payload = _plant(conf, "recentFiles", marker)
@@ -612,18 +722,28 @@ def test_a_planted_payload_would_run_without_the_guard(tmp_path):
     marker = tmp_path / "RAN"
     conf = tmp_path / "raw.conf"
     _plant(conf, "x", marker)
-    subprocess.run([sys.executable, "-c", "from PySide6.QtCore import QSettings; "
-                    f"QSettings({str(conf)!r}, QSettings.Format.IniFormat).value('other', '', type=str)"], timeout=60)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from PySide6.QtCore import QSettings; "
+            f"QSettings({str(conf)!r}, QSettings.Format.IniFormat).value('other', '', type=str)",
+        ],
+        timeout=60,
+    )
     assert marker.exists()
 
 
-@pytest.mark.parametrize("content,expected", [
-    (b'{"format": "gradviz-session", "vers', "not valid JSON"),
-    (b"\x89PNG\r\n\x1a\n\x00", "not a text file"),
-    (b'{"format": "gradviz-session", "version": 99, "graph": {"nodes": []}}', "version 99 is not supported"),
-    ("fifo", "is a named pipe"),
-    ("folder", "is a folder"),
-])
+@pytest.mark.parametrize(
+    "content,expected",
+    [
+        (b'{"format": "gradviz-session", "vers', "not valid JSON"),
+        (b"\x89PNG\r\n\x1a\n\x00", "not a text file"),
+        (b'{"format": "gradviz-session", "version": 99, "graph": {"nodes": []}}', "version 99 is not supported"),
+        ("fifo", "is a named pipe"),
+        ("folder", "is a folder"),
+    ],
+)
 def test_unreadable_autosave_is_kept_aside_and_reported(qtbot, store, content, expected):
     store.folder.mkdir(parents=True)
     orphan = store.folder / "autosave-999999999-1.json"
@@ -647,6 +767,7 @@ def test_each_window_has_its_own_autosave(qtbot, store, tmp_path):
     from PySide6.QtCore import QSettings
 
     from gradviz.ui.persistence import AppStore
+
     other = AppStore(QSettings(str(tmp_path / "settings.conf"), QSettings.Format.IniFormat), store.folder)
     w1, w2 = _window(qtbot, store), _window(qtbot, other)
     w1.controls.seedSpin.setValue(5)

@@ -1,5 +1,6 @@
 """Full training states: restoring any step and training on repeats the original run, for every
 optimizer in both modes, with the learning rate in force at each step."""
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """The headless `run` command: records, exit codes and messages."""
+
 import json
 import subprocess
 import sys
@@ -54,7 +55,9 @@ def test_session_file_and_overrides(tmp_path):
     s = load_preset("linreg")
     p = tmp_path / "s.json"
     save_session(s, p)
-    code, recs = run(tmp_path, "--session", str(p), "--steps", "2", "--lr", "0.001", "--optimizer", "adam", "--seed", "7")
+    code, recs = run(
+        tmp_path, "--session", str(p), "--steps", "2", "--lr", "0.001", "--optimizer", "adam", "--seed", "7"
+    )
     assert code == 0 and recs[0]["config"]["optimizer"] == "adam" and recs[0]["config"]["seed"] == 7
     assert recs[-1]["reason"] == "max_steps"
 
@@ -72,21 +75,24 @@ def test_divergence_exits_3_with_complete_file(tmp_path):
         np.testing.assert_allclose(recs[-2]["params"][n], kept[n], rtol=1e-4)
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--preset", "nope"], 'unknown preset "nope"'),
-    (["--lr", "-1"], "learning rate"),
-    (["--lr", "0"], "learning rate"),
-    (["--steps", "0"], "steps"),
-    (["--steps", "x"], "--steps"),
-    (["--mode", "turbo"], "--mode"),
-    (["--device", "TPU"], "--device"),
-    (["--optimizer", "lbfgs"], "--optimizer"),
-    (["--device", "GPU"], "GPU is not available"),
-    (["--device", "Ascend"], "Ascend is not available"),
-    (["--session", "/nonexistent/s.json"], "no such file"),
-    (["--has-aux"], "--aux-output"),
-    (["--preset", "linreg", "--aux-output"], "only one Output"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--preset", "nope"], 'unknown preset "nope"'),
+        (["--lr", "-1"], "learning rate"),
+        (["--lr", "0"], "learning rate"),
+        (["--steps", "0"], "steps"),
+        (["--steps", "x"], "--steps"),
+        (["--mode", "turbo"], "--mode"),
+        (["--device", "TPU"], "--device"),
+        (["--optimizer", "lbfgs"], "--optimizer"),
+        (["--device", "GPU"], "GPU is not available"),
+        (["--device", "Ascend"], "Ascend is not available"),
+        (["--session", "/nonexistent/s.json"], "no such file"),
+        (["--has-aux"], "--aux-output"),
+        (["--preset", "linreg", "--aux-output"], "only one Output"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, needle):
     code, recs = run(tmp_path, *args)
     err = capsys.readouterr().err.strip()
@@ -104,13 +110,15 @@ def test_invalid_session_file_exits_2(tmp_path, capsys):
 
 def test_subprocess_stdout_and_clean_stderr():
     """As a user runs it: records on stdout, exit 2 and one line on stderr for bad input."""
-    ok = subprocess.run([sys.executable, "main.py", "run", "--steps", "2"], cwd=ROOT,
-                        capture_output=True, text=True, timeout=120)
+    ok = subprocess.run(
+        [sys.executable, "main.py", "run", "--steps", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert ok.returncode == 0, ok.stderr
     lines = ok.stdout.splitlines()
     assert json.loads(lines[0])["type"] == "run" and json.loads(lines[-1])["reason"] == "max_steps"
-    bad = subprocess.run([sys.executable, "main.py", "run", "--device", "GPU"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "main.py", "run", "--device", "GPU"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().startswith("gradviz run: error: device GPU is not available")
     assert len(bad.stderr.strip().splitlines()) == 1
@@ -118,18 +126,31 @@ def test_subprocess_stdout_and_clean_stderr():
 
 def test_screenshot_command_writes_a_large_png(tmp_path):
     out = tmp_path / "shot.png"
-    r = subprocess.run([sys.executable, "main.py", "screenshot", "--preset", "tutorial", "--steps", "5", "--out", str(out)],
-                       cwd=ROOT, capture_output=True, text=True, timeout=180,
-                       env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    r = subprocess.run(
+        [sys.executable, "main.py", "screenshot", "--preset", "tutorial", "--steps", "5", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert r.returncode == 0, r.stderr
     from PySide6.QtGui import QImage
+
     img = QImage(str(out))
     assert img.width() >= 1280 and img.height() >= 800
 
 
 def test_closed_stdout_is_not_a_traceback():
-    r = subprocess.run(f"{sys.executable} main.py run --steps 100000 | head -c 100 > /dev/null", shell=True, cwd=ROOT,
-                       capture_output=True, text=True, timeout=120, executable="/bin/bash")
+    r = subprocess.run(
+        f"{sys.executable} main.py run --steps 100000 | head -c 100 > /dev/null",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        executable="/bin/bash",
+    )
     assert "Traceback" not in r.stderr and "Exception" not in r.stderr, r.stderr
 
 

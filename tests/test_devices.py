@@ -1,4 +1,5 @@
 """Per-process runtime settings (devices.prepare_process), checked in fresh processes."""
+
 import json
 import os
 import subprocess
@@ -27,7 +28,9 @@ print(json.dumps({"before": before, "after": sorted(os.sched_getaffinity(0)), "p
 
 def _probe(mode: str, device: str = "CPU") -> dict:
     env = {k: v for k, v in os.environ.items() if k != "MS_DEV_HOST_BLOCKING_RUN"}
-    r = subprocess.run([sys.executable, "-c", PROBE, mode, device], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE, mode, device], cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])
 
@@ -88,12 +91,21 @@ def test_a_graph_mode_compile_failure_leaves_nothing_in_the_working_directory(tm
     cwd, cache = tmp_path / "work", tmp_path / "cache"
     cwd.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ARTEFACT_VARIABLES}
-    env.update(XDG_CACHE_HOME=str(cache), LOCALAPPDATA=str(cache),
-               PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]))
+    env.update(
+        XDG_CACHE_HOME=str(cache),
+        LOCALAPPDATA=str(cache),
+        PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]),
+    )
     script = tmp_path / "compile_failure.py"  # MindSpore compiles only functions it can read from a file
     script.write_text(COMPILE_FAILURE)
-    r = subprocess.run([sys.executable, str(script), str(tmp_path / "out.jsonl")], cwd=cwd,
-                       capture_output=True, text=True, timeout=180, env=env)
+    r = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "out.jsonl")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout.splitlines()[-1])
     assert d["message"] and "shape" in d["message"]  # it did fail to compile

@@ -1,4 +1,5 @@
 """The engine against analytic numpy gradients, the tutorial's observations and the seeds."""
+
 import itertools
 
 import numpy as np
@@ -12,7 +13,13 @@ from gradviz.model.graph import initial_values
 
 APIS = ("grad", "value_and_grad", "cell")
 MODES = ("pynative", "graph")
-AUX_OPTIONS = [(False, False, False), (True, False, False), (True, True, False), (True, False, True), (True, True, True)]
+AUX_OPTIONS = [
+    (False, False, False),
+    (True, False, False),
+    (True, True, False),
+    (True, False, True),
+    (True, True, True),
+]
 
 
 def tutorial(**opts):
@@ -39,6 +46,7 @@ def test_every_option_matches_numpy(api, mode):
 
 def test_tutorial_observations():
     """The tutorial's four grad calls, with np.random.seed(42) values (notes/mindspore.md)."""
+
     def db(**o):
         e = Engine(tutorial(**o))
         r = e.step()
@@ -48,7 +56,7 @@ def test_tutorial_observations():
     plain = db()
     np.testing.assert_allclose(plain["b"], [0.326, 0.016, 0.042], atol=1e-3)
     with_z = db(aux_output=True)
-    np.testing.assert_allclose(with_z["b"], plain["b"] + 1, rtol=1e-6)       # each db grows by 1
+    np.testing.assert_allclose(with_z["b"], plain["b"] + 1, rtol=1e-6)  # each db grows by 1
     np.testing.assert_allclose(with_z["w"], plain["w"] + np.ones((5, 1)), rtol=1e-6)  # dw by x
     for o in ({"stop_gradient": True}, {"has_aux": True}):
         back = db(aux_output=True, **o)
@@ -227,6 +235,7 @@ def test_run_ending_inside_a_batch_undoes_the_later_updates():
 
 def test_closing_an_engine_unloads_its_program():
     import sys
+
     e = Engine(tutorial())
     name = e._module.__name__
     assert name in sys.modules
@@ -254,7 +263,9 @@ def test_large_tensors_are_recorded_exactly(mode):
         np.testing.assert_allclose(got["w"], g["w"], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(e.param_layout.unflatten(r.params)["w"], params["w"], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(e.aux_layout.unflatten(r.aux)["z"], v["z"], rtol=1e-5, atol=1e-5)
-        np.testing.assert_array_equal(r.row, np.concatenate([[r.loss, 0.01], r.params, r.grads, r.aux]).astype(np.float32))
+        np.testing.assert_array_equal(
+            r.row, np.concatenate([[r.loss, 0.01], r.params, r.grads, r.aux]).astype(np.float32)
+        )
         params = ref.update(params, {"w": g["w"], "b": g["b"]})
 
 
@@ -291,7 +302,7 @@ def test_a_moved_parameter_storage_is_followed_not_read_stale():
     e = Engine(tutorial(mode="pynative"))
     e.step()
     e._param_views = [v.copy() for v in e._param_views]  # as if MindSpore had moved the storage:
-    e._view_ptrs = [p + 1 for p in e._view_ptrs]          # stale copies at other addresses
+    e._view_ptrs = [p + 1 for p in e._view_ptrs]  # stale copies at other addresses
     e.step()
     now = e.param_layout.flatten(e.current_params())
     np.testing.assert_array_equal(e.step().params, now)
@@ -334,8 +345,9 @@ def test_first_end_agrees_with_end_reason_row_by_row():
             else:
                 rows[i, 0] = np.float32(0.5)  # exactly the float32 rounding of the target
         first = int(rng.integers(1, 40))
-        expected = next((k for k, r in enumerate(e.block_results(first, rows, 0.0))
-                         if end_reason(r, e.session.options)), None)
+        expected = next(
+            (k for k, r in enumerate(e.block_results(first, rows, 0.0)) if end_reason(r, e.session.options)), None
+        )
         assert first_end(e, first, rows) == expected, trial
 
 
@@ -348,9 +360,13 @@ def test_a_new_shape_gets_its_own_gradients(mode):
     from gradviz.model.session import Options, Session
 
     for n in (3, 1, 2):
-        nodes = [Node("x", "Input", shape=(n,), init="ones"), Node("w", "Parameter", shape=(n,), init="randn"),
-                 Node("t", "Sigmoid", inputs={"x": "x"}), Node("l", "BCEWithLogits", inputs={"logits": "w", "target": "t"}),
-                 Node("o", "Output", inputs={"x": "l"})]
+        nodes = [
+            Node("x", "Input", shape=(n,), init="ones"),
+            Node("w", "Parameter", shape=(n,), init="randn"),
+            Node("t", "Sigmoid", inputs={"x": "x"}),
+            Node("l", "BCEWithLogits", inputs={"logits": "w", "target": "t"}),
+            Node("o", "Output", inputs={"x": "l"}),
+        ]
         s = Session(Graph(nodes), Options(api="grad", mode=mode))
         e = Engine(s)
         np.testing.assert_allclose(e.step().grads, numeric.evaluate(s)[2]["w"], rtol=1e-5)

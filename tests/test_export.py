@@ -1,5 +1,6 @@
 """Exported scripts: standalone MindSpore and PyTorch programs that reproduce `gradviz run` with
 the same options (1e-5), for every preset, variant and optimizer."""
+
 import contextlib
 import io
 import json
@@ -17,11 +18,21 @@ from gradviz.model.export import script
 from gradviz.model.presets import load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = {"loss": [], "return_z": ["--aux-output"], "stop_gradient": ["--aux-output", "--stop-gradient"],
-            "has_aux": ["--aux-output", "--has-aux"]}
-CASES = [("tutorial", v, opt, mode) for v in VARIANTS for opt in ("sgd", "momentum", "adam") for mode in ("pynative",)] + \
-    [("tutorial", "return_z", "adam", "graph"), ("linreg", "loss", "sgd", "graph"), ("linreg_seed", "loss", "sgd", "pynative"),
-     ("mlp", "loss", "adam", "pynative"), ("mlp", "return_z", "momentum", "graph")]
+VARIANTS = {
+    "loss": [],
+    "return_z": ["--aux-output"],
+    "stop_gradient": ["--aux-output", "--stop-gradient"],
+    "has_aux": ["--aux-output", "--has-aux"],
+}
+CASES = [
+    ("tutorial", v, opt, mode) for v in VARIANTS for opt in ("sgd", "momentum", "adam") for mode in ("pynative",)
+] + [
+    ("tutorial", "return_z", "adam", "graph"),
+    ("linreg", "loss", "sgd", "graph"),
+    ("linreg_seed", "loss", "sgd", "pynative"),
+    ("mlp", "loss", "adam", "pynative"),
+    ("mlp", "return_z", "momentum", "graph"),
+]
 STEP = re.compile(r"^step (\d+) loss (\S+)$")
 
 
@@ -55,8 +66,9 @@ def script_losses(text, tmp_path):
 
 def args_for(preset, variant, optimizer, mode):
     steps = [] if preset == "linreg_seed" else ["--steps", "40"]
-    return ["--preset", preset, *VARIANTS[variant], "--optimizer", optimizer, "--mode", mode, *steps] + \
-        (["--lr", "0.01"] if preset == "linreg" else [])
+    return ["--preset", preset, *VARIANTS[variant], "--optimizer", optimizer, "--mode", mode, *steps] + (
+        ["--lr", "0.01"] if preset == "linreg" else []
+    )
 
 
 def session_for(args):
@@ -111,10 +123,31 @@ def test_scripts_run_on_their_own(tmp_path, framework):
     if framework == "pytorch":
         pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
     out = tmp_path / f"tutorial_{framework}.py"
-    assert main(["export", "--framework", framework, "--preset", "tutorial", "--aux-output", "--steps", "5",
-                 "--out", str(out)]) == 0
-    r = subprocess.run([sys.executable, str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                       env={"GLOG_v": "3", "PATH": "/usr/bin:/bin"})
+    assert (
+        main(
+            [
+                "export",
+                "--framework",
+                framework,
+                "--preset",
+                "tutorial",
+                "--aux-output",
+                "--steps",
+                "5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    r = subprocess.run(
+        [sys.executable, str(out)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"GLOG_v": "3", "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     lines = r.stdout.splitlines()
     assert len(lines) == 5 and lines[0].startswith("step 1 loss 1.34231")
@@ -140,8 +173,23 @@ def test_parity_reproduces_the_seeds_comparison(capsys):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_parity_of_the_tutorial_variants(variant, capsys):
     pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
-    assert main(["parity", "--preset", "tutorial", *VARIANTS[variant], "--optimizer", "adam", "--lr", "0.05",
-                 "--steps", "30"]) == 0
+    assert (
+        main(
+            [
+                "parity",
+                "--preset",
+                "tutorial",
+                *VARIANTS[variant],
+                "--optimizer",
+                "adam",
+                "--lr",
+                "0.05",
+                "--steps",
+                "30",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.rstrip().endswith("agree")
 
 

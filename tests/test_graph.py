@@ -1,4 +1,5 @@
 """Shape inference and validation messages of the graph model."""
+
 import numpy as np
 import pytest
 
@@ -35,7 +36,9 @@ def test_matmul_mismatch_names_node_and_rule():
 def test_broadcast_error_cycle_dangling_missing_loss_nonscalar():
     g = tutorial_graph()
     g["b"].shape = (4,)
-    assert any('Add "z": matmul has shape (3,) but b has shape (4,); these shapes do not broadcast' in m for m in messages(g))
+    assert any(
+        'Add "z": matmul has shape (3,) but b has shape (4,); these shapes do not broadcast' in m for m in messages(g)
+    )
 
     g = tutorial_graph()
     g["matmul"].inputs["a"] = "z"
@@ -92,14 +95,16 @@ def test_initial_values_follow_numpy_seed_like_the_tutorial():
 
 
 def test_broadcasting_and_matmul_shapes():
-    g = Graph([
-        Node("a", "Input", shape=(4, 5), init="ones"),
-        Node("w", "Parameter", shape=(5, 2), init="randn"),
-        Node("s", "Parameter", shape=(1,), init="ones"),
-        Node("m", "MatMul", inputs={"a": "a", "b": "w"}),
-        Node("p", "Mul", inputs={"a": "m", "b": "s"}),
-        Node("t", "Input", shape=(4, 2), init="zeros"),
-        Node("loss", "MSE", inputs={"pred": "p", "target": "t"}),
-        Node("o", "Output", inputs={"x": "loss"}),
-    ])
+    g = Graph(
+        [
+            Node("a", "Input", shape=(4, 5), init="ones"),
+            Node("w", "Parameter", shape=(5, 2), init="randn"),
+            Node("s", "Parameter", shape=(1,), init="ones"),
+            Node("m", "MatMul", inputs={"a": "a", "b": "w"}),
+            Node("p", "Mul", inputs={"a": "m", "b": "s"}),
+            Node("t", "Input", shape=(4, 2), init="zeros"),
+            Node("loss", "MSE", inputs={"pred": "p", "target": "t"}),
+            Node("o", "Output", inputs={"x": "loss"}),
+        ]
+    )
     assert g.check()["p"] == (4, 2)

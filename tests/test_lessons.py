@@ -1,5 +1,6 @@
 """The lessons' computations: the four variants and the gradient check, against independent
 float64 numpy (tests/reference.py's hand-derived gradients) and through the command line."""
+
 import json
 
 import numpy as np
@@ -58,7 +59,12 @@ def test_variants_need_a_second_output(capsys):
 
 
 def test_finite_differences_match_the_hand_derived_gradients():
-    for opts in ({}, {"aux_output": True}, {"aux_output": True, "stop_gradient": True}, {"aux_output": True, "has_aux": True}):
+    for opts in (
+        {},
+        {"aux_output": True},
+        {"aux_output": True, "stop_gradient": True},
+        {"aux_output": True, "has_aux": True},
+    ):
         s = tutorial(**opts)
         params = {k: v for k, v in initial_values(s.graph, 42).items() if k in ("w", "b")}
         num = gradcheck.finite_differences(s, params, ["w", "b"])
@@ -70,9 +76,13 @@ def test_finite_differences_match_the_hand_derived_gradients():
 def test_a_stop_gradient_node_is_held_in_the_differences():
     """L = sum(w * stop_gradient(w)): autodiff gives w (the second factor is a constant); the
     differences of the function with the node held give the same, not 2w."""
-    nodes = [Node("w", "Parameter", shape=(3,), init="randn"), Node("c", "StopGradient", inputs={"x": "w"}),
-             Node("m", "Mul", inputs={"a": "w", "b": "c"}), Node("L", "Sum", inputs={"x": "m"}),
-             Node("out", "Output", inputs={"x": "L"})]
+    nodes = [
+        Node("w", "Parameter", shape=(3,), init="randn"),
+        Node("c", "StopGradient", inputs={"x": "w"}),
+        Node("m", "Mul", inputs={"a": "w", "b": "c"}),
+        Node("L", "Sum", inputs={"x": "m"}),
+        Node("out", "Output", inputs={"x": "L"}),
+    ]
     s = Session(Graph(nodes), Options(api="grad"))
     result = gradcheck.run(s)
     assert result.ok
@@ -82,8 +92,11 @@ def test_a_stop_gradient_node_is_held_in_the_differences():
 
 @pytest.mark.parametrize("preset,opts", [("tutorial", {"aux_output": True}), ("mlp", {}), ("linreg", {"api": "cell"})])
 def test_gradcheck_command_agrees(preset, opts, capsys):
-    args = ["gradcheck", "--preset", preset, "--json"] + (["--aux-output"] if opts.get("aux_output") else []) + \
-        (["--api", opts["api"]] if "api" in opts else [])
+    args = (
+        ["gradcheck", "--preset", preset, "--json"]
+        + (["--aux-output"] if opts.get("aux_output") else [])
+        + (["--api", opts["api"]] if "api" in opts else [])
+    )
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True and out["eps"] == gradcheck.EPS and out["tolerance"] == gradcheck.TOLERANCE
@@ -153,8 +166,14 @@ def test_landscape_can_be_cancelled_and_reports_progress():
     plane = landscape.filter_normalised(lay, lay.flatten({"w": init["w"], "b": init["b"]}), seed=0)
     seen = []
     with pytest.raises(InterruptedError):
-        landscape.surface(s, plane, np.linspace(-1, 1, 4), np.linspace(-1, 1, 4), progress=seen.append,
-                          cancelled=lambda: len(seen) >= 2)
+        landscape.surface(
+            s,
+            plane,
+            np.linspace(-1, 1, 4),
+            np.linspace(-1, 1, 4),
+            progress=seen.append,
+            cancelled=lambda: len(seen) >= 2,
+        )
     assert seen == [0.25, 0.5]
 
 

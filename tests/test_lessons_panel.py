@@ -1,6 +1,7 @@
 """The Lessons dock in the real window: the four variants, the gradient check, mode cost and the
 loss landscape, each computed in the engine process; numbers against independent float64 numpy
 (tests/reference.py), cancel, stale results, and training on after a lesson."""
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -18,8 +19,11 @@ TASK = 60_000  # ms: a lesson builds Engines (and Graph mode compiles) in the en
 
 def show_lessons(win, tab):
     win.findChild(QDockWidget, "lessonsDock").raise_()
-    win.lessons.setCurrentWidget(win.lessons.widget([win.lessons.variants, win.lessons.gradcheck,
-                                                     win.lessons.modecost, win.lessons.landscape].index(tab)))
+    win.lessons.setCurrentWidget(
+        win.lessons.widget(
+            [win.lessons.variants, win.lessons.gradcheck, win.lessons.modecost, win.lessons.landscape].index(tab)
+        )
+    )
 
 
 def load(qtbot, win, session):

@@ -1,5 +1,6 @@
 """The op table: each kind's float64 backward against central differences of its forward, the
 table's own import check, and the MLP preset trained by MindSpore against numpy."""
+
 import dataclasses
 
 import numpy as np
@@ -55,8 +56,9 @@ def test_backward_is_the_derivative_of_forward(kind, shapes):
             xm[i][idx] -= h
             num[idx] = (np.sum(k.forward(*xp) * r) - np.sum(k.forward(*xm) * r)) / (2 * h)
         expected = np.zeros_like(num) if k.blocks_gradient else num
-        np.testing.assert_allclose(np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7,
-                                   err_msg=f"{kind} port {k.ports[i]}")
+        np.testing.assert_allclose(
+            np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7, err_msg=f"{kind} port {k.ports[i]}"
+        )
 
 
 def test_shape_rules_agree_with_numpy():
@@ -80,8 +82,20 @@ def test_an_entry_with_a_missing_piece_is_refused_at_import():
 
 
 def test_every_kind_a_teacher_needs_is_in_the_table():
-    assert {"Sub", "Neg", "ReLU", "Sigmoid", "Tanh", "Exp", "Log", "Square", "Sum", "Mean", "Transpose",
-            "SoftmaxCrossEntropy"} <= set(OPS)
+    assert {
+        "Sub",
+        "Neg",
+        "ReLU",
+        "Sigmoid",
+        "Tanh",
+        "Exp",
+        "Log",
+        "Square",
+        "Sum",
+        "Mean",
+        "Transpose",
+        "SoftmaxCrossEntropy",
+    } <= set(OPS)
 
 
 def _xor(seed=7, n=64):
@@ -103,8 +117,11 @@ def test_mlp_preset_holds_its_generated_data_set():
 
 def _numpy_adam_run(s, lr, until):
     """Loss per step of the MLP trained with Adam in float64 numpy, until the loss is below `until`."""
-    params = {k: v.astype(np.float64) for k, v in initial_values(s.graph, s.options.seed).items()
-              if s.graph[k].kind == "Parameter"}
+    params = {
+        k: v.astype(np.float64)
+        for k, v in initial_values(s.graph, s.options.seed).items()
+        if s.graph[k].kind == "Parameter"
+    }
     m, v2, losses = {}, {}, []
     for t in range(1, 5000):
         loss, _, g = numeric.evaluate(s, params)
@@ -114,7 +131,7 @@ def _numpy_adam_run(s, lr, until):
         for k in params:
             m[k] = 0.9 * m.get(k, 0) + 0.1 * g[k]
             v2[k] = 0.999 * v2.get(k, 0) + 0.001 * g[k] ** 2
-            params[k] = params[k] - lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m[k] / (np.sqrt(v2[k]) + 1e-8)
+            params[k] = params[k] - lr * np.sqrt(1 - 0.999**t) / (1 - 0.9**t) * m[k] / (np.sqrt(v2[k]) + 1e-8)
     raise AssertionError("numpy did not converge")
 
 

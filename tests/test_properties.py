@@ -1,5 +1,6 @@
 """Property tests: every graph the editor accepts trains, whatever its node names, to the numbers
 of the float64 numpy reference, through all three APIs, in PyNative and in Graph mode."""
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, note, settings
@@ -64,8 +65,22 @@ def test_reserved_names_come_from_the_generator():
     """The reserved set is what the generated programs use, and only that: the tutorial's words
     are in it, names the generator no longer uses (before, r0, values, probe) are free."""
     r = reserved_names()
-    assert {"function", "grad_fn", "grads", "optimizer", "train_step", "mindspore", "ops", "nn", "Network",
-            "network", "forward_fn", "self", "super", "grad"} <= r
+    assert {
+        "function",
+        "grad_fn",
+        "grads",
+        "optimizer",
+        "train_step",
+        "mindspore",
+        "ops",
+        "nn",
+        "Network",
+        "network",
+        "forward_fn",
+        "self",
+        "super",
+        "grad",
+    } <= r
     for name in ("loss", "before", "r0", "values", "probe", "recorded_step", "parameters", "training", "z"):
         assert name not in r and check_name(name) is None
     assert check_name("gv_x") is not None and check_name("__name__") is not None
@@ -131,8 +146,11 @@ def mutated_sessions(draw):
                 old = n["name"]
                 n["name"] = new
                 for m in nodes:
-                    m["inputs"] = {p: (new if s == old else s) for p, s in m.get("inputs", {}).items()} \
-                        if "inputs" in m else m.get("inputs")
+                    m["inputs"] = (
+                        {p: (new if s == old else s) for p, s in m.get("inputs", {}).items()}
+                        if "inputs" in m
+                        else m.get("inputs")
+                    )
                     if m.get("inputs") is None:
                         m.pop("inputs", None)
                 names = [m["name"] for m in nodes]
@@ -140,8 +158,14 @@ def mutated_sessions(draw):
             n["requires_grad"] = not n.get("requires_grad", True)
         elif what == "output":
             taken = set(names)
-            nodes.append({"name": draw(valid_name.filter(lambda v, taken=taken: v not in taken)), "kind": "Output",
-                          "inputs": {"x": draw(st.sampled_from(names))}, "pos": [0, 0]})
+            nodes.append(
+                {
+                    "name": draw(valid_name.filter(lambda v, taken=taken: v not in taken)),
+                    "kind": "Output",
+                    "inputs": {"x": draw(st.sampled_from(names))},
+                    "pos": [0, 0],
+                }
+            )
             names = [m["name"] for m in nodes]
     o = d["options"]
     o["aux_output"], o["stop_gradient"], o["has_aux"] = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())

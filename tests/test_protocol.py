@@ -1,6 +1,7 @@
 """The typed messages between the window and the engine process (gradviz/engine/protocol.py),
 and the engine's dispatch of them, driven in this process over a real pipe (no MindSpore needed
 for these commands)."""
+
 import dataclasses
 import multiprocessing
 import pickle
@@ -14,20 +15,34 @@ from gradviz.engine.process import Outbox, Server
 
 
 def test_every_message_is_a_frozen_dataclass_that_pickles():
-    samples = {msg.Build: msg.Build(3, {"a": 1}), msg.SetOption: msg.SetOption("lr", 0.5),
-               msg.Fault: msg.Fault("raise"), msg.Devices: msg.Devices({"CPU": (True, "")}),
-               msg.Device: msg.Device("CPU"), msg.Built: msg.Built(1, {"k": [1]}), msg.State: msg.State(1, "paused"),
-               msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}), msg.Ended: msg.Ended(1, "max_steps", 9),
-               msg.Error: msg.Error(1, "E", "tb"), msg.Fatal: msg.Fatal("F", "tb"),
-               msg.ComputeVariants: msg.ComputeVariants(1, 2, {"a": 1}), msg.CheckGradients: msg.CheckGradients(1, 2, {}),
-               msg.MeasureModeCost: msg.MeasureModeCost(1, 2, {}, 5), msg.Cancel: msg.Cancel(2),
-               msg.ComputeLandscape: msg.ComputeLandscape(1, 2, {}, (0, 1), 1.0, 5),
-               msg.TaskProgress: msg.TaskProgress(1, 2, 0.5), msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
-               msg.TaskCancelled: msg.TaskCancelled(1, 2), msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
-               msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
-               msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
-               msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}), msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
-               msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}), msg.Rewound: msg.Rewound(1, 7)}
+    samples = {
+        msg.Build: msg.Build(3, {"a": 1}),
+        msg.SetOption: msg.SetOption("lr", 0.5),
+        msg.Fault: msg.Fault("raise"),
+        msg.Devices: msg.Devices({"CPU": (True, "")}),
+        msg.Device: msg.Device("CPU"),
+        msg.Built: msg.Built(1, {"k": [1]}),
+        msg.State: msg.State(1, "paused"),
+        msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}),
+        msg.Ended: msg.Ended(1, "max_steps", 9),
+        msg.Error: msg.Error(1, "E", "tb"),
+        msg.Fatal: msg.Fatal("F", "tb"),
+        msg.ComputeVariants: msg.ComputeVariants(1, 2, {"a": 1}),
+        msg.CheckGradients: msg.CheckGradients(1, 2, {}),
+        msg.MeasureModeCost: msg.MeasureModeCost(1, 2, {}, 5),
+        msg.Cancel: msg.Cancel(2),
+        msg.ComputeLandscape: msg.ComputeLandscape(1, 2, {}, (0, 1), 1.0, 5),
+        msg.TaskProgress: msg.TaskProgress(1, 2, 0.5),
+        msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
+        msg.TaskCancelled: msg.TaskCancelled(1, 2),
+        msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
+        msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
+        msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
+        msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),
+        msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
+        msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
+        msg.Rewound: msg.Rewound(1, 7),
+    }
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
         if cls in (msg.Batch, msg.LandscapeResult):
@@ -45,7 +60,7 @@ def test_every_command_has_a_handler_and_every_reply_a_receiver():
     from gradviz.ui.controller import _REPLIES
 
     assert set(Server.HANDLERS) == set(msg.COMMANDS) - {msg.Quit}  # Quit ends the loop itself
-    assert set(_REPLIES) == set(msg.REPLIES) - {msg.Heartbeat}     # the reader consumes heartbeats
+    assert set(_REPLIES) == set(msg.REPLIES) - {msg.Heartbeat}  # the reader consumes heartbeats
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """Bad input and faults, as a classroom produces them: every one gets a clear message, and
 nothing is lost (the session being edited stays as it was)."""
+
 import json
 import os
 import time
@@ -59,18 +60,21 @@ def test_bad_session_files_table(qtbot, win, tmp_path):
 
 
 # -- fields: refused where typed, with the reason -----------------------------------------------
-@pytest.mark.parametrize("field,value,expected", [
-    ("shape", "0, 3", "size 0"),
-    ("shape", "-5", "size -5"),
-    ("shape", "2000, 2000", "at most 1,000,000"),
-    ("shape", "1, 2, 3", "at most 2 are supported"),
-    ("shape", "abc", "not a shape"),
-    ("name", "ops", "a name the generated program uses itself"),
-    ("name", "1w", "not a valid name"),
-    ("name", "x", "already used"),
-    ("values", "[1, 2", "not a list of numbers"),
-    ("values", "[1, 2]", "do not match" if False else "values have shape"),
-])
+@pytest.mark.parametrize(
+    "field,value,expected",
+    [
+        ("shape", "0, 3", "size 0"),
+        ("shape", "-5", "size -5"),
+        ("shape", "2000, 2000", "at most 1,000,000"),
+        ("shape", "1, 2, 3", "at most 2 are supported"),
+        ("shape", "abc", "not a shape"),
+        ("name", "ops", "a name the generated program uses itself"),
+        ("name", "1w", "not a valid name"),
+        ("name", "x", "already used"),
+        ("values", "[1, 2", "not a list of numbers"),
+        ("values", "[1, 2]", "do not match" if False else "values have shape"),
+    ],
+)
 def test_bad_fields_in_the_inspector(qtbot, win, field, value, expected):
     before = snapshot(win)
     win.scene.items_by_name["w"].setSelected(True)
@@ -101,21 +105,29 @@ def test_learning_rate_and_steps_inputs_are_bounded(qtbot, win):
 
 
 # -- graph edits that break the graph: Start disabled with the reason; undo recovers ---------------
-@pytest.mark.parametrize("edit,expected", [
-    (lambda d: d.disconnect_port("z", "b"), "input port 'b' is not connected"),
-    (lambda d: d.connect_ports("z", "matmul", "a"), "cycle"),
-    (lambda d: d.remove_nodes(["out_loss", "out_z"]), "no Output node"),
-    (lambda d: d.remove_nodes(["out_loss"]), "must be a scalar"),
-    (lambda d: d.update_node("b", "shape", shape=(4,)), "do not broadcast"),
-    (lambda d: d.update_node("w", "frozen", requires_grad=False) or d.update_node("b", "frozen", requires_grad=False),
-     "nothing to train"),
-])
+@pytest.mark.parametrize(
+    "edit,expected",
+    [
+        (lambda d: d.disconnect_port("z", "b"), "input port 'b' is not connected"),
+        (lambda d: d.connect_ports("z", "matmul", "a"), "cycle"),
+        (lambda d: d.remove_nodes(["out_loss", "out_z"]), "no Output node"),
+        (lambda d: d.remove_nodes(["out_loss"]), "must be a scalar"),
+        (lambda d: d.update_node("b", "shape", shape=(4,)), "do not broadcast"),
+        (
+            lambda d: (
+                d.update_node("w", "frozen", requires_grad=False) or d.update_node("b", "frozen", requires_grad=False)
+            ),
+            "nothing to train",
+        ),
+    ],
+)
 def test_graph_edits_that_break_the_graph(qtbot, win, edit, expected):
     before = snapshot(win)
     edit(win.document)
     assert not win.controls.startButton.isEnabled()
     assert expected in win.controls.reasonLabel.text() or any(
-        expected in win.problemsList.item(i).text() for i in range(win.problemsList.count()))
+        expected in win.problemsList.item(i).text() for i in range(win.problemsList.count())
+    )
     while win.document.undo_stack.canUndo():
         win.undoAction.trigger()
     assert snapshot(win) == before
@@ -216,10 +228,10 @@ def test_unsaved_changes_are_not_discarded_without_asking(qtbot, store, tmp_path
     w = _window(qtbot, store, answer=B.Cancel)
     w.controls.seedSpin.setValue(7)
     assert w.document.modified and w.windowTitle().endswith("*")
-    w.files.load_preset("linreg")                      # cancelled: nothing replaced
+    w.files.load_preset("linreg")  # cancelled: nothing replaced
     assert w.document.session.name == "tutorial" and w.document.options.seed == 7
     w.close()
-    assert w.isVisible()                         # close cancelled too
+    assert w.isVisible()  # close cancelled too
     w.files.ask = lambda *a: B.Discard
     w.close()
     assert not w.isVisible()
@@ -239,13 +251,13 @@ def test_save_open_and_recent_files(qtbot, store, tmp_path):
 def test_autosave_restores_after_a_crash(qtbot, store):
     w = _window(qtbot, store, answer=B.Discard)
     w.controls.seedSpin.setValue(99)
-    w.files.write_autosave()                           # what the 2 s autosave timer does
+    w.files.write_autosave()  # what the 2 s autosave timer does
     assert store.autosave_path.exists()
     # a crash: the window never closes cleanly, so the autosave stays
     saved = store.read_autosave()
-    w.close()                                    # (clean close deletes it; put it back)
+    w.close()  # (clean close deletes it; put it back)
     assert not store.autosave_path.exists()
-    store.write_autosave(saved)                  # as a crashed window leaves it
+    store.write_autosave(saved)  # as a crashed window leaves it
     w2 = _window(qtbot, AppStore(store.settings, store.folder), answer=B.Yes)
     assert w2.document.options.seed == 99 and w2.document.modified
     w2.files.ask = lambda *a: B.Discard
@@ -275,11 +287,14 @@ def test_run_saved_with_history_opens_as_it_was(qtbot, win, tmp_path):
     assert win.controller.history.n == 0 and win.controls.startButton.isEnabled()
 
 
-@pytest.mark.parametrize("content,expected", [
-    ("", "empty"),
-    ("not json\n", "not a GradViz history"),
-    ('{"type": "step"}\n', "must be a run record"),
-])
+@pytest.mark.parametrize(
+    "content,expected",
+    [
+        ("", "empty"),
+        ("not json\n", "not a GradViz history"),
+        ('{"type": "step"}\n', "must be a run record"),
+    ],
+)
 def test_bad_history_files(qtbot, win, tmp_path, content, expected):
     before = snapshot(win)
     p = tmp_path / "bad.jsonl"
@@ -291,6 +306,7 @@ def test_bad_history_files(qtbot, win, tmp_path, content, expected):
 
 def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
     from gradviz.cli import main
+
     p = tmp_path / "run.jsonl"
     assert main(["run", "--steps", "5", "--out", str(p)]) == 0
     lines = p.read_text().splitlines()

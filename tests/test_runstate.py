@@ -1,6 +1,7 @@
 """The run-state model (gradviz/model/runstate.py): every transition against a hand-written
 table, the permissions of each control with their reasons, and invariants over random event
 sequences. Qt-free and fast."""
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,15 +9,40 @@ from hypothesis import strategies as st
 from gradviz.model.runstate import Control, Event, Phase, RunState, permissions
 
 E = Event
-ABBR = {"ST": Phase.STOPPED, "SG": Phase.STARTING, "BD": Phase.BUILDING, "RD": Phase.READY,
-        "CP": Phase.COMPILING, "TR": Phase.TRAINING, "PS": Phase.PAUSED, "FN": Phase.FINISHED,
-        "DV": Phase.DIVERGED, "RV": Phase.REVIEWING, "ER": Phase.ERROR, "NA": Phase.NOT_ANSWERING,
-        "LO": Phase.ENGINE_LOST}
+ABBR = {
+    "ST": Phase.STOPPED,
+    "SG": Phase.STARTING,
+    "BD": Phase.BUILDING,
+    "RD": Phase.READY,
+    "CP": Phase.COMPILING,
+    "TR": Phase.TRAINING,
+    "PS": Phase.PAUSED,
+    "FN": Phase.FINISHED,
+    "DV": Phase.DIVERGED,
+    "RV": Phase.REVIEWING,
+    "ER": Phase.ERROR,
+    "NA": Phase.NOT_ANSWERING,
+    "LO": Phase.ENGINE_LOST,
+}
 
 # where each event leads from each phase ("." = stays); END here has reason "max_steps", and
 # ANSWER from NOT_ANSWERING goes back to the phase it interrupted (tested below)
-COLUMNS = [E.LAUNCH, E.STOP, E.LOSE, E.BUILD, E.BUILT, E.REVIEW, E.COMPILE, E.TRAIN, E.PAUSE, E.END,
-           E.FAIL, E.SILENCE, E.ANSWER, E.REWIND]
+COLUMNS = [
+    E.LAUNCH,
+    E.STOP,
+    E.LOSE,
+    E.BUILD,
+    E.BUILT,
+    E.REVIEW,
+    E.COMPILE,
+    E.TRAIN,
+    E.PAUSE,
+    E.END,
+    E.FAIL,
+    E.SILENCE,
+    E.ANSWER,
+    E.REWIND,
+]
 TABLE = """
       launch stop lose build built review compile train pause end fail silence answer rewind
 ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .      .
@@ -65,7 +91,7 @@ def test_end_reasons_choose_finished_or_diverged_and_are_kept():
     assert ready.on(E.END, "non_finite") == RunState(Phase.DIVERGED, "non_finite")
     assert ready.on(E.END, "until_loss") == RunState(Phase.FINISHED, "until_loss")
     done = ready.on(E.END, "until_loss")
-    assert done.on(E.FAIL).end_reason == "until_loss"   # the history's end stays readable
+    assert done.on(E.FAIL).end_reason == "until_loss"  # the history's end stays readable
     assert done.on(E.LOSE).end_reason == "until_loss"
     assert done.on(E.BUILD) == RunState(Phase.BUILDING)  # a new run has no end yet
     assert RunState(Phase.BUILDING).on(E.REVIEW, "stopped") == RunState(Phase.REVIEWING, "stopped")
@@ -110,33 +136,41 @@ ALLOWED = {
 
 @pytest.mark.parametrize("phase", list(Phase))
 def test_what_each_phase_allows(phase):
-    s = RunState(phase, "max_steps" if phase is Phase.FINISHED else None,
-                 resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None)
+    s = RunState(
+        phase,
+        "max_steps" if phase is Phase.FINISHED else None,
+        resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None,
+    )
     p = permissions(s, steps=5, max_steps=10)
     assert {c for c in Control if p.ok(c)} == ALLOWED[phase] | ALWAYS
     for c in Control:
         assert p.ok(c) or p.why(c).endswith((".", "…")), (c, p.why(c))  # a sentence, shown as it is
 
 
-@pytest.mark.parametrize("phase,control,expected", [
-    (Phase.TRAINING, C.EDIT, "Pause to change this"),
-    (Phase.TRAINING, C.STEP, "Pause first"),
-    (Phase.TRAINING, C.SAVE_RUN, "Pause first"),
-    (Phase.DIVERGED, C.START, "not finite. Lower the learning rate"),
-    (Phase.REVIEWING, C.START, "saved run: press Reset"),
-    (Phase.ERROR, C.START, "press Reset to recover"),
-    (Phase.ENGINE_LOST, C.STEP, "press Reset to start a fresh one"),
-    (Phase.NOT_ANSWERING, C.EDIT, "Wait for it, or Restart it"),
-    (Phase.NOT_ANSWERING, C.RESET, "Wait for it, or Restart it"),
-    (Phase.STARTING, C.START, "MindSpore is starting"),
-    (Phase.READY, C.RESTART, "The engine is answering."),
-    (Phase.TRAINING, C.SCRUB, "Pause to look back"),
-    (Phase.TRAINING, C.CONTINUE, "Pause to look back"),
-    (Phase.READY, C.SCRUB, "No steps yet"),
-    (Phase.REVIEWING, C.CONTINUE, "saved run: press Reset"),
-])
+@pytest.mark.parametrize(
+    "phase,control,expected",
+    [
+        (Phase.TRAINING, C.EDIT, "Pause to change this"),
+        (Phase.TRAINING, C.STEP, "Pause first"),
+        (Phase.TRAINING, C.SAVE_RUN, "Pause first"),
+        (Phase.DIVERGED, C.START, "not finite. Lower the learning rate"),
+        (Phase.REVIEWING, C.START, "saved run: press Reset"),
+        (Phase.ERROR, C.START, "press Reset to recover"),
+        (Phase.ENGINE_LOST, C.STEP, "press Reset to start a fresh one"),
+        (Phase.NOT_ANSWERING, C.EDIT, "Wait for it, or Restart it"),
+        (Phase.NOT_ANSWERING, C.RESET, "Wait for it, or Restart it"),
+        (Phase.STARTING, C.START, "MindSpore is starting"),
+        (Phase.READY, C.RESTART, "The engine is answering."),
+        (Phase.TRAINING, C.SCRUB, "Pause to look back"),
+        (Phase.TRAINING, C.CONTINUE, "Pause to look back"),
+        (Phase.READY, C.SCRUB, "No steps yet"),
+        (Phase.REVIEWING, C.CONTINUE, "saved run: press Reset"),
+    ],
+)
 def test_reasons(phase, control, expected):
-    p = permissions(RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10)
+    p = permissions(
+        RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10
+    )
     assert not p.ok(control) and expected in p.why(control)
 
 
@@ -150,9 +184,9 @@ def test_a_finished_run_goes_on_only_after_max_steps():
 
 
 def test_a_graph_problem_blocks_training_and_says_which():
-    p = permissions(RunState(Phase.READY), problem='Add "z": input port \'b\' is not connected')
+    p = permissions(RunState(Phase.READY), problem="Add \"z\": input port 'b' is not connected")
     for c in (C.START, C.STEP, C.RESET):
-        assert p.why(c) == 'Fix the graph first: Add "z": input port \'b\' is not connected'
+        assert p.why(c) == "Fix the graph first: Add \"z\": input port 'b' is not connected"
     assert p.ok(C.EDIT)  # so that it can be fixed
     assert "train at least one step" in p.why(C.SAVE_RUN)
 
@@ -176,7 +210,7 @@ def test_invariants_over_random_event_sequences(seq, steps, max_steps, broken):
         if s.phase in (Phase.BUILDING, Phase.READY, Phase.TRAINING, Phase.PAUSED, Phase.COMPILING):
             assert s.end_reason is None  # a run in progress has not ended
         p = permissions(s, problem="broken" if broken else "", steps=steps, max_steps=max_steps)
-        assert not (s.busy and p.ok(C.EDIT)), s          # never training and editable at once
+        assert not (s.busy and p.ok(C.EDIT)), s  # never training and editable at once
         assert not (s.busy and p.ok(C.DEVICE)), s
         assert p.ok(C.PAUSE) == s.busy
         assert not (p.ok(C.START) and p.ok(C.PAUSE))

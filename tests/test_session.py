@@ -1,4 +1,5 @@
 """Session files: round trips, clear errors for every kind of bad file, and a fuzzed loader."""
+
 import json
 
 import pytest
@@ -41,14 +42,23 @@ BAD = {
     "negative shape": (_mut(lambda d: d["graph"]["nodes"][0].update(shape=[-5])), "size -5"),
     "huge shape": (_mut(lambda d: d["graph"]["nodes"][2].update(shape=[100000, 100000])), "at most 1,000,000"),
     "string shape": (_mut(lambda d: d["graph"]["nodes"][0].update(shape="5")), "shape must be a list"),
-    "nan value": ('{"format": "gradviz-session", "version": 1, "graph": {"nodes": [{"name": "x", "kind": "Input", "shape": [1], "init": "values", "values": [NaN]}]}}', "not valid JSON"),
+    "nan value": (
+        '{"format": "gradviz-session", "version": 1, "graph": {"nodes": [{"name": "x", "kind": "Input", "shape": [1], "init": "values", "values": [NaN]}]}}',
+        "not valid JSON",
+    ),
     "cycle": (_mut(lambda d: d["graph"]["nodes"][4]["inputs"].update(a="z")), "cycle"),
     "bad lr": (_mut(lambda d: d["options"].update(lr=-1)), "learning rate"),
     "bad option": (_mut(lambda d: d["options"].update(turbo=True)), "unknown option"),
     "seed too large": (_mut(lambda d: d["options"].update(seed=2**31)), "seed must be"),
-    "huge integer": ('{"format": "gradviz-session", "version": 1, "graph": {"nodes": []}, "options": {"lr": 1' + "0" * 400 + '}}', "learning rate"),
+    "huge integer": (
+        '{"format": "gradviz-session", "version": 1, "graph": {"nodes": []}, "options": {"lr": 1' + "0" * 400 + "}}",
+        "learning rate",
+    ),
     "tiny speed": (_mut(lambda d: d["options"].update(speed=0.04)), "speed must be"),
-    "values mismatch": (_mut(lambda d: d["graph"]["nodes"][0].update(init="values", values=[1, 2])), "do not match shape"),
+    "values mismatch": (
+        _mut(lambda d: d["graph"]["nodes"][0].update(init="values", values=[1, 2])),
+        "do not match shape",
+    ),
 }
 
 
@@ -72,7 +82,9 @@ def test_missing_file_and_binary(tmp_path):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=20)
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,7 @@
 """Soak: 100,000 steps through the app's engine process and controller, headless.
 
 Not in the default suite; run it with `.venv/bin/python -m pytest -m soak` (a few minutes)."""
+
 import numpy as np
 import pytest
 
@@ -35,7 +36,10 @@ def test_100k_steps_bounded_memory_no_step_lost(qtbot):
     c.start()
     while c.state not in ("finished", "diverged", "error", "engine_lost"):
         target = (len(samples) + 1) * 10_000
-        qtbot.waitUntil(lambda target=target: c.state in ("finished", "diverged", "error", "engine_lost") or c.step_count >= target, timeout=300_000)
+        qtbot.waitUntil(
+            lambda target=target: c.state in ("finished", "diverged", "error", "engine_lost") or c.step_count >= target,
+            timeout=300_000,
+        )
         samples.append((_rss_mb(os.getpid()), _rss_mb(engine_pid)))
     assert c.state == "finished" and c.end_reason == "max_steps", c.last_error
     h = c.history
@@ -44,6 +48,6 @@ def test_100k_steps_bounded_memory_no_step_lost(qtbot):
     gui1, eng1 = max(g for g, _ in samples), max(e for _, e in samples)
     assert gui1 - gui0 < 150, f"GUI process grew {gui1 - gui0:.0f} MB"
     assert eng1 - eng0 < 100, f"engine process grew {eng1 - eng0:.0f} MB"
-    late = [e for _, e in samples[len(samples) // 2:]]
+    late = [e for _, e in samples[len(samples) // 2 :]]
     assert max(late) - min(late) < 30, f"engine memory still growing late in the run: {late}"
     c.shutdown()

@@ -1,18 +1,35 @@
 """One meaning of "step" and "update" (gradviz/model/steps.py): the counts and the words."""
+
 import pytest
 
-from gradviz.model.steps import (count, end_message, heatmap_title, nodes_caption, progress, state_at,
-                                 step_of_parameters, updates_kept)
+from gradviz.model.steps import (
+    count,
+    end_message,
+    heatmap_title,
+    nodes_caption,
+    progress,
+    state_at,
+    step_of_parameters,
+    updates_kept,
+)
 
 
 def test_counts_agree_in_number():
     assert [count(n, "update") for n in (0, 1, 2, 1000)] == ["0 updates", "1 update", "2 updates", "1,000 updates"]
 
 
-@pytest.mark.parametrize("steps,reason,kept", [
-    (0, None, 0), (12, None, 12), (12, "max_steps", 12), (12, "stopped", 12),
-    (12, "until_loss", 11), (12, "non_finite", 11), (1, "non_finite", 0),
-])
+@pytest.mark.parametrize(
+    "steps,reason,kept",
+    [
+        (0, None, 0),
+        (12, None, 12),
+        (12, "max_steps", 12),
+        (12, "stopped", 12),
+        (12, "until_loss", 11),
+        (12, "non_finite", 11),
+        (1, "non_finite", 0),
+    ],
+)
 def test_updates_kept(steps, reason, kept):
     assert updates_kept(steps, reason) == kept
 
@@ -28,8 +45,9 @@ def test_a_step_names_the_parameters_it_computes_at():
 def test_the_node_caption_says_how_it_relates_to_the_plots():
     assert nodes_caption(0, 0) == "Nodes: step 1 (parameters after 0 updates), what the first step computes"
     # paused after 12 kept updates: the nodes are what step 13 computes; the plots end at 12
-    assert nodes_caption(12, 12) == ("Nodes: step 13 (parameters after 12 updates), what the next step computes "
-                                     "(the plots end at step 12)")
+    assert nodes_caption(12, 12) == (
+        "Nodes: step 13 (parameters after 12 updates), what the next step computes (the plots end at step 12)"
+    )
     # ended by stop-at-loss at step 12: its update was not kept, the nodes show step 12 itself
     assert nodes_caption(11, 12) == "Nodes: step 12 (parameters after 11 updates), the plots' last step"
 

@@ -1,6 +1,7 @@
 """Teaching on screen (issue 10, parts 1-3): live nodes in both modes, the why drawn on the graph,
 the MindSpore call always in view. Numbers are checked against independent float64 numpy
 (tests/reference.py) and the texts against codegen, the generator of the program that runs."""
+
 import numpy as np
 import pytest
 
@@ -14,10 +15,22 @@ from conftest import wait_nodes_at, wait_state
 VARIANTS = {  # name: (aux_output, stop_gradient, has_aux, the return line, the grad_fn call, the structure)
     "loss": (False, False, False, "return loss", "mindspore.grad(function, (2, 3), has_aux=False)", "(dw, db)"),
     "return_z": (True, False, False, "return loss, z", "mindspore.grad(function, (2, 3), has_aux=False)", "(dw, db)"),
-    "stop_gradient": (True, True, False, "return loss, ops.stop_gradient(z)",
-                      "mindspore.grad(function, (2, 3), has_aux=False)", "(dw, db)"),
-    "has_aux": (True, False, True, "return loss, z", "mindspore.grad(function, (2, 3), has_aux=True)",
-                "((dw, db), (z,))"),
+    "stop_gradient": (
+        True,
+        True,
+        False,
+        "return loss, ops.stop_gradient(z)",
+        "mindspore.grad(function, (2, 3), has_aux=False)",
+        "(dw, db)",
+    ),
+    "has_aux": (
+        True,
+        False,
+        True,
+        "return loss, z",
+        "mindspore.grad(function, (2, 3), has_aux=True)",
+        "((dw, db), (z,))",
+    ),
 }
 
 
@@ -92,7 +105,7 @@ def test_the_why_is_drawn_for_each_variant(qtbot, win):
         s = win.document.session
         assert grad_call(s.graph, o) == call and returned_structure(s.graph, o) == structure
         lines = win.callView.lines
-        assert lines[0] == f"def function(...): return {ret[len('return '):]}"
+        assert lines[0] == f"def function(...): return {ret[len('return ') :]}"
         assert lines[1] == f"grad_fn = {call}" and lines[2] == f"grad_fn(...) returns {structure}"
         loss, g, v = grads_for(s)
         items = win.scene.items_by_name

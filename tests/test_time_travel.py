@@ -1,5 +1,6 @@
 """Time travel, the divergence coach and the script exports, driven in the real window as a
 teacher would. Numbers are checked against float64 numpy (tests/reference.py)."""
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -31,8 +32,9 @@ def show(qtbot, win, step: int) -> None:
 def continue_here(qtbot, win, until_steps: int) -> None:
     with qtbot.waitSignal(win.controller.rewound, timeout=10_000):
         qtbot.mouseClick(win.timeTravel.bar.continueButton, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == until_steps,
-                    timeout=30_000)
+    qtbot.waitUntil(
+        lambda: win.controller.state == "finished" and win.controller.step_count == until_steps, timeout=30_000
+    )
 
 
 def numpy_run(session, steps: int, lr_from: dict[int, float]):
@@ -61,7 +63,9 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
     row = h.param_layout.unflatten(h.params[h.index(7)])
     for n in TRAINED:  # the nodes hold exactly the parameters the history recorded for step 7 ...
         np.testing.assert_array_equal(win.scene.items_by_name[n].value, row[n])
-        np.testing.assert_allclose(win.scene.items_by_name[n].value, params[n], rtol=1e-5)  # ... which numpy agrees with
+        np.testing.assert_allclose(
+            win.scene.items_by_name[n].value, params[n], rtol=1e-5
+        )  # ... which numpy agrees with
         np.testing.assert_allclose(win.scene.items_by_name[n].grad, g[n], rtol=1e-4, atol=1e-7)
     assert win.scene.items_by_name["loss"].value == pytest.approx(loss, rel=1e-5)
     assert "step 7 (parameters after 6 updates)" in win.graphView.caption
@@ -170,7 +174,7 @@ def test_the_divergence_coach_explains_and_recovers_with_one_click(qtbot, win):
     labels = dict(parameter=h.param_layout, gradient=h.grad_layout)
     if bad.kind in labels:
         layout = labels[bad.kind]
-        start = sum(layout.sizes[:layout.names.index(tensor.removeprefix("∂L/∂"))])
+        start = sum(layout.sizes[: layout.names.index(tensor.removeprefix("∂L/∂"))])
         assert bad.element.removeprefix("∂L/∂") == layout.labels()[start + element]
     coach = win.timeTravel.bar
     assert coach.coachBox.isVisible()
@@ -194,7 +198,7 @@ def test_the_divergence_coach_explains_and_recovers_with_one_click(qtbot, win):
     assert not coach.coachBox.isVisible()
     assert np.isfinite(h.loss).all() and np.isfinite(h.grads).all() and not h.bad_steps
     assert int(h.steps[-1]) == 100 or win.controller.end_reason == "until_loss"
-    np.testing.assert_array_equal(h.lr[h.index(k - 10):], np.float32(0.05))
+    np.testing.assert_array_equal(h.lr[h.index(k - 10) :], np.float32(0.05))
     assert win.plots.bad_lines == [] and len(win.plots.branch_curves) == 1
 
 
@@ -216,7 +220,9 @@ def test_the_diagnosis_agrees_with_numpy():
     names, r = ratios(h)
     P, G = h.params.astype(np.float64), h.grads.astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
-        np.testing.assert_allclose(r[:5, 1], 0.5 * np.linalg.norm(G[:5, 1:], axis=1) / np.linalg.norm(P[:5, 1:], axis=1))
+        np.testing.assert_allclose(
+            r[:5, 1], 0.5 * np.linalg.norm(G[:5, 1:], axis=1) / np.linalg.norm(P[:5, 1:], axis=1)
+        )
     t = update_table(h, "bias", 1, slice(0, 3))
     np.testing.assert_allclose(t["update"], -0.5 * G[:3, 2])
     np.testing.assert_allclose(t["ratio"], np.abs(0.5 * G[:3, 2] / P[:3, 2]))
@@ -232,9 +238,11 @@ def test_a_ratio_that_crosses_later_is_found_where_numpy_finds_it():
     G[23, 1:] = 40  # ‖0.1·g‖ = 8 against ‖m‖ <= 4 at step 24
     lr[30] = 100
     h.append(np.arange(1, 41), np.ones(40), P, G, np.zeros((40, 0)), np.ones(40), lr)
-    want = np.abs(lr[:, None].astype(np.float64)) * np.stack(
-        [np.abs(G[:, 0]), np.linalg.norm(G[:, 1:].astype(np.float64), axis=1)], 1) / np.stack(
-        [np.abs(P[:, 0]), np.linalg.norm(P[:, 1:].astype(np.float64), axis=1)], 1)
+    want = (
+        np.abs(lr[:, None].astype(np.float64))
+        * np.stack([np.abs(G[:, 0]), np.linalg.norm(G[:, 1:].astype(np.float64), axis=1)], 1)
+        / np.stack([np.abs(P[:, 0]), np.linalg.norm(P[:, 1:].astype(np.float64), axis=1)], 1)
+    )
     first = int(np.flatnonzero((want > 1).any(axis=1))[0])
     cross = first_ratio_above(h)
     assert (cross.step, cross.tensor) == (first + 1, "am"[int(np.argmax(want[first] > 1))]) == (24, "m")
@@ -276,7 +284,7 @@ def test_snapshot_at_past_parameters_leaves_the_training_state_as_it_was():
     s = load_preset("tutorial")
     e, fresh = Engine(s), Engine(s)
     rows = [e.step().row.copy() for _ in range(5)]
-    past = e.param_layout.unflatten(rows[1][2:2 + e.param_layout.total])  # before step 2's update
+    past = e.param_layout.unflatten(rows[1][2 : 2 + e.param_layout.total])  # before step 2's update
     snap = e.snapshot_at(past)
     loss, g, v = grads_for(s, {n: past[n].astype(np.float64) for n in TRAINED})
     np.testing.assert_allclose(snap.grads["w"], g["w"], rtol=1e-5, atol=1e-7)

@@ -2,6 +2,7 @@
 noticed within about 2 s, the window says so and stays responsive (commands never block the GUI
 thread; live options are coalesced), and Wait or Restart keep the session and the history. An
 engine error keeps its traceback for the Details… view."""
+
 import os
 import signal
 import time
@@ -120,7 +121,7 @@ def test_an_engine_error_offers_its_traceback(qtbot, win):
     dialog = win.findChild(object, "detailsDialog")
     text = dialog.findChild(QPlainTextEdit, "detailsText")
     assert text.isReadOnly() and text.toPlainText().startswith("Traceback (most recent call last):")
-    assert 'in inject' in text.toPlainText()
+    assert "in inject" in text.toPlainText()
     dialog.close()
     win.show_error("a message of the window itself")
     assert not win.detailsButton.isVisible()  # no traceback behind it

@@ -6,6 +6,7 @@ The engine keeps one every `interval` steps; restoring step k restores the last 
 before k and replays the steps from there (MindSpore on the CPU is deterministic, so the replay
 gives the same numbers), with the learning rate that was in force at each step. Qt-free and
 MindSpore-free: states are numpy arrays."""
+
 from __future__ import annotations
 
 import bisect
@@ -13,13 +14,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-INTERVAL = 128             # steps between kept states (a multiple of codegen.BATCH)
-BUDGET_BYTES = 256 << 20   # kept states beyond this are thinned out (every other one dropped)
+INTERVAL = 128  # steps between kept states (a multiple of codegen.BATCH)
+BUDGET_BYTES = 256 << 20  # kept states beyond this are thinned out (every other one dropped)
 
 
 @dataclass
 class TrainingState:
     """The state after `updates` updates: what step `updates + 1` starts from."""
+
     updates: int
     params: dict[str, np.ndarray]
     optimizer: dict[str, np.ndarray]  # the optimizer's own Parameters by their MindSpore names
@@ -33,6 +35,7 @@ class TrainingState:
 @dataclass
 class LrSchedule:
     """The learning rate in force at each step: (first step, lr) changes, in step order."""
+
     changes: list[tuple[int, float]] = field(default_factory=list)
 
     def set(self, step: int, lr: float) -> None:

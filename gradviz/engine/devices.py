@@ -2,6 +2,7 @@
 
 MindSpore fixes the device once per process, so `use_device` may be called once; a different
 device needs a new process (the app restarts its engine process for that)."""
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,9 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     global _prepared
     if _prepared is not None:
         if _prepared != (mode, device):
-            raise DeviceError(f"this process was set up for {_prepared[0]} on {_prepared[1]}; "
-                              f"{mode} on {device} needs a new process")
+            raise DeviceError(
+                f"this process was set up for {_prepared[0]} on {_prepared[1]}; {mode} on {device} needs a new process"
+            )
         return None
     _prepared = (mode, device)
     if mode != "pynative" or device != "CPU":
@@ -132,7 +134,9 @@ def use_device(device: str) -> None:
     if not ok:
         raise DeviceError(f"device {device} is not available: {why}")
     if _chosen is not None:
-        raise DeviceError(f"this process already runs on {_chosen}; MindSpore cannot switch to {device} without a new process")
+        raise DeviceError(
+            f"this process already runs on {_chosen}; MindSpore cannot switch to {device} without a new process"
+        )
     import mindspore
 
     mindspore.set_device(device)

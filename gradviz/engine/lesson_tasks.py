@@ -5,6 +5,7 @@ The lessons build their own Engines (variants, gradient check, mode cost) beside
 which keeps training afterwards. The run's Engine lends what a lesson needs of the run: its
 current parameters and its parameter layout. progress(fraction) and cancelled() come from the
 Server (process.py): cancelled() reads the pipe, so a Cancel arrives between rows and steps."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,8 +23,11 @@ def _session(d: dict):
 
 def _same_run(engine, session) -> bool:
     """Whether the run's Engine trains this session (same graph and options that build it)."""
-    return engine is not None and engine.session.graph.to_dict() == session.graph.to_dict() and \
-        engine.session.options.seed == session.options.seed
+    return (
+        engine is not None
+        and engine.session.graph.to_dict() == session.graph.to_dict()
+        and engine.session.options.seed == session.options.seed
+    )
 
 
 def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Callable) -> msg.VariantsResult:
@@ -31,9 +35,22 @@ def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Call
 
     s = _session(m.session)
     found = lesson.compute(s, progress, cancelled)
-    return msg.VariantsResult(m.run_id, m.task_id, tuple(
-        {"name": v.name, "call": v.call, "returns": v.returns, "function_returns": v.function_returns,
-         "differentiated": v.differentiated, "grads": v.grads} for v in found), lesson.why(s))
+    return msg.VariantsResult(
+        m.run_id,
+        m.task_id,
+        tuple(
+            {
+                "name": v.name,
+                "call": v.call,
+                "returns": v.returns,
+                "function_returns": v.function_returns,
+                "differentiated": v.differentiated,
+                "grads": v.grads,
+            }
+            for v in found
+        ),
+        lesson.why(s),
+    )
 
 
 def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Callable) -> msg.GradCheckResult:
@@ -43,9 +60,24 @@ def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Call
     current = m.current and _same_run(engine, s) and engine.updates > 0
     params = engine.current_params() if current else None
     r = lesson.run(s, params, cancelled=cancelled, progress=progress)
-    return msg.GradCheckResult(m.run_id, m.task_id, r.eps, r.tolerance, {
-        k: {"autodiff": p.autodiff, "numeric": p.numeric, "abs_error": p.abs_error, "rel_error": p.rel_error,
-            "checked": p.checked, "ok": p.ok} for k, p in r.params.items()}, engine.updates if current else 0)
+    return msg.GradCheckResult(
+        m.run_id,
+        m.task_id,
+        r.eps,
+        r.tolerance,
+        {
+            k: {
+                "autodiff": p.autodiff,
+                "numeric": p.numeric,
+                "abs_error": p.abs_error,
+                "rel_error": p.rel_error,
+                "checked": p.checked,
+                "ok": p.ok,
+            }
+            for k, p in r.params.items()
+        },
+        engine.updates if current else 0,
+    )
 
 
 def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Callable) -> msg.ModeCostResult:
@@ -63,7 +95,9 @@ def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Ca
     if not _same_run(engine, s):
         raise SessionError("the loss landscape is drawn around the run's parameters: build the graph first")
     if not (m.span > 0 and np.isfinite(m.span)) or not 2 <= m.resolution <= 201:
-        raise SessionError(f"the range must be above 0 and the grid 2 to 201 points a side, not {m.span}, {m.resolution}")
+        raise SessionError(
+            f"the range must be above 0 and the grid 2 to 201 points a side, not {m.span}, {m.resolution}"
+        )
     layout = engine.param_layout
     center = layout.flatten(engine.current_params()).astype(np.float64)
     if m.elements is None:
@@ -75,9 +109,24 @@ def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Ca
         plane = lesson.element_plane(layout, center, i, j)
     axis = np.linspace(-m.span, m.span, m.resolution)
     loss = lesson.surface(s, plane, axis, axis, progress, cancelled)
-    return msg.LandscapeResult(m.run_id, m.task_id, layout.to_dict(), plane.center, plane.u, plane.v, plane.labels,
-                               axis, axis.copy(), loss, engine.updates)
+    return msg.LandscapeResult(
+        m.run_id,
+        m.task_id,
+        layout.to_dict(),
+        plane.center,
+        plane.u,
+        plane.v,
+        plane.labels,
+        axis,
+        axis.copy(),
+        loss,
+        engine.updates,
+    )
 
 
-TASKS = {msg.ComputeVariants: variants, msg.CheckGradients: gradcheck, msg.MeasureModeCost: modecost,
-         msg.ComputeLandscape: landscape}
+TASKS = {
+    msg.ComputeVariants: variants,
+    msg.CheckGradients: gradcheck,
+    msg.MeasureModeCost: modecost,
+    msg.ComputeLandscape: landscape,
+}

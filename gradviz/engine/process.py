@@ -9,6 +9,7 @@ The messages are the dataclasses of protocol.py; Server.HANDLERS maps each comma
 handler. A heartbeat thread (no MindSpore) tells the window every HEARTBEAT_SECONDS that the
 process is alive, busy or not, so the window's watchdog can tell a long computation from a
 stopped or frozen process."""
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,7 @@ import numpy as np
 from . import protocol as msg
 from .training import finish_step, first_end
 
-BATCH_SECONDS = 1 / 40   # at most this long between batches while training (the window draws at 30 Hz)
+BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
 # The live nodes (the gv_snapshot side pass) while training: after every step up to
 # NODES_EVERY_STEP_SPEED steps a second; faster, at least every NODES_SECONDS (twice a second at any
 # speed, flat out included), more often where the snapshot is cheap: every NODES_COST_FACTOR times
@@ -210,11 +211,22 @@ class Server:
             self.state("paused")
             self.send_nodes()
 
-    HANDLERS: ClassVar[dict] = {msg.Build: on_build, msg.Start: on_start, msg.Pause: on_pause, msg.Step: on_step,
-                              msg.SetOption: on_set, msg.GetNodes: on_nodes, msg.Fault: on_fault,
-                              msg.ComputeVariants: on_task, msg.CheckGradients: on_task,
-                              msg.MeasureModeCost: on_task, msg.ComputeLandscape: on_task, msg.Cancel: on_cancel,
-                              msg.SnapshotAt: on_snapshot_at, msg.ContinueFrom: on_continue}
+    HANDLERS: ClassVar[dict] = {
+        msg.Build: on_build,
+        msg.Start: on_start,
+        msg.Pause: on_pause,
+        msg.Step: on_step,
+        msg.SetOption: on_set,
+        msg.GetNodes: on_nodes,
+        msg.Fault: on_fault,
+        msg.ComputeVariants: on_task,
+        msg.CheckGradients: on_task,
+        msg.MeasureModeCost: on_task,
+        msg.ComputeLandscape: on_task,
+        msg.Cancel: on_cancel,
+        msg.SnapshotAt: on_snapshot_at,
+        msg.ContinueFrom: on_continue,
+    }
 
     def start(self) -> None:
         """Train on; a run that reached its max steps goes on once max steps was raised."""
@@ -259,18 +271,25 @@ class Server:
         session = Session.from_dict(session_dict)
         profile = prepared_for()
         if profile is not None and profile != (session.options.mode, session.options.device):
-            raise SessionError(f"this engine process was set up for {profile[0]} on {profile[1]}; "
-                               "the app starts a new one for another mode or device")
+            raise SessionError(
+                f"this engine process was set up for {profile[0]} on {profile[1]}; "
+                "the app starts a new one for another mode or device"
+            )
         self.speed = float(session.options.speed)
         try:
             self.engine = e = Engine(session)
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
-        info = {"param_layout": e.param_layout.to_dict(), "grad_layout": e.grad_layout.to_dict(),
-                "aux_layout": e.aux_layout.to_dict(), "program": e.program.source,
-                "inputs": {n: e.initial[n] for n in e.program.input_names},
-                "params": e.current_params(), "shapes": {k: list(v) for k, v in e.shapes.items()},
-                "cell_attributes": cell_attributes([p.name for p in session.graph.parameters()])}
+        info = {
+            "param_layout": e.param_layout.to_dict(),
+            "grad_layout": e.grad_layout.to_dict(),
+            "aux_layout": e.aux_layout.to_dict(),
+            "program": e.program.source,
+            "inputs": {n: e.initial[n] for n in e.program.input_names},
+            "params": e.current_params(),
+            "shapes": {k: list(v) for k, v in e.shapes.items()},
+            "cell_attributes": cell_attributes([p.name for p in session.graph.parameters()]),
+        }
         self.send(msg.Built(run_id, info))
         self.send_nodes()
 
@@ -388,8 +407,14 @@ class Server:
     def flush(self) -> None:
         if not self.b_steps:
             return
-        self.send(msg.Batch(self.run_id, np.asarray(self.b_steps, np.int64), np.stack(self.b_rows),
-                            np.asarray(self.b_ms, np.float32)))
+        self.send(
+            msg.Batch(
+                self.run_id,
+                np.asarray(self.b_steps, np.int64),
+                np.stack(self.b_rows),
+                np.asarray(self.b_ms, np.float32),
+            )
+        )
         self._reset_batch()
 
     def send_nodes(self) -> None:
@@ -420,8 +445,9 @@ def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
         try:
             devices = probe()
         except Exception as e:  # MindSpore itself failed to load
-            outbox.send(msg.Fatal(f"MindSpore could not be loaded: {describe(e)}",
-                                  "".join(traceback.format_exception(e))))
+            outbox.send(
+                msg.Fatal(f"MindSpore could not be loaded: {describe(e)}", "".join(traceback.format_exception(e)))
+            )
             return
         outbox.send(msg.Devices(devices))
         Server(conn, outbox).loop()

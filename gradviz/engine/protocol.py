@@ -5,6 +5,7 @@ message is read by its fields, never by position. To add a message, add a datacl
 handler to the receiver's dispatch table (Server.HANDLERS in process.py, the controller's
 _REPLIES). Replies about one run carry its `run_id`, so the window drops those of a run it has
 reset. Qt-free and MindSpore-free: both processes import it."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,6 +19,7 @@ message = dataclasses.dataclass(frozen=True)
 @message
 class Build:
     """Build this session into a fresh run from the seed."""
+
     run_id: int
     session: dict
 
@@ -40,6 +42,7 @@ class Step:
 @message
 class SetOption:
     """A live option: lr, speed, steps or until_loss (value None: off)."""
+
     name: str
     value: float | int | None
 
@@ -57,6 +60,7 @@ class Quit:
 @message
 class Fault:
     """Fault injection for the robustness tests: 'raise', 'exit' or 'hang'."""
+
     kind: str
 
 
@@ -68,6 +72,7 @@ class Fault:
 @message
 class ComputeVariants:
     """The four ways of returning z (lessons.variants) at the session's initial parameters."""
+
     run_id: int
     task_id: int
     session: dict
@@ -77,6 +82,7 @@ class ComputeVariants:
 class CheckGradients:
     """The gradient check (lessons.gradcheck) at the run's current parameters (its initial
     ones when `current` is False or the run is not this session's)."""
+
     run_id: int
     task_id: int
     session: dict
@@ -86,6 +92,7 @@ class CheckGradients:
 @message
 class MeasureModeCost:
     """ms per step in PyNative and Graph mode, compile apart, and their difference (lessons.modecost)."""
+
     run_id: int
     task_id: int
     session: dict
@@ -97,6 +104,7 @@ class ComputeLandscape:
     """L over a plane through the run's current parameters (lessons.landscape): `elements`
     (i, j), two indices into the run's parameter layout, or None for two random
     filter-normalised directions (seeded by `seed`); `span` either side, `resolution` points a side."""
+
     run_id: int
     task_id: int
     session: dict
@@ -109,6 +117,7 @@ class ComputeLandscape:
 @message
 class Cancel:
     """Cancel the task `task_id` (the engine polls between rows and steps)."""
+
     task_id: int
 
 
@@ -119,6 +128,7 @@ TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape)
 class SnapshotAt:
     """Send the node values and gradients at these parameters (a past step's, from the history)
     as a NodesAt reply for `step`; the training state is not changed."""
+
     step: int
     params: dict
 
@@ -127,13 +137,29 @@ class SnapshotAt:
 class ContinueFrom:
     """Rewind to the state before `step` (step - 1 updates kept, model.steps), set the learning
     rate to `lr`, and train on (or wait, with train False). Answered by Rewound."""
+
     step: int
     lr: float
     train: bool = True
 
 
-COMMANDS = (Build, Start, Pause, Step, SetOption, GetNodes, Quit, Fault,
-            ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, Cancel, SnapshotAt, ContinueFrom)
+COMMANDS = (
+    Build,
+    Start,
+    Pause,
+    Step,
+    SetOption,
+    GetNodes,
+    Quit,
+    Fault,
+    ComputeVariants,
+    CheckGradients,
+    MeasureModeCost,
+    ComputeLandscape,
+    Cancel,
+    SnapshotAt,
+    ContinueFrom,
+)
 LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
 
 
@@ -141,12 +167,14 @@ LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption tak
 @message
 class Devices:
     """The engine is up; each device's availability and, if unavailable, why."""
+
     devices: dict  # {name: (ok, why)}
 
 
 @message
 class Device:
     """The device this engine process is fixed to (None: not yet fixed)."""
+
     name: str | None
 
 
@@ -164,6 +192,7 @@ class Built:
 @message
 class State:
     """The engine's phase for this run: 'compiling', 'training' or 'paused'."""
+
     run_id: int
     state: str
 
@@ -171,6 +200,7 @@ class State:
 @message
 class Batch:
     """Steps trained since the last batch: one row per step (StepResult.row layout)."""
+
     run_id: int
     steps: np.ndarray
     rows: np.ndarray
@@ -181,6 +211,7 @@ class Batch:
 class Nodes:
     """Node values and dL/d(node) at the parameters after `updates` updates (model.steps); with
     several differentiated outputs, `parts` holds each one's own share: {Output name: {node: grad}}."""
+
     run_id: int
     updates: int
     values: dict
@@ -191,6 +222,7 @@ class Nodes:
 @message
 class Ended:
     """The run ended at `step` (the last step computed) for `reason` (training.end_reason)."""
+
     run_id: int
     reason: str
     step: int
@@ -200,6 +232,7 @@ class Ended:
 class Error:
     """An exception in the engine: a one-line message, and the traceback for a details view
     (run_id None: not about a run, e.g. a reply the window could not read)."""
+
     run_id: int | None
     message: str
     detail: str = ""
@@ -208,6 +241,7 @@ class Error:
 @message
 class Fatal:
     """The engine cannot work at all (MindSpore failed to load); it exits after this."""
+
     message: str
     detail: str = ""
 
@@ -227,6 +261,7 @@ class TaskProgress:
 @message
 class TaskFailed:
     """A task could not be done: a one-line reason (e.g. "the graph has only one Output")."""
+
     run_id: int
     task_id: int
     message: str
@@ -243,6 +278,7 @@ class TaskCancelled:
 class VariantsResult:
     """variants: one dict per variant (name, call, returns, function_returns, differentiated,
     grads {param: array}); why: the sentence on why the second column differs."""
+
     run_id: int
     task_id: int
     variants: tuple
@@ -253,6 +289,7 @@ class VariantsResult:
 class GradCheckResult:
     """eps, tolerance; params: {name: {autodiff, numeric, abs_error, rel_error: arrays, checked}};
     updates: after how many updates the parameters checked are (0: the initial ones)."""
+
     run_id: int
     task_id: int
     eps: float
@@ -272,6 +309,7 @@ class ModeCostResult:
 class LandscapeResult:
     """L (rows: betas, columns: alphas) on the plane center + alpha * u + beta * v, flat in
     `layout` (the run's parameter layout); `updates`: the run's updates at the center."""
+
     run_id: int
     task_id: int
     layout: dict
@@ -288,6 +326,7 @@ class LandscapeResult:
 @message
 class NodesAt:
     """Node values and dL/d(node) at the parameters the history holds for `step` (SnapshotAt)."""
+
     run_id: int
     step: int
     values: dict
@@ -297,11 +336,31 @@ class NodesAt:
 @message
 class Rewound:
     """The engine went back to the state before `step`: the history keeps the steps before it."""
+
     run_id: int
     step: int
 
 
-REPLIES = (Devices, Device, Heartbeat, Built, State, Batch, Nodes, Ended, Error, Fatal, Gone,
-           TaskProgress, TaskFailed, TaskCancelled, VariantsResult, GradCheckResult, ModeCostResult,
-           LandscapeResult, NodesAt, Rewound)
+REPLIES = (
+    Devices,
+    Device,
+    Heartbeat,
+    Built,
+    State,
+    Batch,
+    Nodes,
+    Ended,
+    Error,
+    Fatal,
+    Gone,
+    TaskProgress,
+    TaskFailed,
+    TaskCancelled,
+    VariantsResult,
+    GradCheckResult,
+    ModeCostResult,
+    LandscapeResult,
+    NodesAt,
+    Rewound,
+)
 HEARTBEAT_SECONDS = 0.25

@@ -2,6 +2,7 @@
 
 Every MindSpore object lives in an Engine, and an Engine must only be used from the thread that
 made it. Results leave as numpy copies (StepResult, NodeSnapshot)."""
+
 from __future__ import annotations
 
 import atexit
@@ -27,7 +28,7 @@ from .checkpoints import Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
-SMALL_TENSOR = 128     # elements: up to this size a tensor is read with tolist() (see _read_into)
+SMALL_TENSOR = 128  # elements: up to this size a tensor is read with tolist() (see _read_into)
 _gen_dir: str | None = None
 
 
@@ -36,10 +37,10 @@ class StepResult:
     step: int
     loss: float
     params: np.ndarray  # flat, before this step's update (Engine.param_layout)
-    grads: np.ndarray   # flat, at those values (Engine.grad_layout)
-    aux: np.ndarray     # flat (Engine.aux_layout)
+    grads: np.ndarray  # flat, at those values (Engine.grad_layout)
+    aux: np.ndarray  # flat (Engine.aux_layout)
     step_ms: float
-    row: np.ndarray     # [loss, lr, params, grads, aux] (layout.row_slices): views of it above
+    row: np.ndarray  # [loss, lr, params, grads, aux] (layout.row_slices): views of it above
 
     @property
     def lr(self) -> float:
@@ -105,6 +106,7 @@ def _pick(start: int, layout: Layout, names: list[str]) -> list[slice | None]:
 @dataclass
 class NodeSnapshot:
     """Value and dL/d(node) of every node at one step (gv_snapshot: a side pass)."""
+
     step: int
     values: dict[str, np.ndarray] = field(default_factory=dict)
     grads: dict[str, np.ndarray] = field(default_factory=dict)
@@ -167,8 +169,10 @@ class Engine:
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]
         # MindSpore names Parameters apart from the node names: the optimizer keys its own state by
         # them, next to attributes such as `learning_rate`, so a node may be called anything
-        self._params = {n.name: Parameter(Tensor(init[n.name]), name=f"{GV}{n.name}", requires_grad=n.requires_grad)
-                        for n in g.parameters()}
+        self._params = {
+            n.name: Parameter(Tensor(init[n.name]), name=f"{GV}{n.name}", requires_grad=n.requires_grad)
+            for n in g.parameters()
+        }
         self.param_layout, self.grad_layout, self.aux_layout = run_layouts(self.program, self.shapes)
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
@@ -239,8 +243,12 @@ class Engine:
     # -- training states -------------------------------------------------------------------------
     def state(self) -> TrainingState:
         """The whole training state now, as numpy copies."""
-        return TrainingState(self.updates, self.current_params(),
-                             {n: np.array(p.asnumpy(), copy=True) for n, p in self._opt_state.items()}, self._lr)
+        return TrainingState(
+            self.updates,
+            self.current_params(),
+            {n: np.array(p.asnumpy(), copy=True) for n, p in self._opt_state.items()},
+            self._lr,
+        )
 
     def restore(self, state: TrainingState) -> None:
         """Put the parameters, the optimizer's state and the learning rate back to `state`."""
@@ -309,8 +317,10 @@ class Engine:
     def block_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         """StepResults for rows of consecutive steps from `first` on."""
         pc, gc, ac = self._param_cols, self.grad_columns, self._aux_cols
-        return [StepResult(first + i, float(rec[LOSS_COL]), rec[pc], rec[gc], rec[ac], t_ms, rec)
-                for i, rec in enumerate(recs)]
+        return [
+            StepResult(first + i, float(rec[LOSS_COL]), rec[pc], rec[gc], rec[ac], t_ms, rec)
+            for i, rec in enumerate(recs)
+        ]
 
     def _params_now(self) -> list[np.ndarray]:
         """The parameters now, flat (PyNative): numpy views of the Parameters' own memory.
@@ -411,7 +421,7 @@ class Engine:
             for n in self.program.node_names:
                 shape = tuple(self.shapes[n])
                 k = int(np.prod(shape)) if shape else 1
-                part[n] = np.array(flat[i:i + k], np.float32).reshape(shape)
+                part[n] = np.array(flat[i : i + k], np.float32).reshape(shape)
                 i += k
         return snap
 

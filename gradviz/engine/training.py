@@ -1,4 +1,5 @@
 """When a run ends: shared by the headless command and the app's engine process."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -2,6 +2,7 @@
 
 The CLI's output and the app's history export are this one format, written by HistoryWriter
 and read by run_reader.read_history."""
+
 from __future__ import annotations
 
 import json
@@ -44,11 +45,15 @@ class HistoryWriter:
     def _write(self, rec: dict) -> None:
         self.fp.write(json.dumps(rec, allow_nan=False) + "\n")
 
-    def write_run(self, config: dict, inputs: dict[str, np.ndarray], session: dict | None = None,
-                  program: str | None = None) -> None:
+    def write_run(
+        self, config: dict, inputs: dict[str, np.ndarray], session: dict | None = None, program: str | None = None
+    ) -> None:
         pl, gl, al = self.layouts
         rec: dict[str, Any] = {
-            "type": "run", "format": FORMAT, "version": VERSION, "config": config,
+            "type": "run",
+            "format": FORMAT,
+            "version": VERSION,
+            "config": config,
             "inputs": {k: tolist(v) for k, v in inputs.items()},
             "layout": {"params": pl.to_dict(), "grads": gl.to_dict(), "aux": al.to_dict()},
         }
@@ -58,8 +63,16 @@ class HistoryWriter:
             rec["program"] = program
         self._write(rec)
 
-    def write_step(self, step: int, loss: float, params: np.ndarray, grads: np.ndarray,
-                   aux: np.ndarray, step_ms: float, lr: float | None = None) -> None:
+    def write_step(
+        self,
+        step: int,
+        loss: float,
+        params: np.ndarray,
+        grads: np.ndarray,
+        aux: np.ndarray,
+        step_ms: float,
+        lr: float | None = None,
+    ) -> None:
         pl, gl, al = self.layouts
         rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss)}
         if lr is not None and math.isfinite(lr):
@@ -77,8 +90,15 @@ class HistoryWriter:
         self._write(rec)
 
 
-def write_history(fp: IO[str], history, config: dict, inputs: dict, reason: str, session: dict | None = None,
-                  program: str | None = None) -> None:
+def write_history(
+    fp: IO[str],
+    history,
+    config: dict,
+    inputs: dict,
+    reason: str,
+    session: dict | None = None,
+    program: str | None = None,
+) -> None:
     """Write a model.history.History in this format (the app's "Save run with history")."""
     h = history
     w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
@@ -87,4 +107,3 @@ def write_history(fp: IO[str], history, config: dict, inputs: dict, reason: str,
     for i in range(h.n):
         w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))
     w.write_end(reason, int(steps[-1]) if h.n else 0)
-

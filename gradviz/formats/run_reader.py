@@ -9,6 +9,7 @@ into numbers by numpy in one call. Any other line (another writer's spacing, a w
 missing field, the end record) is parsed with json and checked field by field, so a message names
 the line and the field. Range checks (steps consecutive whole numbers, values within float32,
 times not negative) run on the arrays at the end. Qt-free."""
+
 from __future__ import annotations
 
 import io
@@ -27,9 +28,9 @@ from ..safe_io import Cancelled, FileProblem, read_bytes
 
 MAX_RUN_BYTES = 1024 * 1024 * 1024
 CHUNK_BYTES = 4 * 1024 * 1024
-MAX_STEP = 2 ** 53           # step numbers are read as float64: exact up to here
+MAX_STEP = 2**53  # step numbers are read as float64: exact up to here
 F32_MAX = float(np.finfo(np.float32).max)
-READ_SHARE = 0.25            # of the progress bar: reading the bytes; the rest is parsing
+READ_SHARE = 0.25  # of the progress bar: reading the bytes; the rest is parsing
 HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program"}
 STEP_KEYS = {"type", "step", "loss", "lr", "params", "grads", "aux", "step_ms"}
 END_KEYS = {"type", "reason", "steps", "message"}
@@ -50,6 +51,7 @@ def read_history(path, progress: Progress | None = None, cancelled: Callable[[],
     def read_progress(done: int, total: int) -> None:
         if progress is not None:
             progress(READ_SHARE * done / total)
+
     try:
         raw = read_bytes(path, MAX_RUN_BYTES, read_progress, cancelled)
     except FileProblem as e:
@@ -57,8 +59,9 @@ def read_history(path, progress: Progress | None = None, cancelled: Callable[[],
     return parse_history(raw, show_path(path), progress, cancelled)
 
 
-def parse_history(raw: bytes, where: str, progress: Progress | None = None,
-                  cancelled: Callable[[], bool] | None = None):
+def parse_history(
+    raw: bytes, where: str, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None
+):
     """read_history on the bytes of a file; `where` names it in messages."""
     from ..model.session import SessionError
 
@@ -97,7 +100,8 @@ def _is_num(v: Any) -> bool:
 
 def _kind(v: Any) -> str:
     return {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(
-        type(v), "a number" if _is_num(v) else type(v).__name__)
+        type(v), "a number" if _is_num(v) else type(v).__name__
+    )
 
 
 class _Reader:
@@ -111,7 +115,7 @@ class _Reader:
         start = 0
         while True:  # the run record is the first line that is not blank
             nl = raw.find(b"\n", start)
-            line = raw[start:len(raw) if nl < 0 else nl]
+            line = raw[start : len(raw) if nl < 0 else nl]
             if line.strip() or nl < 0:
                 break
             start = nl + 1
@@ -135,7 +139,7 @@ class _Reader:
 
         ln = f"line {self.head_lineno}"
         if not isinstance(head, dict) or head.get("type") != "run" or head.get("format") != FORMAT:
-            raise _Bad(f"not a GradViz history (the first line must be a run record with \"format\": \"{FORMAT}\")")
+            raise _Bad(f'not a GradViz history (the first line must be a run record with "format": "{FORMAT}")')
         v = head.get("version")
         if not _is_int(v):
             raise _Bad(f'{ln}: "version" must be a whole number, found {quote(v, 40)}')
@@ -159,8 +163,12 @@ class _Reader:
             raise _Bad(f'{ln}: "config" "source" must be text, found {_kind(src)}')
         opts = {k: val for k, val in config.items() if k != "source"}
         if opts != s.options.to_dict():
-            diff = sorted(k for k in set(opts) | set(s.options.to_dict()) if opts.get(k) != s.options.to_dict().get(k, None))
-            raise _Bad(f"{ln}: \"config\" does not match the run's session (differs in {', '.join(quote(k, 40) for k in diff[:5])})")
+            diff = sorted(
+                k for k in set(opts) | set(s.options.to_dict()) if opts.get(k) != s.options.to_dict().get(k, None)
+            )
+            raise _Bad(
+                f'{ln}: "config" does not match the run\'s session (differs in {", ".join(quote(k, 40) for k in diff[:5])})'
+            )
         shapes = s.graph.check()
         program = generate(s.graph, s.options)
         self.layouts = run_layouts(program, shapes)
@@ -169,18 +177,29 @@ class _Reader:
             raise _Bad(f'{ln}: "layout" must be an object with "params", "grads" and "aux"')
         for key, expected in zip(("params", "grads", "aux"), self.layouts):
             got = lay[key]
-            ok = (isinstance(got, dict) and set(got) == {"names", "shapes"} and got["names"] == expected.names
-                  and isinstance(got["shapes"], list) and len(got["shapes"]) == len(expected.shapes)
-                  and all(isinstance(a, list) and all(_is_int(d) for d in a) and tuple(a) == b
-                          for a, b in zip(got["shapes"], expected.shapes)))
+            ok = (
+                isinstance(got, dict)
+                and set(got) == {"names", "shapes"}
+                and got["names"] == expected.names
+                and isinstance(got["shapes"], list)
+                and len(got["shapes"]) == len(expected.shapes)
+                and all(
+                    isinstance(a, list) and all(_is_int(d) for d in a) and tuple(a) == b
+                    for a, b in zip(got["shapes"], expected.shapes)
+                )
+            )
             if not ok:
                 want = ", ".join(f"{n} {tuple(sh)}" for n, sh in zip(expected.names, expected.shapes)) or "nothing"
-                raise _Bad(f'{ln}: "layout" "{key}" does not match the run\'s session (expected {want}, found '
-                           f"{shorten(json.dumps(got), 80)})")
+                raise _Bad(
+                    f'{ln}: "layout" "{key}" does not match the run\'s session (expected {want}, found '
+                    f"{shorten(json.dumps(got), 80)})"
+                )
         inputs = head.get("inputs", {})
         if not isinstance(inputs, dict) or sorted(inputs) != sorted(program.input_names):
             found = sorted(inputs)[:5] if isinstance(inputs, dict) else _kind(inputs)
-            raise _Bad(f'{ln}: "inputs" must hold {", ".join(program.input_names) or "nothing"}, found {shorten(found, 80)}')
+            raise _Bad(
+                f'{ln}: "inputs" must hold {", ".join(program.input_names) or "nothing"}, found {shorten(found, 80)}'
+            )
         for name in program.input_names:
             self._check_tensor(inputs[name], shapes[name], f'{ln}: "inputs" "{name}"')
         if not isinstance(head.get("program", ""), str):
@@ -188,6 +207,7 @@ class _Reader:
 
     def _check_tensor(self, value: Any, shape: tuple[int, ...], field: str, out: list | None = None) -> None:
         """Nested lists of exactly `shape`, each item a number or null (appended to out)."""
+
         def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
             if not dims:
                 if v is None:
@@ -204,6 +224,7 @@ class _Reader:
                 raise _Bad(f"{field}{path} must be a list of {dims[0]} (shape {tuple(shape)}), found {got}")
             for i, item in enumerate(v):
                 walk(item, dims[1:], f"{path}[{i}]")
+
         walk(value, tuple(shape), "")
 
     # -- step lines ------------------------------------------------------------------------------------
@@ -211,8 +232,9 @@ class _Reader:
         """The step line GradViz writes, cut into the text between its numbers."""
         pl, gl, al = self.layouts
         buf = io.StringIO()
-        HistoryWriter(buf, pl, gl, al).write_step(1, 0.0, np.zeros(pl.total), np.zeros(gl.total), np.zeros(al.total), 0.0,
-                                                  lr=0.5)
+        HistoryWriter(buf, pl, gl, al).write_step(
+            1, 0.0, np.zeros(pl.total), np.zeros(gl.total), np.zeros(al.total), 0.0, lr=0.5
+        )
         line = buf.getvalue().rstrip("\n")
         self.segments = [s.encode() for s in _VALUE_NUMBER.split(line)]
         self.width = len(self.segments) - 1  # step, loss, lr, params, grads, aux, step_ms
@@ -291,8 +313,12 @@ class _Reader:
             block = split[run_start:upto]
             done = self._fast(b"\n".join(block), len(block))
             if done is None:  # looked right but is not: find the exact problem line by line
-                done = np.stack([self._step_row(_loads(b, lineno + run_start + k), lineno + run_start + k)
-                                 for k, b in enumerate(block)])
+                done = np.stack(
+                    [
+                        self._step_row(_loads(b, lineno + run_start + k), lineno + run_start + k)
+                        for k, b in enumerate(block)
+                    ]
+                )
             rows.append(done)
             lines.append(lineno + run_start + np.arange(len(block)))
             run_start = None
@@ -349,7 +375,11 @@ class _Reader:
         lr = rec.get("lr")
         if lr is not None and not (_is_num(lr) and 0 < lr < F32_MAX):
             raise _Bad(f'line {ln}: "lr" must be a number above 0, found {quote(lr, 40)}')
-        out: list[float] = [float(step), math.nan if loss is None else float(loss), math.nan if lr is None else float(lr)]
+        out: list[float] = [
+            float(step),
+            math.nan if loss is None else float(loss),
+            math.nan if lr is None else float(lr),
+        ]
         for key, lay in (("params", pl), ("grads", gl), ("aux", al)):
             d = rec.get(key, {})
             if not lay.names and d in ({}, None):
@@ -387,24 +417,32 @@ class _Reader:
         bad = ~((steps >= 1) & (steps <= MAX_STEP) & (steps == np.floor(steps)))
         if bad.any():
             i = int(np.argmax(bad))
-            raise _Bad(f'line {lines[i]}: "step" must be a whole number from 1 to {MAX_STEP:,}, found {shorten(steps[i])}')
+            raise _Bad(
+                f'line {lines[i]}: "step" must be a whole number from 1 to {MAX_STEP:,}, found {shorten(steps[i])}'
+            )
         if len(steps):
             expect = steps[0] + np.arange(len(steps))
             off = steps != expect
             if off.any():
                 i = int(np.argmax(off))
-                raise _Bad(f'line {lines[i]}: "step" is {int(steps[i])}, expected {int(expect[i])}: the steps must be consecutive')
+                raise _Bad(
+                    f'line {lines[i]}: "step" is {int(steps[i])}, expected {int(expect[i])}: the steps must be consecutive'
+                )
         values = table[:, 1:-1]
         with np.errstate(invalid="ignore"):
             big = np.abs(values) > F32_MAX
         if big.any():
             i, j = np.unravel_index(int(np.argmax(big)), big.shape)
-            raise _Bad(f"line {lines[i]}: {self._column_name(j)} is {shorten(values[i, j])}, out of the range of float32")
+            raise _Bad(
+                f"line {lines[i]}: {self._column_name(j)} is {shorten(values[i, j])}, out of the range of float32"
+            )
         ms = table[:, -1]
         badms = ~(np.isfinite(ms) & (ms >= 0))
         if badms.any():
             i = int(np.argmax(badms))
-            raise _Bad(f'line {lines[i]}: "step_ms" must be a number of milliseconds, 0 or more, found {shorten(ms[i])}')
+            raise _Bad(
+                f'line {lines[i]}: "step_ms" must be a number of milliseconds, 0 or more, found {shorten(ms[i])}'
+            )
         last = int(steps[-1]) if len(steps) else 0
         if reason is None:
             reason = "stopped"  # a file cut short still shows what it holds
@@ -417,11 +455,15 @@ class _Reader:
         if badlr.any():
             i = int(np.argmax(badlr))
             raise _Bad(f'line {lines[i]}: "lr" must be a number above 0, found {shorten(lr[i])}')
-        arrays = (steps.astype(np.int64), table[:, 1].astype(np.float32),
-                  table[:, 3:3 + P].astype(np.float32).reshape(k, P),
-                  table[:, 3 + P:3 + P + G].astype(np.float32).reshape(k, G),
-                  table[:, 3 + P + G:-1].astype(np.float32).reshape(k, al.total),
-                  ms.astype(np.float32), lr.astype(np.float32))
+        arrays = (
+            steps.astype(np.int64),
+            table[:, 1].astype(np.float32),
+            table[:, 3 : 3 + P].astype(np.float32).reshape(k, P),
+            table[:, 3 + P : 3 + P + G].astype(np.float32).reshape(k, G),
+            table[:, 3 + P + G : -1].astype(np.float32).reshape(k, al.total),
+            ms.astype(np.float32),
+            lr.astype(np.float32),
+        )
         return self.session, self.layouts, arrays, reason
 
     def _column_name(self, j: int) -> str:

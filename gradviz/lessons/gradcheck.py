@@ -4,6 +4,7 @@ differentiates with the session's options, against MindSpore's gradients, elemen
 L is the sum of the differentiated outputs (codegen.differentiated_outputs); a StopGradient node
 holds its value at the point checked (autodiff sees it as a constant there), so the differences
 are taken of the same function MindSpore differentiates."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,16 +16,16 @@ from ..model.graph import initial_values
 from ..model.ops import OPS
 from ..model.session import Session
 
-EPS = 1e-6          # the central-difference step, in float64
-TOLERANCE = 1e-4    # an element agrees when |MindSpore - differences| <= TOLERANCE * max(1, |differences|)
+EPS = 1e-6  # the central-difference step, in float64
+TOLERANCE = 1e-4  # an element agrees when |MindSpore - differences| <= TOLERANCE * max(1, |differences|)
 MAX_ELEMENTS = 2000  # per parameter; larger ones are checked at this many elements chosen at random
 
 
 @dataclass
 class ParamCheck:
     shape: tuple[int, ...]
-    autodiff: np.ndarray      # MindSpore's gradient (float32)
-    numeric: np.ndarray       # central differences (float64), NaN where not checked
+    autodiff: np.ndarray  # MindSpore's gradient (float32)
+    numeric: np.ndarray  # central differences (float64), NaN where not checked
     checked: int
     abs_error: np.ndarray = field(init=False)
     rel_error: np.ndarray = field(init=False)
@@ -58,10 +59,20 @@ class GradCheck:
         return all(p.ok for p in self.params.values())
 
     def to_json(self) -> dict:
-        return {"ok": self.ok, "eps": self.eps, "tolerance": self.tolerance,
-                "params": {k: {"max_abs_error": p.max_abs_error, "max_rel_error": p.max_rel_error,
-                               "checked": p.checked, "elements": int(np.prod(p.shape)) if p.shape else 1}
-                           for k, p in self.params.items()}}
+        return {
+            "ok": self.ok,
+            "eps": self.eps,
+            "tolerance": self.tolerance,
+            "params": {
+                k: {
+                    "max_abs_error": p.max_abs_error,
+                    "max_rel_error": p.max_rel_error,
+                    "checked": p.checked,
+                    "elements": int(np.prod(p.shape)) if p.shape else 1,
+                }
+                for k, p in self.params.items()
+            },
+        }
 
 
 def objective(session: Session, base: dict[str, np.ndarray]):
@@ -74,12 +85,18 @@ def objective(session: Session, base: dict[str, np.ndarray]):
     def L(params: dict[str, np.ndarray]) -> float:
         v = numeric.forward(g, {**base, **params}, held)
         return float(sum(np.sum(v[s]) for s in seeds))
+
     return L
 
 
-def finite_differences(session: Session, params: dict[str, np.ndarray], names: list[str],
-                       rng: np.random.RandomState | None = None, cancelled=None,
-                       progress=None) -> dict[str, np.ndarray]:
+def finite_differences(
+    session: Session,
+    params: dict[str, np.ndarray],
+    names: list[str],
+    rng: np.random.RandomState | None = None,
+    cancelled=None,
+    progress=None,
+) -> dict[str, np.ndarray]:
     """dL/dp by central differences for each of `names` (NaN at elements not checked);
     progress(fraction) after each element, cancelled() before each (then InterruptedError)."""
     base = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, session.options.seed).items()}
@@ -90,7 +107,9 @@ def finite_differences(session: Session, params: dict[str, np.ndarray], names: l
     chosen = {}
     for name in names:
         size = base[name].size
-        chosen[name] = np.arange(size) if size <= MAX_ELEMENTS else np.sort(rng.choice(size, MAX_ELEMENTS, replace=False))
+        chosen[name] = (
+            np.arange(size) if size <= MAX_ELEMENTS else np.sort(rng.choice(size, MAX_ELEMENTS, replace=False))
+        )
     total, done = sum(len(i) for i in chosen.values()), 0
     for name in names:
         p = base[name]
@@ -113,16 +132,22 @@ def finite_differences(session: Session, params: dict[str, np.ndarray], names: l
     return out
 
 
-def check(session: Session, autodiff: dict[str, np.ndarray], params: dict[str, np.ndarray],
-          cancelled=None, progress=None) -> GradCheck:
+def check(
+    session: Session, autodiff: dict[str, np.ndarray], params: dict[str, np.ndarray], cancelled=None, progress=None
+) -> GradCheck:
     """Compare MindSpore's gradients `autodiff` (at `params`) with central differences."""
     num = finite_differences(session, params, list(autodiff), cancelled=cancelled, progress=progress)
-    return GradCheck(EPS, TOLERANCE, {k: ParamCheck(tuple(np.shape(autodiff[k])), np.asarray(autodiff[k]), num[k],
-                                                    int(np.sum(~np.isnan(num[k])))) for k in autodiff})
+    return GradCheck(
+        EPS,
+        TOLERANCE,
+        {
+            k: ParamCheck(tuple(np.shape(autodiff[k])), np.asarray(autodiff[k]), num[k], int(np.sum(~np.isnan(num[k]))))
+            for k in autodiff
+        },
+    )
 
 
-def run(session: Session, params: dict[str, np.ndarray] | None = None, cancelled=None,
-        progress=None) -> GradCheck:
+def run(session: Session, params: dict[str, np.ndarray] | None = None, cancelled=None, progress=None) -> GradCheck:
     """The check at the session's initial parameters, or at `params` (the trainable ones, e.g.
     a run's current values), with MindSpore in this process."""
     from ..engine.checkpoints import TrainingState

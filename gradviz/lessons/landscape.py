@@ -5,6 +5,7 @@ parameter elements or by two random directions normalised filter by filter (Li e
 L is the function autodiff differentiates with the session's options (gradcheck.objective), in
 float64 numpy. Runs in the engine process; progress is reported per row and a row can be
 cancelled between points."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,11 +22,12 @@ from .gradcheck import objective
 @dataclass
 class Plane:
     """center + a * u + b * v, each a flat vector in a layout's order."""
+
     layout: Layout
     center: np.ndarray
     u: np.ndarray
     v: np.ndarray
-    labels: tuple[str, str]   # what the axes are: two elements, or "direction 1/2"
+    labels: tuple[str, str]  # what the axes are: two elements, or "direction 1/2"
 
     def point(self, a: float, b: float) -> dict[str, np.ndarray]:
         return self.layout.unflatten(self.center + a * self.u + b * self.v)
@@ -66,9 +68,14 @@ def filter_normalised(layout: Layout, center: np.ndarray, seed: int = 0) -> Plan
     return Plane(layout, np.asarray(center, np.float64), dirs[0], dirs[1], ("direction 1", "direction 2"))
 
 
-def surface(session: Session, plane: Plane, alphas: np.ndarray, betas: np.ndarray,
-            progress: Callable[[float], None] | None = None,
-            cancelled: Callable[[], bool] | None = None) -> np.ndarray:
+def surface(
+    session: Session,
+    plane: Plane,
+    alphas: np.ndarray,
+    betas: np.ndarray,
+    progress: Callable[[float], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> np.ndarray:
     """L at every (alpha, beta): an array of shape (len(betas), len(alphas)); rows are betas."""
     base = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, session.options.seed).items()}
     L = objective(session, {**base, **plane.point(0.0, 0.0)})

@@ -1,6 +1,7 @@
 """What Graph mode costs and buys on the current graph: ms per step in PyNative and in Graph
 mode (the first Graph step, which compiles, apart), and the largest difference between the two
 modes' results after the same steps."""
+
 from __future__ import annotations
 
 import time
@@ -14,9 +15,9 @@ from ..model.session import Session
 @dataclass
 class ModeCost:
     steps: int
-    pynative_ms: float         # per step, median over the steps after the first
+    pynative_ms: float  # per step, median over the steps after the first
     graph_ms: float
-    graph_compile_s: float     # the first Graph-mode step, compilation included
+    graph_compile_s: float  # the first Graph-mode step, compilation included
     max_abs_difference: float  # over the loss, parameters and gradients of every step
     max_rel_difference: float
 
@@ -47,13 +48,16 @@ def _run(session: Session, mode: str, steps: int, tick=None):
 def measure(session: Session, steps: int = 50, progress=None, cancelled=None) -> ModeCost:
     """Train `steps` steps in each mode from the same initial values (in this process);
     progress(fraction) and cancelled() (then InterruptedError) between steps."""
+
     def ticker(first: int):
         def tick(k: int) -> None:
             if cancelled is not None and cancelled():
                 raise InterruptedError("mode cost cancelled")
             if progress is not None:
                 progress((first + k) / (2 * steps))
+
         return tick
+
     py, _, py_ms = _run(session, "pynative", steps, ticker(0))
     gr, compile_s, gr_ms = _run(session, "graph", steps, ticker(steps))
     if progress is not None:

@@ -7,6 +7,7 @@ a loop that records what `gradviz run` records. A difference is |MindSpore - PyT
 the largest magnitude that quantity (the loss, a gradient, a parameter) reaches in the run, at
 least 1: float32 rounding is relative to that scale, and a gradient that cancels down to nearly
 0 (the seed's linear regression near its end) cannot be compared element by element."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,8 +31,8 @@ def torch_available() -> bool:
 
 @dataclass
 class Parity:
-    steps: np.ndarray        # 1-based step numbers compared
-    loss: np.ndarray         # per step, the largest difference of each kind
+    steps: np.ndarray  # 1-based step numbers compared
+    loss: np.ndarray  # per step, the largest difference of each kind
     grads: np.ndarray
     params: np.ndarray
     mindspore_end: tuple[str, int]
@@ -46,11 +47,16 @@ class Parity:
         return self.mindspore_end == self.pytorch_end and self.worst <= TOLERANCE
 
     def to_json(self) -> dict:
-        return {"ok": self.ok, "tolerance": TOLERANCE, "steps": int(len(self.steps)),
-                "max_loss_difference": float(self.loss.max(initial=0)),
-                "max_grad_difference": float(self.grads.max(initial=0)),
-                "max_param_difference": float(self.params.max(initial=0)),
-                "mindspore_end": list(self.mindspore_end), "pytorch_end": list(self.pytorch_end)}
+        return {
+            "ok": self.ok,
+            "tolerance": TOLERANCE,
+            "steps": int(len(self.steps)),
+            "max_loss_difference": float(self.loss.max(initial=0)),
+            "max_grad_difference": float(self.grads.max(initial=0)),
+            "max_param_difference": float(self.params.max(initial=0)),
+            "mindspore_end": list(self.mindspore_end),
+            "pytorch_end": list(self.pytorch_end),
+        }
 
 
 def _diffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -129,7 +135,10 @@ def compare(session: Session) -> Parity:
         e.close()
     pt, pt_reason = pytorch_run(session)
     n = min(len(ms), len(pt))
-    kinds = [[np.atleast_1d(np.asarray(run[i][k], np.float64)) for i in range(n)] for run in (ms, pt) for k in (0, 2, 1)]
-    loss, grads, params = (_diffs(np.array(kinds[k]).reshape(n, -1), np.array(kinds[k + 3]).reshape(n, -1))
-                           for k in range(3))
+    kinds = [
+        [np.atleast_1d(np.asarray(run[i][k], np.float64)) for i in range(n)] for run in (ms, pt) for k in (0, 2, 1)
+    ]
+    loss, grads, params = (
+        _diffs(np.array(kinds[k]).reshape(n, -1), np.array(kinds[k + 3]).reshape(n, -1)) for k in range(3)
+    )
     return Parity(np.arange(1, n + 1), loss, grads, params, (reason, len(ms)), (pt_reason, len(pt)))

@@ -1,6 +1,7 @@
 """The tutorial's four ways of returning z, side by side, on any graph with an auxiliary output:
 the loss alone; (loss, z); (loss, ops.stop_gradient(z)); (loss, z) with has_aux=True. Each with
 its exact MindSpore call, what the call returns, and the gradients at the initial parameters."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -11,28 +12,38 @@ from ..model.codegen import differentiated_outputs, grad_call, returned_names, r
 from ..model.session import Session, SessionError
 
 VARIANTS = ("loss", "return_z", "stop_gradient", "has_aux")
-_OPTIONS = {"loss": (False, False, False), "return_z": (True, False, False),
-            "stop_gradient": (True, True, False), "has_aux": (True, False, True)}
+_OPTIONS = {
+    "loss": (False, False, False),
+    "return_z": (True, False, False),
+    "stop_gradient": (True, True, False),
+    "has_aux": (True, False, True),
+}
 
 
 @dataclass
 class Variant:
     name: str
-    call: str                     # grad_fn = <call>
-    returns: str                  # what grad_fn returns
-    function_returns: str         # the function's return line
+    call: str  # grad_fn = <call>
+    returns: str  # what grad_fn returns
+    function_returns: str  # the function's return line
     grads: dict[str, np.ndarray]  # per trainable parameter, at the initial values
-    differentiated: str           # L, written out: "loss" or "loss + sum(z)"
+    differentiated: str  # L, written out: "loss" or "loss + sum(z)"
 
     def to_json(self) -> dict:
-        return {"name": self.name, "call": self.call, "returns": self.returns,
-                "grads": {k: np.asarray(v, np.float64).tolist() for k, v in self.grads.items()}}
+        return {
+            "name": self.name,
+            "call": self.call,
+            "returns": self.returns,
+            "grads": {k: np.asarray(v, np.float64).tolist() for k, v in self.grads.items()},
+        }
 
 
 def variant_sessions(session: Session) -> dict[str, Session]:
     if len(session.graph.outputs()) < 2:
-        raise SessionError("the variants compare returning a second output (the tutorial's z) with the loss: "
-                           "the graph has only one Output; add one")
+        raise SessionError(
+            "the variants compare returning a second output (the tutorial's z) with the loss: "
+            "the graph has only one Output; add one"
+        )
     out = {}
     for name, (aux, stop, has_aux) in _OPTIONS.items():
         o = replace(session.options, aux_output=aux, stop_gradient=stop, has_aux=has_aux)
@@ -72,8 +83,16 @@ def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
             grads = {k: np.array(v) for k, v in e.grad_layout.unflatten(r.grads).items()}
         finally:
             e.close()
-        out.append(Variant(name, grad_call(s.graph, s.options), returned_structure(s.graph, s.options),
-                           function_return(s), grads, objective(s)))
+        out.append(
+            Variant(
+                name,
+                grad_call(s.graph, s.options),
+                returned_structure(s.graph, s.options),
+                function_return(s),
+                grads,
+                objective(s),
+            )
+        )
         if progress is not None:
             progress((i + 1) / len(sessions))
     return out
@@ -84,5 +103,7 @@ def why(session: Session) -> str:
     aux = returned_names(session.graph)[1:]
     z = ", ".join(aux)
     sums = " + ".join(f"sum({a})" for a in aux)
-    return (f"Returning {z} as well makes MindSpore differentiate loss + {sums}, so every gradient gains "
-            f"the gradient of {sums}; ops.stop_gradient({aux[0]}) or has_aux=True leave only the loss's.")
+    return (
+        f"Returning {z} as well makes MindSpore differentiate loss + {sums}, so every gradient gains "
+        f"the gradient of {sums}; ops.stop_gradient({aux[0]}) or has_aux=True leave only the loss's."
+    )

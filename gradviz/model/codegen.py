@@ -13,6 +13,7 @@ the names that would collide, and a new identifier in the generator is reserved 
 Values the program returns are held in locals named after computed nodes or Output nodes, never
 after an Input or Parameter, which the train step reads as globals.
 """
+
 from __future__ import annotations
 
 import ast
@@ -38,13 +39,13 @@ BATCH = 8  # steps per call of gv_recorded_steps (Graph mode, flat out): fewer c
 @dataclass(frozen=True)
 class Program:
     source: str
-    arg_names: list[str]      # function arguments: inputs, then parameters
+    arg_names: list[str]  # function arguments: inputs, then parameters
     input_names: list[str]
     param_names: list[str]
     trainable_names: list[str]
-    aux_names: list[str]      # keys of the auxiliary outputs, in return order
-    node_names: list[str]     # nodes returned by gv_values(), in order (Outputs excluded)
-    aux_sources: list[str]    # the node each auxiliary output returns
+    aux_names: list[str]  # keys of the auxiliary outputs, in return order
+    node_names: list[str]  # nodes returned by gv_values(), in order (Outputs excluded)
+    aux_sources: list[str]  # the node each auxiliary output returns
     part_names: tuple[str, ...] = ()  # Outputs whose own share of dL/d(node) gv_snapshot also returns
 
 
@@ -74,9 +75,11 @@ def returned_names(graph: Graph) -> list[str]:
 def run_layouts(program: Program, shapes: dict) -> tuple[Layout, Layout, Layout]:
     """What each step of a run of this program records: the parameters, the gradients (of the
     trainable parameters) and the auxiliary outputs, by name and shape (shapes: graph.check())."""
-    return (Layout(program.param_names, [shapes[n] for n in program.param_names]),
-            Layout(program.trainable_names, [shapes[n] for n in program.trainable_names]),
-            Layout(program.aux_names, [shapes[s] for s in program.aux_sources]))
+    return (
+        Layout(program.param_names, [shapes[n] for n in program.param_names]),
+        Layout(program.trainable_names, [shapes[n] for n in program.trainable_names]),
+        Layout(program.aux_names, [shapes[s] for s in program.aux_sources]),
+    )
 
 
 def _grad_position(graph: Graph) -> str:
@@ -110,7 +113,11 @@ def returned_structure(graph: Graph, options: Options) -> str:
     aux_on = options.aux_output and len(names) > 1
     has_aux = aux_on and options.has_aux
     grads = [f"d{t.name}" for t in graph.trainable()]
-    g = grads[0] if len(grads) == 1 and options.api != "cell" else "(" + ", ".join(grads) + ("," if len(grads) == 1 else "") + ")"
+    g = (
+        grads[0]
+        if len(grads) == 1 and options.api != "cell"
+        else "(" + ", ".join(grads) + ("," if len(grads) == 1 else "") + ")"
+    )
     aux = names[1:] if aux_on else []
     if options.api == "grad":
         return f"({g}, ({', '.join(aux)},))" if has_aux else g
@@ -123,7 +130,7 @@ def returned_values(graph: Graph, options: Options) -> list[str]:
     `loss, ops.stop_gradient(z)` (the sources of the returned Outputs)."""
     outs = graph.outputs()
     aux_on = options.aux_output and len(outs) > 1
-    srcs = [o.inputs.get("x", "") for o in outs][:len(outs) if aux_on else 1]
+    srcs = [o.inputs.get("x", "") for o in outs][: len(outs) if aux_on else 1]
     stop = aux_on and options.stop_gradient
     return srcs[:1] + [f"ops.stop_gradient({s})" if stop else s for s in srcs[1:]]
 
@@ -154,7 +161,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     srcs = [o.inputs["x"] for o in outs]
     if not aux_on:
         srcs = srcs[:1]
-    local = returned_names(graph)[:len(srcs)]
+    local = returned_names(graph)[: len(srcs)]
     attr = attr_names or {p: p for p in params}
 
     L: list[str] = []
@@ -247,7 +254,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w("")
     # with several differentiated outputs (z returned and differentiated), each one's own share of
     # dL/d(node) too: L is their sum, and these parts say where a gradient such as db's +1 comes from
-    shares = [o.name for o in differentiated_outputs(graph, options)][:len(rets)]
+    shares = [o.name for o in differentiated_outputs(graph, options)][: len(rets)]
     shares = shares if len(shares) > 1 else []
     for k in range(len(shares)):
         w(f"def {GV}probe_part{k}({', '.join(args + dargs)}):")
@@ -270,8 +277,9 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     if len(order) == 1:
         for gname in grads:
             w(f"{_INDENT}{gname} = ({gname},)")
-    flat = [f"{GV}v[{i}].reshape((-1,))" for i in range(len(order))] + \
-        [f"{gname}[{i}].reshape((-1,))" for gname in grads for i in range(len(order))]
+    flat = [f"{GV}v[{i}].reshape((-1,))" for i in range(len(order))] + [
+        f"{gname}[{i}].reshape((-1,))" for gname in grads for i in range(len(order))
+    ]
     w(f"{_INDENT}return ops.concat(({', '.join(flat)}))")
     w("")
     w("")
@@ -280,9 +288,11 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"def {GV}recorded_step({', '.join(inputs)}):")
     w(f"{_INDENT}{GV}before = ops.concat(({', '.join(before)},))")
     w(f"{_INDENT}{GV}loss, {GV}aux, {GV}grads = train_step({', '.join(inputs)})")
-    parts = [f"{GV}loss.reshape((1,))", "optimizer.learning_rate.reshape((1,))", f"{GV}before"] + \
-        [f"{GV}grads[{i}].reshape((-1,))" for i in range(len(trainable))] + \
-        [f"{GV}aux[{i}].reshape((-1,))" for i in range(len(local) - 1)]
+    parts = (
+        [f"{GV}loss.reshape((1,))", "optimizer.learning_rate.reshape((1,))", f"{GV}before"]
+        + [f"{GV}grads[{i}].reshape((-1,))" for i in range(len(trainable))]
+        + [f"{GV}aux[{i}].reshape((-1,))" for i in range(len(local) - 1)]
+    )
     w(f"{_INDENT}return ops.concat(({', '.join(parts)}))")
     w("")
     w("")
@@ -292,8 +302,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
         w(f"{_INDENT}{GV}r{i} = {GV}recorded_step({', '.join(inputs)})")
     w(f"{_INDENT}return ops.stack(({', '.join(f'{GV}r{i}' for i in range(BATCH))}))")
     src = "\n".join(L) + "\n"
-    return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:],
-                   tuple(shares))
+    return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:], tuple(shares))
 
 
 # -- the names the generator keeps for itself ---------------------------------------------------
@@ -310,8 +319,11 @@ def _probe_graphs() -> list[Graph]:
             name = f"u_n{i}"
             nodes.append(Node(name, k.name, inputs={p: (prev if j == 0 else "u_p0") for j, p in enumerate(k.ports)}))
             prev = name
-        nodes += [Node("u_loss", "Output", inputs={"x": prev}), Node("u_aux", "Output", inputs={"x": "u_n0"}),
-                  Node("u_aux_src", "Output", inputs={"x": "u_p0"})]
+        nodes += [
+            Node("u_loss", "Output", inputs={"x": prev}),
+            Node("u_aux", "Output", inputs={"x": "u_n0"}),
+            Node("u_aux_src", "Output", inputs={"x": "u_p0"}),
+        ]
         graphs.append(Graph(nodes))
     return graphs
 
@@ -337,12 +349,14 @@ def reserved_names() -> frozenset[str]:
     and PyTorch scripts) use for themselves, outside the gv_ namespace, and the names MindSpore's
     compiler keeps (COMPILER_NAMES)."""
     from . import export
+
     found: set[str] = set()
     user: set[str] = set()
     for g in _probe_graphs():
         user |= set(g.names())
         for api, aux, has_aux, stop, mode, until in itertools.product(
-                APIS, (False, True), (False, True), (False, True), MODES, (None, 0.5)):
+            APIS, (False, True), (False, True), (False, True), MODES, (None, 0.5)
+        ):
             o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode=mode, until_loss=until)
             s = Session(g, o)
             found |= _identifiers(generate(g, o).source)

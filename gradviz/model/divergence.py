@@ -9,6 +9,7 @@ The update-to-value ratio of a trained tensor p at step k is ‖lr·∂L/∂p‖
 over the tensor's elements; for a one-element tensor simply |lr·g| / |p|): the size of the plain
 gradient step against the size of what it changes. Well-behaved training keeps it far below 1;
 above 1 one step changes a parameter by more than its whole value."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,8 +26,9 @@ RATIO_LIMIT = 1.0
 class BadValue:
     """The first non-finite value of a run: at `step`, in `tensor` (a parameter name, "loss" or
     "∂L/∂name"), element `element` (a Layout label such as w[2,1])."""
+
     step: int
-    kind: str     # "parameter", "loss" or "gradient"
+    kind: str  # "parameter", "loss" or "gradient"
     tensor: str
     element: str
     value: float
@@ -40,6 +42,7 @@ class BadValue:
 @dataclass(frozen=True)
 class RatioCrossing:
     """The first step whose update-to-value ratio passed RATIO_LIMIT, and for which tensor."""
+
     step: int
     tensor: str
     ratio: float
@@ -48,7 +51,7 @@ class RatioCrossing:
 def _row_finite(h: History) -> np.ndarray:
     """Per step: loss, every parameter and every gradient finite."""
     with np.errstate(invalid="ignore"):
-        return (np.isfinite(h.loss) & np.isfinite(h.params).all(axis=1) & np.isfinite(h.grads).all(axis=1))
+        return np.isfinite(h.loss) & np.isfinite(h.params).all(axis=1) & np.isfinite(h.grads).all(axis=1)
 
 
 def first_non_finite(h: History) -> BadValue | None:
@@ -136,8 +139,8 @@ def update_table(h: History, name: str, element: int | None, rows: slice) -> dic
     lr = h.lr[rows].astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if element is None:
-            pv = np.sqrt(np.sum(p ** 2, axis=1))
-            gv = np.sqrt(np.sum(g ** 2, axis=1))
+            pv = np.sqrt(np.sum(p**2, axis=1))
+            gv = np.sqrt(np.sum(g**2, axis=1))
             uv = np.abs(lr) * gv
         else:
             pv, gv = p[:, element], g[:, element]
@@ -154,8 +157,10 @@ def coach_text(h: History) -> str:
     text = f"First non-finite value: {bad.describe()}."
     cross = first_ratio_above(h)
     if cross is not None and cross.step <= bad.step:
-        text += (f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step {cross.step:,} "
-                 f"({cross.tensor}: {fmt_number(cross.ratio)}): each step changed it by more than its whole size.")
+        text += (
+            f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step {cross.step:,} "
+            f"({cross.tensor}: {fmt_number(cross.ratio)}): each step changed it by more than its whole size."
+        )
     else:
         text += f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {RATIO_LIMIT:g} until then."
     return text

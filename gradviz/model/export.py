@@ -6,6 +6,7 @@ step, so it reproduces `gradviz run` with those options.
 
 Node names become the scripts' variables as they do in the training program (codegen); the
 identifiers the scripts use for themselves are part of codegen.reserved_names()."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,22 +45,28 @@ def _value(n, tensor: str, dtype: str) -> str:
 
 def _header(session: Session, framework: str) -> list[str]:
     o = session.options
-    lines = [f'"""{shorten(session.name, 60).replace(chr(34), chr(39))}: exported from GradViz as a standalone {framework} program.',
-             "",
-             f"Options: api={o.api}, optimizer={o.optimizer}, lr={o.lr:g}, seed={o.seed}, steps={o.steps}, "
-             f"stop at loss={o.until_loss if o.until_loss is not None else 'off'}, mode={o.mode},",
-             f"return auxiliary outputs={o.aux_output}, stop_gradient={o.stop_gradient}, has_aux={o.has_aux}.",
-             'It prints one line "step <k> loss <value>" per step, as `gradviz run` records them."""']
+    lines = [
+        f'"""{shorten(session.name, 60).replace(chr(34), chr(39))}: exported from GradViz as a standalone {framework} program.',
+        "",
+        f"Options: api={o.api}, optimizer={o.optimizer}, lr={o.lr:g}, seed={o.seed}, steps={o.steps}, "
+        f"stop at loss={o.until_loss if o.until_loss is not None else 'off'}, mode={o.mode},",
+        f"return auxiliary outputs={o.aux_output}, stop_gradient={o.stop_gradient}, has_aux={o.has_aux}.",
+        'It prints one line "step <k> loss <value>" per step, as `gradviz run` records them."""',
+    ]
     return lines
 
 
 def _loop_end(session: Session, indent: str, finite: str) -> list[str]:
     """The seed's checks before the update: stop on a non-finite value, or once below the target."""
-    out = [f"{indent}if not ({finite}):",
-           f"{indent}{_I}break  # not finite: GradViz stops here too, without this step's update"]
+    out = [
+        f"{indent}if not ({finite}):",
+        f"{indent}{_I}break  # not finite: GradViz stops here too, without this step's update",
+    ]
     if session.options.until_loss is not None:
-        out += [f"{indent}if loss_value < {session.options.until_loss!r}:",
-                f"{indent}{_I}break  # as the seed's `if loss < 0.001: break`, before the update"]
+        out += [
+            f"{indent}if loss_value < {session.options.until_loss!r}:",
+            f"{indent}{_I}break  # as the seed's `if loss < 0.001: break`, before the update",
+        ]
     return out
 
 
@@ -78,10 +85,16 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     aux_on = o.aux_output and len(outs) > 1
     has_aux, stop = aux_on and o.has_aux, aux_on and o.stop_gradient
     srcs = [x.inputs["x"] for x in (outs if aux_on else outs[:1])]
-    local = names[:len(srcs)]
+    local = names[: len(srcs)]
     L = _header(session, "MindSpore")
-    L += ["import numpy as np", "import mindspore", "from mindspore import Parameter, Tensor, nn, ops", "",
-          'mindspore.set_device("CPU")', f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order"]
+    L += [
+        "import numpy as np",
+        "import mindspore",
+        "from mindspore import Parameter, Tensor, nn, ops",
+        "",
+        'mindspore.set_device("CPU")',
+        f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order",
+    ]
     for n in g.nodes:
         if n.kind == "Input":
             L.append(f"{n.name} = {_value(n, 'Tensor', 'mindspore.float32')}")
@@ -92,16 +105,30 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     L += ["", "", f"def function({', '.join(args)}):"]
     L += [f"{_I}{n.name} = {expression(n)}" for n in computed]
     L += [f"{_I}return {', '.join(rets)}", "", ""]
-    opt = {"sgd": "nn.SGD({p}, learning_rate={lr!r})", "momentum": "nn.Momentum({p}, learning_rate={lr!r}, momentum=0.9)",
-           "adam": "nn.Adam({p}, learning_rate={lr!r})"}[o.optimizer]
+    opt = {
+        "sgd": "nn.SGD({p}, learning_rate={lr!r})",
+        "momentum": "nn.Momentum({p}, learning_rate={lr!r}, momentum=0.9)",
+        "adam": "nn.Adam({p}, learning_rate={lr!r})",
+    }[o.optimizer]
     if o.api == "cell":
         attr = attr_names or {p: p for p in params}
         L += ["class Network(nn.Cell):", f"{_I}def __init__(self):", f"{_I * 2}super().__init__()"]
         L += [f"{_I * 2}self.{attr[p]} = {p}" for p in params]
-        L += ["", f"{_I}def construct(self{''.join(', ' + i for i in inputs)}):",
-              f"{_I * 2}return function({', '.join(inputs + [f'self.{attr[p]}' for p in params])})", "", "",
-              "network = Network()", f"optimizer = {opt.format(p='network.trainable_params()', lr=o.lr)}", "", "",
-              f"def forward_fn({', '.join(inputs)}):", f"{_I}return network({', '.join(inputs)})", "", ""]
+        L += [
+            "",
+            f"{_I}def construct(self{''.join(', ' + i for i in inputs)}):",
+            f"{_I * 2}return function({', '.join(inputs + [f'self.{attr[p]}' for p in params])})",
+            "",
+            "",
+            "network = Network()",
+            f"optimizer = {opt.format(p='network.trainable_params()', lr=o.lr)}",
+            "",
+            "",
+            f"def forward_fn({', '.join(inputs)}):",
+            f"{_I}return network({', '.join(inputs)})",
+            "",
+            "",
+        ]
         call_args = inputs
     else:
         L.append(f"optimizer = {opt.format(p='[' + ', '.join(trainable) + ']', lr=o.lr)}")
@@ -122,11 +149,15 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     if single:
         L.append(f"{_I}grads = (grad,)")
     L += [f"{_I}return {local[0]}, grads", "", ""]
-    L += [f"for step in range(1, {o.steps} + 1):",
-          f"{_I}step_loss, grads = forward_backward({', '.join(inputs)})",
-          f"{_I}loss_value = float(step_loss.asnumpy())",
-          f'{_I}print(f"step {{step}} loss {{loss_value!r}}")']
-    L += _loop_end(session, _I, "np.isfinite(loss_value) and all(np.isfinite(gradient.asnumpy()).all() for gradient in grads)")
+    L += [
+        f"for step in range(1, {o.steps} + 1):",
+        f"{_I}step_loss, grads = forward_backward({', '.join(inputs)})",
+        f"{_I}loss_value = float(step_loss.asnumpy())",
+        f'{_I}print(f"step {{step}} loss {{loss_value!r}}")',
+    ]
+    L += _loop_end(
+        session, _I, "np.isfinite(loss_value) and all(np.isfinite(gradient.asnumpy()).all() for gradient in grads)"
+    )
     L += [f"{_I}optimizer(grads)"]
     return "\n".join(L) + "\n"
 
@@ -150,10 +181,15 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
     outs = g.outputs()
     aux_on = o.aux_output and len(outs) > 1
     srcs = [x.inputs["x"] for x in (outs if aux_on else outs[:1])]
-    local = names[:len(srcs)]
+    local = names[: len(srcs)]
     diff = len(differentiated_outputs(g, o))
     L = _header(session, "PyTorch")
-    L += ["import numpy as np", "import torch", "", f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order"]
+    L += [
+        "import numpy as np",
+        "import torch",
+        "",
+        f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order",
+    ]
     for n in g.nodes:
         if n.kind == "Input":
             L.append(f"{n.name} = {_value(n, 'torch.tensor', 'dtype=torch.float32')}")
@@ -165,26 +201,38 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
     if aux_on and o.stop_gradient:
         L.append(f"{_I}# ops.stop_gradient(z) in MindSpore is z.detach() in PyTorch")
     L += [f"{_I}return {', '.join(rets)}", "", ""]
-    opt = {"sgd": "torch.optim.SGD({p}, lr={lr!r})",
-           "momentum": "torch.optim.SGD({p}, lr={lr!r}, momentum=0.9)  # nn.Momentum's update",
-           "adam": "torch.optim.Adam({p}, lr={lr!r})"}[o.optimizer]
+    opt = {
+        "sgd": "torch.optim.SGD({p}, lr={lr!r})",
+        "momentum": "torch.optim.SGD({p}, lr={lr!r}, momentum=0.9)  # nn.Momentum's update",
+        "adam": "torch.optim.Adam({p}, lr={lr!r})",
+    }[o.optimizer]
     L.append(f"optimizer = {opt.format(p='[' + ', '.join(trainable) + ']', lr=o.lr)}")
     defs = "\n".join(L) + "\n"
-    L = ["", "", f"for step in range(1, {o.steps} + 1):",
-          f"{_I}{', '.join(local)} = function({', '.join(args)})",
-          f"{_I}loss_value = {local[0]}.item()",
-          f'{_I}print(f"step {{step}} loss {{loss_value!r}}")']
+    L = [
+        "",
+        "",
+        f"for step in range(1, {o.steps} + 1):",
+        f"{_I}{', '.join(local)} = function({', '.join(args)})",
+        f"{_I}loss_value = {local[0]}.item()",
+        f'{_I}print(f"step {{step}} loss {{loss_value!r}}")',
+    ]
     if diff > 1:
         total = " + ".join([local[0]] + [f"{a}.sum()" for a in local[1:diff]])
-        L += [f"{_I}# MindSpore differentiates every output the function returns: with z returned (no",
-              f"{_I}# stop_gradient, no has_aux) its gradients are those of loss + sum(z), so here too",
-              f"{_I}({total}).backward()"]
+        L += [
+            f"{_I}# MindSpore differentiates every output the function returns: with z returned (no",
+            f"{_I}# stop_gradient, no has_aux) its gradients are those of loss + sum(z), so here too",
+            f"{_I}({total}).backward()",
+        ]
     else:
         if aux_on:
             why = "has_aux=True" if o.has_aux else "ops.stop_gradient"
             L.append(f"{_I}# with {why} MindSpore differentiates the loss alone")
         L.append(f"{_I}{local[0]}.backward()")
-    L += _loop_end(session, _I, f"np.isfinite(loss_value) and all(torch.isfinite(param.grad).all() for param in [{', '.join(trainable)}])")
+    L += _loop_end(
+        session,
+        _I,
+        f"np.isfinite(loss_value) and all(torch.isfinite(param.grad).all() for param in [{', '.join(trainable)}])",
+    )
     L += [f"{_I}optimizer.step()", f"{_I}optimizer.zero_grad()"]
     return defs, "\n".join(L) + "\n"
 

@@ -1,4 +1,5 @@
 """Compact text for tensor values, as nodes and tooltips show them. Qt-free."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -66,11 +67,11 @@ def shorten(value, limit: int = QUOTE_LIMIT) -> str:
     `limit` characters (cut with "…"). Only a bounded prefix is ever looked at, so a
     5,000,000-character name costs no more than an 80-character one."""
     try:
-        text = value if isinstance(value, str) else repr(value)[:limit * 4]
+        text = value if isinstance(value, str) else repr(value)[: limit * 4]
     except ValueError:  # an integer too long to print
         text = f"a {type(value).__name__} too long to show"
-    s = _escape(text[:limit * 2])
-    return s if len(s) <= limit and len(text) <= limit * 2 else s[:limit - 1] + "…"
+    s = _escape(text[: limit * 2])
+    return s if len(s) <= limit and len(text) <= limit * 2 else s[: limit - 1] + "…"
 
 
 def quote(value, limit: int = QUOTE_LIMIT) -> str:
@@ -85,7 +86,7 @@ def show_path(path, limit: int = PATH_LIMIT) -> str:
 
     text = os.fsdecode(path) if not isinstance(path, str) else path
     if len(text) > limit * 4:  # the middle is cut anyway: never escape megabytes
-        text = text[:limit * 2] + text[-limit * 2:]
+        text = text[: limit * 2] + text[-limit * 2 :]
     s = _escape(text)
     if len(s) <= limit:
         return s

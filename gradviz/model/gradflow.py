@@ -12,6 +12,7 @@ This module says, for the current options:
   the op table (float64) applied to the engine's own dL/d(node) and values, so an edge carries
   exactly its share of the gradient its source node shows.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ SHOWN_IN_FULL = 4  # vectors up to this many elements are written out in full
 class OutputFlow:
     """What an Output node sends back: `seed` is d L / d(returned value) (None: nothing flows),
     `label` says why in a few words, `cut` marks an ops.stop_gradient on the way back."""
+
     label: str
     seed: np.ndarray | None
     cut: bool = False
@@ -115,8 +117,11 @@ def contributing(graph: Graph, parts: dict) -> dict[str, list[str]]:
     if len(parts) < 2:
         return {}
     reach = _reaches(graph)
-    return {name: [o for o in parts if o in outs] for name, outs in reach.items()
-            if len([o for o in parts if o in outs]) >= 2}
+    return {
+        name: [o for o in parts if o in outs]
+        for name, outs in reach.items()
+        if len([o for o in parts if o in outs]) >= 2
+    }
 
 
 def share_text(parts: dict, outputs: list[str], node: str) -> str:

@@ -3,6 +3,7 @@
 Qt-free and MindSpore-free, so that the editor, the session loader and the CLI can check a graph
 without starting a runtime. Every problem names the node and the rule it breaks.
 """
+
 from __future__ import annotations
 
 import copy
@@ -60,7 +61,7 @@ class Node:
         return self.kind == "Parameter" and self.requires_grad
 
     def label(self) -> str:
-        return f'{self.kind} {quote(self.name)}'
+        return f"{self.kind} {quote(self.name)}"
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"name": self.name, "kind": self.kind}
@@ -164,8 +165,8 @@ class Graph:
             if s == 2:
                 return
             if s == 1:
-                cyc = path[path.index(n.name):] + [n.name]
-                raise GraphError(f'{n.label()}: the graph has a cycle: {" -> ".join(cyc)}')
+                cyc = path[path.index(n.name) :] + [n.name]
+                raise GraphError(f"{n.label()}: the graph has a cycle: {' -> '.join(cyc)}")
             state[n.name] = 1
             for port in PORTS.get(n.kind, ()):
                 src = by_name.get(n.inputs.get(port, ""))
@@ -185,14 +186,14 @@ class Graph:
         by_name: dict[str, Node] = {}
         for n in self.nodes:
             if n.name in by_name:
-                problems.append(Problem(n.name, f'{n.label()}: the name {quote(n.name)} is used twice'))
+                problems.append(Problem(n.name, f"{n.label()}: the name {quote(n.name)} is used twice"))
             by_name.setdefault(n.name, n)
         for n in self.nodes:
             msg = check_name(n.name)
             if msg:
                 problems.append(Problem(n.name, f"{n.label()}: {msg}"))
             if n.kind not in PORTS:
-                problems.append(Problem(n.name, f'node {quote(n.name)}: unknown kind {quote(n.kind)}'))
+                problems.append(Problem(n.name, f"node {quote(n.name)}: unknown kind {quote(n.kind)}"))
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -200,7 +201,7 @@ class Graph:
             cycle = str(e).split("cycle: ")[-1].split(" -> ")
             for name in dict.fromkeys(cycle):
                 if name in by_name:
-                    problems.append(Problem(name, f'{by_name[name].label()}: is on a cycle: {" -> ".join(cycle)}'))
+                    problems.append(Problem(name, f"{by_name[name].label()}: is on a cycle: {' -> '.join(cycle)}"))
             for n in self.nodes:
                 for port in PORTS.get(n.kind, ()):
                     if not n.inputs.get(port):
@@ -228,17 +229,31 @@ class Graph:
                     ok = False
                     continue
                 if src not in by_name:
-                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' refers to {quote(src)}, which does not exist'))
+                    problems.append(
+                        Problem(
+                            n.name, f"{n.label()}: input port '{port}' refers to {quote(src)}, which does not exist"
+                        )
+                    )
                     ok = False
                     continue
                 if by_name[src].kind == "Output":
-                    problems.append(Problem(n.name, f'{n.label()}: input port \'{port}\' is fed by Output {quote(src)}; an Output only marks a result'))
+                    problems.append(
+                        Problem(
+                            n.name,
+                            f"{n.label()}: input port '{port}' is fed by Output {quote(src)}; an Output only marks a result",
+                        )
+                    )
                     ok = False
                     continue
                 ins.append((src, shapes.get(src)))
             extra = set(n.inputs) - set(PORTS[n.kind])
             if extra:
-                problems.append(Problem(n.name, f"{n.label()}: unknown input port(s) {', '.join(quote(e, 40) for e in sorted(extra)[:5])}"))
+                problems.append(
+                    Problem(
+                        n.name,
+                        f"{n.label()}: unknown input port(s) {', '.join(quote(e, 40) for e in sorted(extra)[:5])}",
+                    )
+                )
             if not ok or any(s is None for _, s in ins):
                 shapes[n.name] = None
                 continue
@@ -261,7 +276,12 @@ class Graph:
             s = shapes.get(loss.name)
             if s is not None and s != ():
                 src = loss.inputs.get("x", "?")
-                problems.append(Problem(loss.name, f'{loss.label()}: the loss (first output) must be a scalar, but "{src}" has shape {shape_str(s)}'))
+                problems.append(
+                    Problem(
+                        loss.name,
+                        f'{loss.label()}: the loss (first output) must be a scalar, but "{src}" has shape {shape_str(s)}',
+                    )
+                )
         if not self.trainable():
             problems.append(Problem(None, "the graph has no trainable Parameter: there is nothing to train"))
         return problems
@@ -286,15 +306,15 @@ def check_name(name: Any) -> str | None:
     if len(name) > 40:
         return "a name has at most 40 characters"
     if not name.isidentifier() or not name.isascii():
-        return f'{quote(name)} is not a valid name: use letters, digits and _ and do not start with a digit'
+        return f"{quote(name)} is not a valid name: use letters, digits and _ and do not start with a digit"
     if name.startswith(RESERVED_PREFIX):
-        return f'{quote(name)} is reserved: names starting with {RESERVED_PREFIX} are used by GradViz'
+        return f"{quote(name)} is reserved: names starting with {RESERVED_PREFIX} are used by GradViz"
     if name.startswith("__") and name.endswith("__"):
-        return f'{quote(name)} is reserved: names with double underscores on both sides belong to Python'
+        return f"{quote(name)} is reserved: names with double underscores on both sides belong to Python"
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        return f'{quote(name)} is a Python keyword; choose another name'
+        return f"{quote(name)} is a Python keyword; choose another name"
     if name in reserved_names():
-        return f'{quote(name)} is a name the generated program uses itself; choose another name'
+        return f"{quote(name)} is a name the generated program uses itself; choose another name"
     return None
 
 
@@ -320,7 +340,7 @@ def check_source(n: Node) -> str | None:
     if msg:
         return msg
     if n.init not in INITS:
-        return f'init {quote(n.init)} is unknown; use one of {", ".join(INITS)}'
+        return f"init {quote(n.init)} is unknown; use one of {', '.join(INITS)}"
     if n.init == "values":
         try:
             arr = np.asarray(n.values, dtype=np.float64)

@@ -4,6 +4,7 @@ formats.records.write_history exports.
 Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. A
 min/max pyramid (blocks of 16, 256, 4096 and 65536 steps), updated as steps arrive, lets a plot
 of any zoom draw about a thousand points per curve instead of every step. Qt-free."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,7 +38,7 @@ class _Envelope:
                 grow = max(nb, 2 * len(self.mins[lv]))
                 for arrs in (self.mins, self.maxs):
                     new = np.zeros((grow, self.cols), np.float32)
-                    new[:len(arrs[lv])] = arrs[lv]
+                    new[: len(arrs[lv])] = arrs[lv]
                     arrs[lv] = new
             lo = first * LOD_FACTOR
             with np.errstate(invalid="ignore"):
@@ -56,8 +57,12 @@ class History:
         self.n = 0
         self.version = 0  # bumped on every change, so views redraw only when needed
         P, G = param_layout.total, grad_layout.total
-        self._cols = {"loss": slice(0, 1), "params": slice(1, 1 + P), "grads": slice(1 + P, 1 + P + G),
-                      "norm": slice(1 + P + G, 2 + P + G)}
+        self._cols = {
+            "loss": slice(0, 1),
+            "params": slice(1, 1 + P),
+            "grads": slice(1 + P, 1 + P + G),
+            "norm": slice(1 + P + G, 2 + P + G),
+        }
         self._width = 2 + P + G
         self._env = _Envelope(self._width)
         self.bad_steps: list[int] = []  # steps with a non-finite loss or gradient (first 100)
@@ -81,7 +86,7 @@ class History:
         old = (self._step, self._table, self._aux, self._ms, self._lr)
         self._alloc(cap)
         for dst, src in zip((self._step, self._table, self._aux, self._ms, self._lr), old):
-            dst[:self.n] = src[:self.n]
+            dst[: self.n] = src[: self.n]
 
     def append(self, steps, loss, params, grads, aux, step_ms, lr=None) -> None:
         """Append a batch: 1-D steps/loss/step_ms/lr and 2-D (batch, total) params/grads/aux.
@@ -108,7 +113,7 @@ class History:
         self._env.update(t, self.n, self.n + k)
         bad = ~np.isfinite(t[s, 0]) | ~np.isfinite(t[s, -1])
         if bad.any() and len(self.bad_steps) < 100:
-            self.bad_steps += [int(v) for v in self._step[s][bad][:100 - len(self.bad_steps)]]
+            self.bad_steps += [int(v) for v in self._step[s][bad][: 100 - len(self.bad_steps)]]
         self.n += k
         self.version += 1
 
@@ -119,7 +124,7 @@ class History:
 
     def truncate(self, step: int) -> None:
         """Keep the steps before `step` (a rewound run trains step `step` again)."""
-        n = int(np.searchsorted(self._step[:self.n], step))
+        n = int(np.searchsorted(self._step[: self.n], step))
         if n == self.n:
             return
         self.n = n
@@ -130,42 +135,42 @@ class History:
 
     def index(self, step: int) -> int | None:
         """The row of `step`, or None if the history does not hold it."""
-        i = int(np.searchsorted(self._step[:self.n], step))
+        i = int(np.searchsorted(self._step[: self.n], step))
         return i if i < self.n and self._step[i] == step else None
 
     # views of the filled part (no copies)
     @property
     def steps(self) -> np.ndarray:
-        return self._step[:self.n]
+        return self._step[: self.n]
 
     @property
     def loss(self) -> np.ndarray:
-        return self._table[:self.n, 0]
+        return self._table[: self.n, 0]
 
     @property
     def params(self) -> np.ndarray:
-        return self._table[:self.n, self._cols["params"]]
+        return self._table[: self.n, self._cols["params"]]
 
     @property
     def grads(self) -> np.ndarray:
-        return self._table[:self.n, self._cols["grads"]]
+        return self._table[: self.n, self._cols["grads"]]
 
     @property
     def aux(self) -> np.ndarray:
-        return self._aux[:self.n]
+        return self._aux[: self.n]
 
     @property
     def grad_norm(self) -> np.ndarray:
-        return self._table[:self.n, -1]
+        return self._table[: self.n, -1]
 
     @property
     def step_ms(self) -> np.ndarray:
-        return self._ms[:self.n]
+        return self._ms[: self.n]
 
     @property
     def lr(self) -> np.ndarray:
         """The learning rate in force at each step (NaN where unknown)."""
-        return self._lr[:self.n]
+        return self._lr[: self.n]
 
     def nbytes(self) -> int:
         arrays = [self._step, self._table, self._aux, self._ms, self._lr]

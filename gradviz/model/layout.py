@@ -1,4 +1,5 @@
 """How named tensors are flattened into one vector per step, for history buffers and pipes."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ import numpy as np
 @dataclass
 class Layout:
     """Names and shapes of the tensors of one record kind, flattened end to end."""
+
     names: list[str]
     shapes: list[tuple[int, ...]]
 
@@ -38,7 +40,7 @@ class Layout:
     def unflatten(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         out, i = {}, 0
         for n, s, k in zip(self.names, self.shapes, self.sizes):
-            out[n] = np.asarray(flat[i:i + k]).reshape(s)
+            out[n] = np.asarray(flat[i : i + k]).reshape(s)
             i += k
         return out
 
@@ -51,7 +53,7 @@ class Layout:
 
 
 LOSS_COL = 0  # a step's row: [loss, lr, params, grads, aux]
-LR_COL = 1    # the learning rate in force at that step
+LR_COL = 1  # the learning rate in force at that step
 
 
 def row_slices(params: Layout, grads: Layout) -> tuple[slice, slice, slice]:

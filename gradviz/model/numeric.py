@@ -3,6 +3,7 @@ against, and the function a finite-difference gradient check differentiates.
 
 Independent of MindSpore: every op's forward and backward here is the table's numpy math, whose
 backward the tests check against central differences of its forward."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,8 +14,9 @@ from .ops import OPS
 from .session import Session
 
 
-def forward(graph: Graph, sources: dict[str, np.ndarray],
-            held: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+def forward(
+    graph: Graph, sources: dict[str, np.ndarray], held: dict[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
     """float64 value of every node but the Outputs, from the values of the Inputs and Parameters;
     nodes in `held` take the value given there (a gradient check holds StopGradient nodes so)."""
     v = {k: np.asarray(x, np.float64) for k, x in sources.items()}

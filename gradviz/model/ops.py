@@ -7,6 +7,7 @@ means one `OpKind` entry plus its tests; an entry with a missing piece fails at 
 
 Qt-free and MindSpore-free: expressions are code templates, the math is numpy in float64.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,7 +18,7 @@ import numpy as np
 Shape = tuple[int, ...]
 ShapeRule = Callable[[list[tuple[str, Shape]]], tuple["Shape | None", "str | None"]]
 Forward = Callable[..., np.ndarray]
-Backward = Callable[..., tuple[np.ndarray, ...]]   # (g, *inputs, out) -> one gradient per port
+Backward = Callable[..., tuple[np.ndarray, ...]]  # (g, *inputs, out) -> one gradient per port
 
 ROLES = ("source", "op", "loss", "output")
 
@@ -25,18 +26,19 @@ ROLES = ("source", "op", "loss", "output")
 @dataclass(frozen=True)
 class OpKind:
     """One node kind. Templates name the ports in braces: "ops.matmul({a}, {b})"."""
+
     name: str
-    role: str                     # source (no ports, holds a tensor), op, loss (scalar), output
+    role: str  # source (no ports, holds a tensor), op, loss (scalar), output
     ports: tuple[str, ...]
-    description: str              # one line, shown in the palette and in tooltips
-    colour: str                   # the node's header colour
+    description: str  # one line, shown in the palette and in tooltips
+    colour: str  # the node's header colour
     shape: ShapeRule | None = None
     mindspore: str | None = None  # expression in the generated MindSpore program
-    pytorch: str | None = None    # the same in PyTorch (code export, parity)
-    forward: Forward | None = None     # float64 numpy, the inputs in port order
-    backward: Backward | None = None   # vector-Jacobian product per port, float64 numpy
-    blocks_gradient: bool = False      # StopGradient: the backward pass stops here
-    view: bool = False                 # MindSpore may return its input's memory (PyNative views)
+    pytorch: str | None = None  # the same in PyTorch (code export, parity)
+    forward: Forward | None = None  # float64 numpy, the inputs in port order
+    backward: Backward | None = None  # vector-Jacobian product per port, float64 numpy
+    blocks_gradient: bool = False  # StopGradient: the backward pass stops here
+    view: bool = False  # MindSpore may return its input's memory (PyNative views)
 
     @property
     def computes(self) -> bool:
@@ -86,16 +88,20 @@ def _transpose(ins):
 def _pair_to_scalar(ins):
     (na, sa), (nb, sb) = ins
     if sa != sb:
-        return None, (f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; "
-                      "the prediction and the target must have the same shape")
+        return None, (
+            f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; "
+            "the prediction and the target must have the same shape"
+        )
     return (), None
 
 
 def _softmax_ce_shape(ins):
     (na, sa), (nb, sb) = ins
     if len(sa) not in (1, 2):
-        return None, (f"{na} has shape {shape_str(sa)}; softmax cross-entropy needs class scores of shape (classes,) "
-                      "or (samples, classes)")
+        return None, (
+            f"{na} has shape {shape_str(sa)}; softmax cross-entropy needs class scores of shape (classes,) "
+            "or (samples, classes)"
+        )
     return _pair_to_scalar(ins)
 
 
@@ -159,74 +165,234 @@ _LOSS = "#c0392b"
 TABLE: tuple[OpKind, ...] = (
     OpKind("Input", "source", (), "A constant tensor (data or target): no gradient is applied to it.", "#6b7b8c"),
     OpKind("Parameter", "source", (), "A trainable tensor, updated by the optimizer.", "#1f77b4"),
-    OpKind("MatMul", "op", ("a", "b"), "ops.matmul(a, b): matrix (or vector-matrix) product.", _OP,
-           _matmul, "ops.matmul({a}, {b})", "torch.matmul({a}, {b})",
-           lambda a, b: a @ b, _matmul_back),
-    OpKind("Add", "op", ("a", "b"), "a + b, with broadcasting.", _OP,
-           _broadcast, "{a} + {b}", "{a} + {b}",
-           lambda a, b: a + b,
-           lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(g * _ones_like(out), b.shape))),
-    OpKind("Sub", "op", ("a", "b"), "a - b, with broadcasting.", _OP,
-           _broadcast, "{a} - {b}", "{a} - {b}",
-           lambda a, b: a - b,
-           lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(-g * _ones_like(out), b.shape))),
-    OpKind("Mul", "op", ("a", "b"), "a * b, element-wise with broadcasting.", _OP,
-           _broadcast, "{a} * {b}", "{a} * {b}",
-           lambda a, b: a * b,
-           lambda g, a, b, out: (unbroadcast(g * b, a.shape), unbroadcast(g * a, b.shape))),
-    OpKind("Neg", "op", ("x",), "-x: the negation.", _OP,
-           _same, "ops.neg({x})", "torch.neg({x})",
-           lambda x: -x, lambda g, x, out: (-g * _ones_like(x),)),
-    OpKind("Square", "op", ("x",), "ops.square(x): x * x, element-wise.", _OP,
-           _same, "ops.square({x})", "torch.square({x})",
-           lambda x: x * x, lambda g, x, out: (2 * g * x,)),
-    OpKind("Exp", "op", ("x",), "ops.exp(x): e to the x, element-wise.", _OP,
-           _same, "ops.exp({x})", "torch.exp({x})",
-           np.exp, lambda g, x, out: (g * out,)),
-    OpKind("Log", "op", ("x",), "ops.log(x): natural logarithm, element-wise (x must be above 0).", _OP,
-           _same, "ops.log({x})", "torch.log({x})",
-           np.log, lambda g, x, out: (g / x,)),
-    OpKind("ReLU", "op", ("x",), "ops.relu(x): max(x, 0), element-wise.", _ACT,
-           _same, "ops.relu({x})", "torch.relu({x})",
-           lambda x: np.maximum(x, 0.0), lambda g, x, out: (g * (x > 0),)),
-    OpKind("Sigmoid", "op", ("x",), "ops.sigmoid(x): 1 / (1 + e^-x), element-wise.", _ACT,
-           _same, "ops.sigmoid({x})", "torch.sigmoid({x})",
-           sigmoid, lambda g, x, out: (g * out * (1 - out),)),
-    OpKind("Tanh", "op", ("x",), "ops.tanh(x): hyperbolic tangent, element-wise.", _ACT,
-           _same, "ops.tanh({x})", "torch.tanh({x})",
-           np.tanh, lambda g, x, out: (g * (1 - out * out),)),
-    OpKind("Sum", "op", ("x",), "ops.sum(x): the sum of all elements, a scalar.", _OP,
-           _scalar, "ops.sum({x})", "torch.sum({x})",
-           lambda x: np.sum(x), lambda g, x, out: (g * np.ones(x.shape),)),
-    OpKind("Mean", "op", ("x",), "ops.mean(x): the mean of all elements, a scalar.", _OP,
-           _scalar, "ops.mean({x})", "torch.mean({x})",
-           lambda x: np.mean(x), lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),)),
-    OpKind("Transpose", "op", ("x",), "ops.t(x): a matrix's transpose (a vector stays as it is).", _OP,
-           _transpose, "ops.t({x})", "torch.t({x})",
-           lambda x: x.T, lambda g, x, out: (np.asarray(g).T,), view=True),
-    OpKind("StopGradient", "op", ("x",), "ops.stop_gradient(x): passes the value, blocks the gradient.", "#b8860b",
-           _same, "ops.stop_gradient({x})", "{x}.detach()",
-           lambda x: x, lambda g, x, out: (np.zeros(x.shape),), blocks_gradient=True, view=True),
-    OpKind("BCEWithLogits", "loss", ("logits", "target"),
-           "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.", _LOSS,
-           _pair_to_scalar,
-           "ops.binary_cross_entropy_with_logits({logits}, {target}, ops.ones_like({logits}), ops.ones_like({logits}))",
-           "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target})",
-           _bce,
-           lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size)),
-    OpKind("MSE", "loss", ("pred", "target"), "ops.mse_loss(pred, target), mean of squared errors.", _LOSS,
-           _pair_to_scalar, "ops.mse_loss({pred}, {target})", "torch.nn.functional.mse_loss({pred}, {target})",
-           lambda p, t: np.mean((p - t) ** 2),
-           lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size)),
-    OpKind("SoftmaxCrossEntropy", "loss", ("logits", "target"),
-           "ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities "
-           "(one-hot) as the target, mean over samples.", _LOSS,
-           _softmax_ce_shape, "ops.cross_entropy({logits}, {target})",
-           "torch.nn.functional.cross_entropy({logits}, {target})",
-           _softmax_ce, _softmax_ce_back),
-    OpKind("Output", "output", ("x",),
-           "Marks a returned value: the first Output is the loss, later ones are auxiliary.", "#2e7d32",
-           _same),
+    OpKind(
+        "MatMul",
+        "op",
+        ("a", "b"),
+        "ops.matmul(a, b): matrix (or vector-matrix) product.",
+        _OP,
+        _matmul,
+        "ops.matmul({a}, {b})",
+        "torch.matmul({a}, {b})",
+        lambda a, b: a @ b,
+        _matmul_back,
+    ),
+    OpKind(
+        "Add",
+        "op",
+        ("a", "b"),
+        "a + b, with broadcasting.",
+        _OP,
+        _broadcast,
+        "{a} + {b}",
+        "{a} + {b}",
+        lambda a, b: a + b,
+        lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(g * _ones_like(out), b.shape)),
+    ),
+    OpKind(
+        "Sub",
+        "op",
+        ("a", "b"),
+        "a - b, with broadcasting.",
+        _OP,
+        _broadcast,
+        "{a} - {b}",
+        "{a} - {b}",
+        lambda a, b: a - b,
+        lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(-g * _ones_like(out), b.shape)),
+    ),
+    OpKind(
+        "Mul",
+        "op",
+        ("a", "b"),
+        "a * b, element-wise with broadcasting.",
+        _OP,
+        _broadcast,
+        "{a} * {b}",
+        "{a} * {b}",
+        lambda a, b: a * b,
+        lambda g, a, b, out: (unbroadcast(g * b, a.shape), unbroadcast(g * a, b.shape)),
+    ),
+    OpKind(
+        "Neg",
+        "op",
+        ("x",),
+        "-x: the negation.",
+        _OP,
+        _same,
+        "ops.neg({x})",
+        "torch.neg({x})",
+        lambda x: -x,
+        lambda g, x, out: (-g * _ones_like(x),),
+    ),
+    OpKind(
+        "Square",
+        "op",
+        ("x",),
+        "ops.square(x): x * x, element-wise.",
+        _OP,
+        _same,
+        "ops.square({x})",
+        "torch.square({x})",
+        lambda x: x * x,
+        lambda g, x, out: (2 * g * x,),
+    ),
+    OpKind(
+        "Exp",
+        "op",
+        ("x",),
+        "ops.exp(x): e to the x, element-wise.",
+        _OP,
+        _same,
+        "ops.exp({x})",
+        "torch.exp({x})",
+        np.exp,
+        lambda g, x, out: (g * out,),
+    ),
+    OpKind(
+        "Log",
+        "op",
+        ("x",),
+        "ops.log(x): natural logarithm, element-wise (x must be above 0).",
+        _OP,
+        _same,
+        "ops.log({x})",
+        "torch.log({x})",
+        np.log,
+        lambda g, x, out: (g / x,),
+    ),
+    OpKind(
+        "ReLU",
+        "op",
+        ("x",),
+        "ops.relu(x): max(x, 0), element-wise.",
+        _ACT,
+        _same,
+        "ops.relu({x})",
+        "torch.relu({x})",
+        lambda x: np.maximum(x, 0.0),
+        lambda g, x, out: (g * (x > 0),),
+    ),
+    OpKind(
+        "Sigmoid",
+        "op",
+        ("x",),
+        "ops.sigmoid(x): 1 / (1 + e^-x), element-wise.",
+        _ACT,
+        _same,
+        "ops.sigmoid({x})",
+        "torch.sigmoid({x})",
+        sigmoid,
+        lambda g, x, out: (g * out * (1 - out),),
+    ),
+    OpKind(
+        "Tanh",
+        "op",
+        ("x",),
+        "ops.tanh(x): hyperbolic tangent, element-wise.",
+        _ACT,
+        _same,
+        "ops.tanh({x})",
+        "torch.tanh({x})",
+        np.tanh,
+        lambda g, x, out: (g * (1 - out * out),),
+    ),
+    OpKind(
+        "Sum",
+        "op",
+        ("x",),
+        "ops.sum(x): the sum of all elements, a scalar.",
+        _OP,
+        _scalar,
+        "ops.sum({x})",
+        "torch.sum({x})",
+        lambda x: np.sum(x),
+        lambda g, x, out: (g * np.ones(x.shape),),
+    ),
+    OpKind(
+        "Mean",
+        "op",
+        ("x",),
+        "ops.mean(x): the mean of all elements, a scalar.",
+        _OP,
+        _scalar,
+        "ops.mean({x})",
+        "torch.mean({x})",
+        lambda x: np.mean(x),
+        lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),),
+    ),
+    OpKind(
+        "Transpose",
+        "op",
+        ("x",),
+        "ops.t(x): a matrix's transpose (a vector stays as it is).",
+        _OP,
+        _transpose,
+        "ops.t({x})",
+        "torch.t({x})",
+        lambda x: x.T,
+        lambda g, x, out: (np.asarray(g).T,),
+        view=True,
+    ),
+    OpKind(
+        "StopGradient",
+        "op",
+        ("x",),
+        "ops.stop_gradient(x): passes the value, blocks the gradient.",
+        "#b8860b",
+        _same,
+        "ops.stop_gradient({x})",
+        "{x}.detach()",
+        lambda x: x,
+        lambda g, x, out: (np.zeros(x.shape),),
+        blocks_gradient=True,
+        view=True,
+    ),
+    OpKind(
+        "BCEWithLogits",
+        "loss",
+        ("logits", "target"),
+        "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.",
+        _LOSS,
+        _pair_to_scalar,
+        "ops.binary_cross_entropy_with_logits({logits}, {target}, ops.ones_like({logits}), ops.ones_like({logits}))",
+        "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target})",
+        _bce,
+        lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size),
+    ),
+    OpKind(
+        "MSE",
+        "loss",
+        ("pred", "target"),
+        "ops.mse_loss(pred, target), mean of squared errors.",
+        _LOSS,
+        _pair_to_scalar,
+        "ops.mse_loss({pred}, {target})",
+        "torch.nn.functional.mse_loss({pred}, {target})",
+        lambda p, t: np.mean((p - t) ** 2),
+        lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size),
+    ),
+    OpKind(
+        "SoftmaxCrossEntropy",
+        "loss",
+        ("logits", "target"),
+        "ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities "
+        "(one-hot) as the target, mean over samples.",
+        _LOSS,
+        _softmax_ce_shape,
+        "ops.cross_entropy({logits}, {target})",
+        "torch.nn.functional.cross_entropy({logits}, {target})",
+        _softmax_ce,
+        _softmax_ce_back,
+    ),
+    OpKind(
+        "Output",
+        "output",
+        ("x",),
+        "Marks a returned value: the first Output is the loss, later ones are auxiliary.",
+        "#2e7d32",
+        _same,
+    ),
 )
 
 OPS: dict[str, OpKind] = {k.name: k for k in TABLE}

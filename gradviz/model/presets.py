@@ -1,4 +1,5 @@
 """Presets: ready-made sessions stored as session files under resources/presets."""
+
 from __future__ import annotations
 
 from .formatting import quote
@@ -14,5 +15,5 @@ def preset_names() -> list[str]:
 
 def load_preset(name: str) -> Session:
     if name not in preset_names():
-        raise SessionError(f'unknown preset {quote(name)}; available: {", ".join(preset_names())}')
+        raise SessionError(f"unknown preset {quote(name)}; available: {', '.join(preset_names())}")
     return load_session(resource_dir() / "presets" / f"{name}.json")

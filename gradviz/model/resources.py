@@ -1,4 +1,5 @@
 """Find runtime resources (presets, icons) from a checkout and from an installed wheel alike."""
+
 from __future__ import annotations
 
 from pathlib import Path

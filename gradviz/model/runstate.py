@@ -4,6 +4,7 @@ One immutable RunState, moved by Events (what the engine said, what the controll
 controller holds the only RunState; the window asks `permissions()` what each control allows and
 shows the reason of a disabled one as its tooltip, so no widget decides from raw state strings and
 each rule is written once, here. Qt-free, so every transition has a plain unit test."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,57 +12,58 @@ from enum import StrEnum
 
 
 class Phase(StrEnum):
-    STOPPED = "stopped"              # no engine: before the first start, after shutting down
-    STARTING = "starting"            # the engine process is starting (importing MindSpore)
-    BUILDING = "building"            # the engine builds the session into a fresh run
-    READY = "ready"                  # built, nothing trained yet
-    COMPILING = "compiling"          # Graph mode compiles before its first step (or batch)
+    STOPPED = "stopped"  # no engine: before the first start, after shutting down
+    STARTING = "starting"  # the engine process is starting (importing MindSpore)
+    BUILDING = "building"  # the engine builds the session into a fresh run
+    READY = "ready"  # built, nothing trained yet
+    COMPILING = "compiling"  # Graph mode compiles before its first step (or batch)
     TRAINING = "training"
     PAUSED = "paused"
-    FINISHED = "finished"            # ended by max steps or stop-at-loss
-    DIVERGED = "diverged"            # ended by a non-finite loss or gradient
-    REVIEWING = "reviewing"          # showing a run not trained by this engine (opened, or kept over a restart)
-    ERROR = "error"                  # the engine reported an exception; Reset recovers
+    FINISHED = "finished"  # ended by max steps or stop-at-loss
+    DIVERGED = "diverged"  # ended by a non-finite loss or gradient
+    REVIEWING = "reviewing"  # showing a run not trained by this engine (opened, or kept over a restart)
+    ERROR = "error"  # the engine reported an exception; Reset recovers
     NOT_ANSWERING = "not_answering"  # the watchdog heard nothing for a while; Wait or Restart
-    ENGINE_LOST = "engine_lost"      # the engine process is gone; Reset starts a fresh one
+    ENGINE_LOST = "engine_lost"  # the engine process is gone; Reset starts a fresh one
 
 
 class Event(StrEnum):
-    LAUNCH = "launch"      # a fresh engine process was started
-    BUILD = "build"        # a build of the session was sent
-    BUILT = "built"        # the engine built it
-    REVIEW = "review"      # built, and a recorded history is shown instead of training
-    COMPILE = "compile"    # the engine compiles
-    TRAIN = "train"        # the engine trains
-    PAUSE = "pause"        # the engine waits for the next command (after a pause or a single step)
-    END = "end"            # the run ended (with a reason)
-    FAIL = "fail"          # the engine reported an exception
-    SILENCE = "silence"    # the watchdog heard nothing from the engine
-    ANSWER = "answer"      # the engine was heard again
-    LOSE = "lose"          # the engine process died, or could not load MindSpore
-    STOP = "stop"          # everything was shut down
-    REWIND = "rewind"      # the engine went back to an earlier step (time travel); it waits there
+    LAUNCH = "launch"  # a fresh engine process was started
+    BUILD = "build"  # a build of the session was sent
+    BUILT = "built"  # the engine built it
+    REVIEW = "review"  # built, and a recorded history is shown instead of training
+    COMPILE = "compile"  # the engine compiles
+    TRAIN = "train"  # the engine trains
+    PAUSE = "pause"  # the engine waits for the next command (after a pause or a single step)
+    END = "end"  # the run ended (with a reason)
+    FAIL = "fail"  # the engine reported an exception
+    SILENCE = "silence"  # the watchdog heard nothing from the engine
+    ANSWER = "answer"  # the engine was heard again
+    LOSE = "lose"  # the engine process died, or could not load MindSpore
+    STOP = "stop"  # everything was shut down
+    REWIND = "rewind"  # the engine went back to an earlier step (time travel); it waits there
 
 
 class Control(StrEnum):
-    START = "start"        # train on
+    START = "start"  # train on
     PAUSE = "pause"
-    STEP = "step"          # exactly one step
-    RESET = "reset"        # a fresh run from the seed
-    CANCEL = "cancel"      # abandon a start, build or compile (restarts the engine)
-    EDIT = "edit"          # the graph, the preset, the options that need a new run
-    DEVICE = "device"      # the device and the mode (a new engine process)
-    LIVE = "live"          # learning rate, stop-at-loss, max steps, speed
+    STEP = "step"  # exactly one step
+    RESET = "reset"  # a fresh run from the seed
+    CANCEL = "cancel"  # abandon a start, build or compile (restarts the engine)
+    EDIT = "edit"  # the graph, the preset, the options that need a new run
+    DEVICE = "device"  # the device and the mode (a new engine process)
+    LIVE = "live"  # learning rate, stop-at-loss, max steps, speed
     SAVE_RUN = "save_run"  # save the run with its history
-    WAIT = "wait"          # keep waiting for an engine that does not answer
-    RESTART = "restart"    # restart it, keeping the session and the history
-    SCRUB = "scrub"        # show an earlier step of the history (time travel)
+    WAIT = "wait"  # keep waiting for an engine that does not answer
+    RESTART = "restart"  # restart it, keeping the session and the history
+    SCRUB = "scrub"  # show an earlier step of the history (time travel)
     CONTINUE = "continue"  # rewind to the step shown and train on from there
 
 
 P = Phase
-ENGINE_UP = frozenset({P.BUILDING, P.READY, P.COMPILING, P.TRAINING, P.PAUSED, P.FINISHED, P.DIVERGED,
-                       P.REVIEWING, P.ERROR})
+ENGINE_UP = frozenset(
+    {P.BUILDING, P.READY, P.COMPILING, P.TRAINING, P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING, P.ERROR}
+)
 BUSY = frozenset({P.COMPILING, P.TRAINING})  # the engine trains: no edits, Pause offered
 CAN_GO_ON = frozenset({P.READY, P.PAUSED, P.FINISHED})  # Start/Step may be sent (FINISHED: by max steps only)
 
@@ -87,8 +89,8 @@ TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
 @dataclasses.dataclass(frozen=True)
 class RunState:
     phase: Phase = Phase.STOPPED
-    end_reason: str | None = None    # why the run ended (FINISHED, DIVERGED, REVIEWING)
-    resume: Phase | None = None      # NOT_ANSWERING: the phase to go back to when the engine answers
+    end_reason: str | None = None  # why the run ended (FINISHED, DIVERGED, REVIEWING)
+    resume: Phase | None = None  # NOT_ANSWERING: the phase to go back to when the engine answers
 
     def on(self, event: Event, reason: str | None = None) -> RunState:
         """The state after `event` (`reason`: why the run ended, for END and REVIEW)."""
@@ -125,10 +127,21 @@ class RunState:
         return "Pause" if self.busy else "Start"
 
 
-LABELS = {P.STOPPED: "stopped", P.STARTING: "starting MindSpore…", P.BUILDING: "building…", P.READY: "ready",
-          P.COMPILING: "compiling…", P.TRAINING: "training", P.PAUSED: "paused", P.FINISHED: "finished",
-          P.DIVERGED: "stopped: not finite", P.REVIEWING: "saved run", P.ERROR: "error",
-          P.NOT_ANSWERING: "engine not answering", P.ENGINE_LOST: "engine stopped"}
+LABELS = {
+    P.STOPPED: "stopped",
+    P.STARTING: "starting MindSpore…",
+    P.BUILDING: "building…",
+    P.READY: "ready",
+    P.COMPILING: "compiling…",
+    P.TRAINING: "training",
+    P.PAUSED: "paused",
+    P.FINISHED: "finished",
+    P.DIVERGED: "stopped: not finite",
+    P.REVIEWING: "saved run",
+    P.ERROR: "error",
+    P.NOT_ANSWERING: "engine not answering",
+    P.ENGINE_LOST: "engine stopped",
+}
 
 WHY_NOT_ANSWERING = "The engine is not answering: Wait for it, or Restart it (the session and history are kept)."
 WHY_BUSY_EDIT = "Pause to change this: it needs a new run."
@@ -137,6 +150,7 @@ WHY_BUSY_EDIT = "Pause to change this: it needs a new run."
 @dataclasses.dataclass(frozen=True)
 class Permissions:
     """For each control, "" if allowed, else why not (a disabled control's tooltip)."""
+
     reasons: dict
 
     def ok(self, control: Control) -> bool:
@@ -155,20 +169,35 @@ def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: i
     r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy="Already training.")
     r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy="Pause first: Step does exactly one step.")
     r[Control.PAUSE] = "" if p in BUSY else "Not training."
-    r[Control.RESET] = fix or {P.STARTING: "MindSpore is starting…", P.NOT_ANSWERING: WHY_NOT_ANSWERING,
-                               P.STOPPED: "The engine is stopped."}.get(p, "")
+    r[Control.RESET] = fix or {
+        P.STARTING: "MindSpore is starting…",
+        P.NOT_ANSWERING: WHY_NOT_ANSWERING,
+        P.STOPPED: "The engine is stopped.",
+    }.get(p, "")
     r[Control.CANCEL] = "" if p in (P.STARTING, P.BUILDING, P.COMPILING) else "Nothing to cancel."
-    r[Control.EDIT] = r[Control.DEVICE] = (WHY_BUSY_EDIT if p in BUSY else
-                                           WHY_NOT_ANSWERING if p is P.NOT_ANSWERING else "")
-    r[Control.SAVE_RUN] = ("Nothing to save yet: train at least one step." if steps <= 0 else
-                           "Pause first to save the run." if p in BUSY else "")
+    r[Control.EDIT] = r[Control.DEVICE] = (
+        WHY_BUSY_EDIT if p in BUSY else WHY_NOT_ANSWERING if p is P.NOT_ANSWERING else ""
+    )
+    r[Control.SAVE_RUN] = (
+        "Nothing to save yet: train at least one step."
+        if steps <= 0
+        else "Pause first to save the run."
+        if p in BUSY
+        else ""
+    )
     r[Control.WAIT] = r[Control.RESTART] = "" if p is P.NOT_ANSWERING else "The engine is answering."
-    r[Control.SCRUB] = ("Pause to look back through the run." if p in BUSY else
-                        "No steps yet: train at least one step." if steps <= 0 or p is P.READY else
-                        "" if p in (P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING) else
-                        _why_not_go_on(state, steps, None, ""))
-    r[Control.CONTINUE] = (fix or r[Control.SCRUB] or
-                           ("Showing a saved run: press Reset to train it again." if p is P.REVIEWING else ""))
+    r[Control.SCRUB] = (
+        "Pause to look back through the run."
+        if p in BUSY
+        else "No steps yet: train at least one step."
+        if steps <= 0 or p is P.READY
+        else ""
+        if p in (P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING)
+        else _why_not_go_on(state, steps, None, "")
+    )
+    r[Control.CONTINUE] = (
+        fix or r[Control.SCRUB] or ("Showing a saved run: press Reset to train it again." if p is P.REVIEWING else "")
+    )
     return Permissions(r)
 
 
@@ -182,11 +211,13 @@ def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str
         if max_steps is not None and steps >= max_steps:
             return "Reached max steps: raise Max steps to go on, or Reset."
         return ""
-    return {P.STOPPED: "The engine is stopped.",
-            P.STARTING: "MindSpore is starting…",
-            P.BUILDING: "Building the run…",
-            P.DIVERGED: "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset.",
-            P.REVIEWING: "Showing a saved run: press Reset to train it again.",
-            P.ERROR: "The engine reported an error: press Reset to recover.",
-            P.NOT_ANSWERING: WHY_NOT_ANSWERING,
-            P.ENGINE_LOST: "The engine process stopped: press Reset to start a fresh one."}[p]
+    return {
+        P.STOPPED: "The engine is stopped.",
+        P.STARTING: "MindSpore is starting…",
+        P.BUILDING: "Building the run…",
+        P.DIVERGED: "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset.",
+        P.REVIEWING: "Showing a saved run: press Reset to train it again.",
+        P.ERROR: "The engine reported an error: press Reset to recover.",
+        P.NOT_ANSWERING: WHY_NOT_ANSWERING,
+        P.ENGINE_LOST: "The engine process stopped: press Reset to start a fresh one.",
+    }[p]

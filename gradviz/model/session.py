@@ -1,6 +1,7 @@
 """A session: a graph plus its training options, saved as versioned JSON.
 
 Loading checks everything and reports what is wrong with one error type, SessionError."""
+
 from __future__ import annotations
 
 import json
@@ -36,18 +37,19 @@ class SessionError(ValueError):
 @dataclass
 class Options:
     """Training options. Those marked 'reset' apply when the run is (re)built."""
-    aux_output: bool = False     # return the auxiliary outputs (the tutorial's z) too
+
+    aux_output: bool = False  # return the auxiliary outputs (the tutorial's z) too
     stop_gradient: bool = False  # wrap auxiliary outputs in ops.stop_gradient
-    has_aux: bool = False        # differentiate with has_aux=True
+    has_aux: bool = False  # differentiate with has_aux=True
     api: str = "value_and_grad"
     optimizer: str = "sgd"
     lr: float = 0.01
     seed: int = 42
-    steps: int = 1000            # max steps of a run
+    steps: int = 1000  # max steps of a run
     until_loss: float | None = None  # stop once the loss is below this
     mode: str = "pynative"
     device: str = "CPU"
-    speed: float = 0.0           # steps per second in the app; 0 = as fast as possible
+    speed: float = 0.0  # steps per second in the app; 0 = as fast as possible
 
     def problems(self) -> list[str]:
         """Every invalid option, as messages naming the option."""
@@ -66,11 +68,17 @@ class Options:
             out.append(f"seed must be a whole number from 0 to {MAX_SEED}, not {_short_repr(self.seed)}")
         if not _int(self.steps) or not (1 <= self.steps <= MAX_STEPS):
             out.append(f"steps must be a whole number from 1 to {MAX_STEPS}, not {_short_repr(self.steps)}")
-        if self.until_loss is not None and (not _finite(self.until_loss) or not MIN_UNTIL_LOSS <= self.until_loss <= 1e6):
-            out.append(f"stop-at-loss must be a number from {MIN_UNTIL_LOSS:g} to 1000000, not {_short_repr(self.until_loss)}")
+        if self.until_loss is not None and (
+            not _finite(self.until_loss) or not MIN_UNTIL_LOSS <= self.until_loss <= 1e6
+        ):
+            out.append(
+                f"stop-at-loss must be a number from {MIN_UNTIL_LOSS:g} to 1000000, not {_short_repr(self.until_loss)}"
+            )
         if not _finite(self.speed) or not (self.speed == 0 or MIN_SPEED <= self.speed <= MAX_SPEED):
-            out.append(f"speed must be 0 (as fast as possible) or {MIN_SPEED:g} to {MAX_SPEED:g} steps per second, "
-                       f"not {_short_repr(self.speed)}")
+            out.append(
+                f"speed must be 0 (as fast as possible) or {MIN_SPEED:g} to {MAX_SPEED:g} steps per second, "
+                f"not {_short_repr(self.speed)}"
+            )
         for name in ("aux_output", "stop_gradient", "has_aux"):
             if not isinstance(getattr(self, name), bool):
                 out.append(f"{name} must be true or false")
@@ -109,8 +117,13 @@ class Session:
         return out
 
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "name": self.name,
-                "graph": self.graph.to_dict(), "options": self.options.to_dict()}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "graph": self.graph.to_dict(),
+            "options": self.options.to_dict(),
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -171,7 +184,9 @@ def _parse_session(data: Any, where: str) -> Session:
     if not _int(version):
         raise SessionError(f"{where}: the version must be a whole number, found {_short_repr(version)}")
     if version > VERSION or version < 1:
-        raise SessionError(f"{where}: version {_short_repr(version)} is not supported (this GradViz reads version {VERSION})")
+        raise SessionError(
+            f"{where}: version {_short_repr(version)} is not supported (this GradViz reads version {VERSION})"
+        )
     name = data.get("name", "untitled")
     if not isinstance(name, str):
         raise SessionError(f"{where}: name must be text")
@@ -180,7 +195,9 @@ def _parse_session(data: Any, where: str) -> Session:
     session = Session(graph, options, name[:200])
     problems = session.problems()
     if problems:
-        raise SessionError(f"{where}: " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
+        raise SessionError(
+            f"{where}: " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+        )
     return session
 
 
@@ -204,7 +221,7 @@ def _parse_node(d: Any, where: str) -> Node:
         raise SessionError(f"{where}: a node needs a name (text)")
     where = f"{where} {quote(name)}"
     if kind not in KINDS:
-        raise SessionError(f'{where}: unknown kind {quote(kind)}; known kinds are {", ".join(KINDS)}')
+        raise SessionError(f"{where}: unknown kind {quote(kind)}; known kinds are {', '.join(KINDS)}")
     pos = d.get("pos", [0, 0])
     if not (isinstance(pos, list) and len(pos) == 2 and all(_finite(v) for v in pos)):
         raise SessionError(f"{where}: pos must be two numbers")
@@ -217,7 +234,7 @@ def _parse_node(d: Any, where: str) -> Node:
         node.shape = tuple(shape)
         init = d.get("init", "zeros")
         if init not in INITS:
-            raise SessionError(f'{where}: init {quote(init)} is unknown; use one of {", ".join(INITS)}')
+            raise SessionError(f"{where}: init {quote(init)} is unknown; use one of {', '.join(INITS)}")
         node.init = init
         if init == "values":
             node.values = d.get("values")
@@ -232,13 +249,16 @@ def _parse_node(d: Any, where: str) -> Node:
             raise SessionError(f"{where}: inputs must map port names to node names")
         unknown = set(ins) - set(PORTS[kind])
         if unknown:
-            raise SessionError(f"{where}: unknown input port(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])} for {kind}")
+            raise SessionError(
+                f"{where}: unknown input port(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])} for {kind}"
+            )
         node.inputs = dict(ins)
     return node
 
 
 def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
     """Check nested-list values against the shape without building anything large first."""
+
     def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
         if not dims:
             if not _finite(v):
@@ -246,9 +266,12 @@ def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
             return
         if not isinstance(v, list) or len(v) != dims[0]:
             got = f"a list of {len(v)}" if isinstance(v, list) else repr(v)[:40]
-            raise SessionError(f"{where}: values do not match shape {shape_str(shape)} (found {got} at {path or 'top level'})")
+            raise SessionError(
+                f"{where}: values do not match shape {shape_str(shape)} (found {got} at {path or 'top level'})"
+            )
         for i, item in enumerate(v):
             walk(item, dims[1:], f"{path}[{i}]")
+
     walk(values, tuple(shape), "")
 
 

@@ -13,6 +13,7 @@ The node values and gradients are a side pass at the current parameters. After n
 exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update),
 so they are labelled as step n+1, and every label names both numbers. Everything that shows a step
 or a count of updates uses these functions, so the words never disagree."""
+
 from __future__ import annotations
 
 # end reasons whose last step's update is not kept (see training.finish_step)
@@ -73,10 +74,14 @@ def end_message(reason: str, step: int) -> str:
     if reason == "max_steps":
         return f"Finished at step {step:,}: reached the maximum of {count(step, 'step')} ({kept} kept)."
     if reason == "until_loss":
-        return (f"Finished at step {step:,}: the loss fell below the target, so that step's update "
-                f"was not kept ({kept} kept).")
+        return (
+            f"Finished at step {step:,}: the loss fell below the target, so that step's update "
+            f"was not kept ({kept} kept)."
+        )
     if reason == "non_finite":
-        return (f"Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "
-                f"was not kept ({kept} kept). The learning rate is probably too large: lower it and "
-                "press Reset.")
+        return (
+            f"Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "
+            f"was not kept ({kept} kept). The learning rate is probably too large: lower it and "
+            "press Reset."
+        )
     return f"Ended at step {step:,} ({reason}; {kept} kept)."

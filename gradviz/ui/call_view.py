@@ -3,6 +3,7 @@ the options (the function's `return`, `grad_fn = ...`, mindspore.jit in Graph mo
 structure grad_fn returns, in large monospace, with what the last change did highlighted.
 
 The texts come from codegen (the generator of the program that runs), never written here."""
+
 from __future__ import annotations
 
 import html
@@ -21,12 +22,17 @@ CHANGED = "#fde68a"  # the background of a line the last change made different
 def call_lines(graph: Graph, options: Options) -> list[str]:
     """The program's lines that the options change, as the generated program writes them, and
     what grad_fn returns."""
-    jit = ("@mindspore.jit  # Graph mode: train_step compiled" if options.mode == "graph"
-           else "# PyNative: no mindspore.jit")
-    return [f"def function(...): return {', '.join(returned_values(graph, options))}",
-            f"grad_fn = {grad_call(graph, options)}",
-            f"grad_fn(...) returns {returned_structure(graph, options)}",
-            jit]
+    jit = (
+        "@mindspore.jit  # Graph mode: train_step compiled"
+        if options.mode == "graph"
+        else "# PyNative: no mindspore.jit"
+    )
+    return [
+        f"def function(...): return {', '.join(returned_values(graph, options))}",
+        f"grad_fn = {grad_call(graph, options)}",
+        f"grad_fn(...) returns {returned_structure(graph, options)}",
+        jit,
+    ]
 
 
 class CallView(QLabel):
@@ -40,7 +46,9 @@ class CallView(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)  # never widens the window
-        self.setStyleSheet("QLabel#callView { background: #f1f5f9; border-bottom: 1px solid #cbd5e1; padding: 4px 8px; }")
+        self.setStyleSheet(
+            "QLabel#callView { background: #f1f5f9; border-bottom: 1px solid #cbd5e1; padding: 4px 8px; }"
+        )
         self.lines: list[str] = []
         self.changed: list[int] = []
 
@@ -51,15 +59,24 @@ class CallView(QLabel):
             return
         if lines == self.lines:
             return
-        self.changed = [i for i, line in enumerate(lines) if self.lines and (i >= len(self.lines) or self.lines[i] != line)]
+        self.changed = [
+            i for i, line in enumerate(lines) if self.lines and (i >= len(self.lines) or self.lines[i] != line)
+        ]
         self.lines = lines
+
         def span(i: int) -> str:
             style = f"background:{CHANGED};" if i in self.changed else ""
             color = "#64748b" if lines[i].startswith("#") else "#0f172a"
             return f"<span style='{style} color:{color};'>{html.escape(lines[i])}</span>"
+
         # three rows: the return line, the grad_fn line, what grad_fn returns and the mode's jit
         rows = [span(0), span(1), span(2) + "&nbsp;&nbsp;&nbsp;" + span(3)]
-        self.setText(f"<div style=\"font-family:'DejaVu Sans Mono',monospace; font-size:{CALL_PT}pt;\">"
-                     + "<br>".join(rows) + "</div>")
-        self.setToolTip("The lines of the MindSpore program (the MindSpore program tab) that change with the "
-                        "options; the highlighted ones changed with the last change")
+        self.setText(
+            f"<div style=\"font-family:'DejaVu Sans Mono',monospace; font-size:{CALL_PT}pt;\">"
+            + "<br>".join(rows)
+            + "</div>"
+        )
+        self.setToolTip(
+            "The lines of the MindSpore program (the MindSpore program tab) that change with the "
+            "options; the highlighted ones changed with the last change"
+        )

@@ -9,6 +9,7 @@ The same timer is the engine's watchdog: the engine process sends a heartbeat se
 second, busy or not, so WATCHDOG_SECONDS without a word means it is stopped or frozen. Then the
 state says so and the user chooses: wait, or restart the engine (the session and the history
 are kept; the history is shown as a saved run until Reset)."""
+
 from __future__ import annotations
 
 import time
@@ -33,15 +34,15 @@ ENGINE_STATES = {"compiling": Event.COMPILE, "training": Event.TRAIN, "paused": 
 class TrainingController(QObject):
     stateChanged = Signal(object)  # the RunState
     devicesChanged = Signal(dict)
-    built = Signal()               # a new run is ready: history cleared, layouts known
-    ticked = Signal()              # new history data this tick
+    built = Signal()  # a new run is ready: history cleared, layouts known
+    ticked = Signal()  # new history data this tick
     nodesChanged = Signal(object)  # protocol.Nodes
-    ended = Signal(str, int)       # reason, last step
+    ended = Signal(str, int)  # reason, last step
     errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
-    message = Signal(str)          # status-bar notes
-    taskReplied = Signal(object)   # a lesson task's progress, result, failure or cancel (protocol.TASKS)
-    pastNodes = Signal(object)     # protocol.NodesAt: the nodes at a past step (time travel)
-    rewound = Signal(int)          # the run went back to before this step; the history keeps those before it
+    message = Signal(str)  # status-bar notes
+    taskReplied = Signal(object)  # a lesson task's progress, result, failure or cancel (protocol.TASKS)
+    pastNodes = Signal(object)  # protocol.NodesAt: the nodes at a past step (time travel)
+    rewound = Signal(int)  # the run went back to before this step; the history keeps those before it
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -55,7 +56,7 @@ class TrainingController(QObject):
         self.nodes: msg.Nodes | None = None
         self.last_error: str | None = None
         self.last_detail: str = ""
-        self.recorded = False          # showing a run read from a file (or kept over a restart)
+        self.recorded = False  # showing a run read from a file (or kept over a restart)
         self._pending_history: tuple[History, str] | None = None  # shown once the next build is done
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
@@ -212,6 +213,7 @@ class TrainingController(QObject):
 
     def cancel_task(self, task_id: int) -> None:
         self._send(msg.Cancel(task_id))
+
     # -- time travel --------------------------------------------------------------------------
     def show_step(self, step: int) -> None:
         """Ask for the node values and gradients at the parameters the history holds for `step`
@@ -282,8 +284,10 @@ class TrainingController(QObject):
     def _on_gone(self, _m: msg.Gone) -> None:
         if self.state not in (Phase.STOPPED, Phase.ENGINE_LOST):  # ENGINE_LOST already said why
             code = self._client.process.exitcode
-            self._error(f"The engine process stopped unexpectedly (exit code {code}). "
-                        "Your session is kept: press Reset to start a fresh engine.")
+            self._error(
+                f"The engine process stopped unexpectedly (exit code {code}). "
+                "Your session is kept: press Reset to start a fresh engine."
+            )
             self._apply(Event.LOSE)
         self._timer.stop()
         self._stop_client(kill=True)
@@ -300,8 +304,9 @@ class TrainingController(QObject):
         self.abandoned = []
         kept, self._pending_history = self._pending_history, None
         self.recorded = False
-        if kept is not None and [lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout,
-                                                        kept[0].aux_layout)] == [lay.to_dict() for lay in layouts]:
+        if kept is not None and [
+            lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout, kept[0].aux_layout)
+        ] == [lay.to_dict() for lay in layouts]:
             self.history, self.recorded, self.nodes = kept[0], True, None
             self._apply(Event.REVIEW, kept[1])
         else:
@@ -367,12 +372,29 @@ class TrainingController(QObject):
         return updates_kept(self.step_count, self.end_reason)
 
 
-_REPLIES = {msg.Devices: TrainingController._on_devices, msg.Device: TrainingController._on_device,
-            msg.Gone: TrainingController._on_gone, msg.Fatal: TrainingController._on_fatal,
-            msg.Built: TrainingController._on_built, msg.State: TrainingController._on_state,
-            msg.Batch: TrainingController._on_batch, msg.Nodes: TrainingController._on_nodes,
-            msg.Ended: TrainingController._on_ended, msg.Error: TrainingController._on_error,
-            **{r: TrainingController._on_task for r in (msg.TaskProgress, msg.TaskFailed, msg.TaskCancelled,
-                                                        msg.VariantsResult, msg.GradCheckResult,
-                                                        msg.ModeCostResult, msg.LandscapeResult)},
-            msg.NodesAt: TrainingController._on_nodes_at, msg.Rewound: TrainingController._on_rewound}
+_REPLIES = {
+    msg.Devices: TrainingController._on_devices,
+    msg.Device: TrainingController._on_device,
+    msg.Gone: TrainingController._on_gone,
+    msg.Fatal: TrainingController._on_fatal,
+    msg.Built: TrainingController._on_built,
+    msg.State: TrainingController._on_state,
+    msg.Batch: TrainingController._on_batch,
+    msg.Nodes: TrainingController._on_nodes,
+    msg.Ended: TrainingController._on_ended,
+    msg.Error: TrainingController._on_error,
+    **{
+        r: TrainingController._on_task
+        for r in (
+            msg.TaskProgress,
+            msg.TaskFailed,
+            msg.TaskCancelled,
+            msg.VariantsResult,
+            msg.GradCheckResult,
+            msg.ModeCostResult,
+            msg.LandscapeResult,
+        )
+    },
+    msg.NodesAt: TrainingController._on_nodes_at,
+    msg.Rewound: TrainingController._on_rewound,
+}

@@ -1,24 +1,42 @@
 """The training controls, bound to the document's options; they display the run state's
 permissions (model/runstate.py): a disabled control says why in its tooltip."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model.presets import preset_names
 from ..model.runstate import Control, Permissions, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from . import theme
 
-API_ITEMS = [("grad", "mindspore.grad"), ("value_and_grad", "mindspore.value_and_grad"),
-             ("cell", "nn.Cell + value_and_grad(weights=)")]
+API_ITEMS = [
+    ("grad", "mindspore.grad"),
+    ("value_and_grad", "mindspore.value_and_grad"),
+    ("cell", "nn.Cell + value_and_grad(weights=)"),
+]
 MODE_ITEMS = [("pynative", "PyNative"), ("graph", "Graph (mindspore.jit)")]
 OPT_ITEMS = [("sgd", "SGD"), ("momentum", "Momentum (0.9)"), ("adam", "Adam")]
 
-AUX_TIP = ("function_with_logits: the function returns the auxiliary outputs after the loss.\n"
-           "MindSpore then differentiates every output: the gradients include sum(z).")
+AUX_TIP = (
+    "function_with_logits: the function returns the auxiliary outputs after the loss.\n"
+    "MindSpore then differentiates every output: the gradients include sum(z)."
+)
 
 # options that need a new run when changed, hence locked while training
 RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
@@ -160,10 +178,14 @@ class ControlPanel(QWidget):
         self.apiCombo.currentIndexChanged.connect(lambda _i: self._set("api", self.apiCombo.currentData()))
         self.deviceCombo.currentIndexChanged.connect(lambda _i: self._set("device", self.deviceCombo.currentData()))
         self.modeCombo.currentIndexChanged.connect(lambda _i: self._set("mode", self.modeCombo.currentData()))
-        self.optimizerCombo.currentIndexChanged.connect(lambda _i: self._set("optimizer", self.optimizerCombo.currentData()))
+        self.optimizerCombo.currentIndexChanged.connect(
+            lambda _i: self._set("optimizer", self.optimizerCombo.currentData())
+        )
         self.lrSpin.valueChanged.connect(lambda v: self._set("lr", float(v)))
         self.seedSpin.valueChanged.connect(lambda v: self._set("seed", int(v)))
-        self.untilLossSpin.valueChanged.connect(lambda v: self._set("until_loss", float(v) if v >= MIN_UNTIL_LOSS else None))
+        self.untilLossSpin.valueChanged.connect(
+            lambda v: self._set("until_loss", float(v) if v >= MIN_UNTIL_LOSS else None)
+        )
         self.maxStepsSpin.valueChanged.connect(lambda v: self._set("steps", int(v)))
         self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v) if v >= MIN_SPEED else 0.0))
         self.startButton.clicked.connect(self.startClicked)
@@ -200,8 +222,12 @@ class ControlPanel(QWidget):
             self.auxOutputCheck.setChecked(o.aux_output)
             self.stopGradientCheck.setChecked(o.stop_gradient)
             self.hasAuxCheck.setChecked(o.has_aux)
-            for combo, val in ((self.apiCombo, o.api), (self.deviceCombo, o.device), (self.modeCombo, o.mode),
-                               (self.optimizerCombo, o.optimizer)):
+            for combo, val in (
+                (self.apiCombo, o.api),
+                (self.deviceCombo, o.device),
+                (self.modeCombo, o.mode),
+                (self.optimizerCombo, o.optimizer),
+            ):
                 i = combo.findData(val)
                 if i >= 0:
                     combo.setCurrentIndex(i)
@@ -213,13 +239,24 @@ class ControlPanel(QWidget):
             has_aux_outputs = bool(self.doc.graph.aux_outputs())
             locked = f"\n({self._perms.why(Control.EDIT)})" if self._locked and self._perms is not None else ""
             self.auxOutputCheck.setEnabled(has_aux_outputs and not self._locked)
-            self.auxOutputCheck.setToolTip((AUX_TIP if has_aux_outputs
-                                            else "This graph has a single Output: add a second Output to return z too") + locked)
+            self.auxOutputCheck.setToolTip(
+                (AUX_TIP if has_aux_outputs else "This graph has a single Output: add a second Output to return z too")
+                + locked
+            )
             why = "" if o.aux_output else "Only meaningful when z is returned too: tick 'Return z too' first."
             for w in (self.stopGradientCheck, self.hasAuxCheck):
                 w.setEnabled(o.aux_output and not self._locked)
-            self.stopGradientCheck.setToolTip((why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.") + locked)
-            self.hasAuxCheck.setToolTip((why or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data.") + locked)
+            self.stopGradientCheck.setToolTip(
+                (why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.")
+                + locked
+            )
+            self.hasAuxCheck.setToolTip(
+                (
+                    why
+                    or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data."
+                )
+                + locked
+            )
         finally:
             self._updating = False
 
@@ -227,7 +264,9 @@ class ControlPanel(QWidget):
     _perms: Permissions | None = None
 
     def _cancel_or_restart(self) -> None:
-        (self.restartClicked if self._perms is not None and self._perms.ok(Control.RESTART) else self.cancelClicked).emit()
+        (
+            self.restartClicked if self._perms is not None and self._perms.ok(Control.RESTART) else self.cancelClicked
+        ).emit()
 
     def set_devices(self, devices: dict) -> None:
         model: QStandardItemModel = self.deviceCombo.model()  # type: ignore[assignment]
@@ -243,11 +282,18 @@ class ControlPanel(QWidget):
         """Enable each control as the run state allows, with the reason as the tooltip if not."""
         self._perms = perms
         self._locked = not perms.ok(Control.EDIT)
-        for w, control in ((self.presetCombo, Control.EDIT), (self.apiCombo, Control.EDIT),
-                           (self.optimizerCombo, Control.EDIT), (self.seedSpin, Control.EDIT),
-                           (self.deviceCombo, Control.DEVICE), (self.modeCombo, Control.DEVICE),
-                           (self.lrSpin, Control.LIVE), (self.untilLossSpin, Control.LIVE),
-                           (self.maxStepsSpin, Control.LIVE), (self.speedSpin, Control.LIVE)):
+        for w, control in (
+            (self.presetCombo, Control.EDIT),
+            (self.apiCombo, Control.EDIT),
+            (self.optimizerCombo, Control.EDIT),
+            (self.seedSpin, Control.EDIT),
+            (self.deviceCombo, Control.DEVICE),
+            (self.modeCombo, Control.DEVICE),
+            (self.lrSpin, Control.LIVE),
+            (self.untilLossSpin, Control.LIVE),
+            (self.maxStepsSpin, Control.LIVE),
+            (self.speedSpin, Control.LIVE),
+        ):
             w.setEnabled(perms.ok(control))
             base = w.toolTip().split("\n(")[0]
             w.setToolTip(base + (f"\n({perms.why(control)})" if not perms.ok(control) else ""))
@@ -258,13 +304,18 @@ class ControlPanel(QWidget):
         self.stepButton.setEnabled(perms.ok(Control.STEP))
         self.stepButton.setToolTip("Exactly one training step" if perms.ok(Control.STEP) else perms.why(Control.STEP))
         self.resetButton.setEnabled(perms.ok(Control.RESET))
-        self.resetButton.setToolTip("Re-initialise from the seed and clear the history" if perms.ok(Control.RESET)
-                                    else perms.why(Control.RESET))
+        self.resetButton.setToolTip(
+            "Re-initialise from the seed and clear the history" if perms.ok(Control.RESET) else perms.why(Control.RESET)
+        )
         restart = perms.ok(Control.RESTART)
         self.cancelButton.setVisible(perms.ok(Control.CANCEL) or restart)
-        self.cancelButton.setText("Restart the engine" if restart else
-                                  "Cancel compiling" if run.phase == "compiling" else "Cancel")
-        self.cancelButton.setToolTip("Start a fresh engine process; the session and the history are kept" if restart
-                                     else "Stop the engine process and start a fresh one; the session is kept")
+        self.cancelButton.setText(
+            "Restart the engine" if restart else "Cancel compiling" if run.phase == "compiling" else "Cancel"
+        )
+        self.cancelButton.setToolTip(
+            "Start a fresh engine process; the session and the history are kept"
+            if restart
+            else "Stop the engine process and start a fresh one; the session is kept"
+        )
         self.reasonLabel.setText("" if perms.ok(go) else perms.why(go))
         self.sync_from_document()

@@ -2,6 +2,7 @@
 
 Widgets read from and write to the document; they never keep their own copy of the graph.
 Every graph edit is a whole-graph before/after pair (graphs are small), so undo is exact."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -136,12 +137,14 @@ class SessionDocument(QObject):
             g.nodes = [n for n in g.nodes if n.name not in names]
             for n in g.nodes:
                 n.inputs = {p: s for p, s in n.inputs.items() if s not in names}
+
         if names:
             self.edit(f"Delete {', '.join(names)}", fn)
 
     def connect_ports(self, src: str, dst: str, port: str) -> None:
         def fn(g: Graph):
             g[dst].inputs[port] = src
+
         self.edit(f"Connect {src} -> {dst}.{port}", fn)
 
     def disconnect_port(self, dst: str, port: str) -> None:
@@ -152,6 +155,7 @@ class SessionDocument(QObject):
             for name, pos in moves.items():
                 if g.get(name):
                     g[name].pos = pos
+
         self.edit("Move", fn, allowed_while_locked=True)
 
     def rename_node(self, old: str, new: str) -> None:
@@ -159,6 +163,7 @@ class SessionDocument(QObject):
             g[old].name = new
             for n in g.nodes:
                 n.inputs = {p: (new if s == old else s) for p, s in n.inputs.items()}
+
         self.edit(f"Rename {old} to {new}", fn)
 
     def update_node(self, name: str, text: str, **fields) -> None:
@@ -166,4 +171,5 @@ class SessionDocument(QObject):
             n = g[name]
             for k, v in fields.items():
                 setattr(n, k, v)
+
         self.edit(text, fn)

@@ -5,6 +5,7 @@ them on its timer), and a sender takes commands from a bounded outbox and writes
 engine that no longer reads fills the pipe, and a write to a full pipe blocks: the sender waits
 then, not the GUI). Live option changes are coalesced in the outbox: only the latest value of each
 is sent. The reader notes when the engine was last heard from, for the controller's watchdog."""
+
 from __future__ import annotations
 
 import collections

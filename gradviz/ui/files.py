@@ -4,6 +4,7 @@ Asks before unsaved changes are discarded (only in the real app, which has a sto
 recent files, and reports every problem through the window's error banner: a file that cannot be
 opened leaves the current session untouched. Runs (any size) are opened and saved on a worker
 thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes nothing."""
+
 from __future__ import annotations
 
 import copy
@@ -69,8 +70,14 @@ class SessionFiles(QObject):
                 except OSError as err:
                     self.startup_problems.append(f"{e} It could not be moved aside ({err.strerror or err}).")
                 continue
-            if self.ask("Restore session?", "GradViz did not close cleanly last time. Restore "
-                        "the session you were editing?", B.Yes | B.No) == B.Yes:
+            if (
+                self.ask(
+                    "Restore session?",
+                    "GradViz did not close cleanly last time. Restore the session you were editing?",
+                    B.Yes | B.No,
+                )
+                == B.Yes
+            ):
                 try:  # this window's autosave holds it from now on
                     self.store.write_autosave(s.to_json())
                     if path != self.store.autosave_path:
@@ -106,8 +113,11 @@ class SessionFiles(QObject):
         """True if the current session may be replaced: saved, unchanged, or the user agrees."""
         if self.store is None or not self.document.modified:
             return True
-        answer = self.ask("Unsaved changes", "The current session has unsaved changes. Save them first?",
-                          B.Save | B.Discard | B.Cancel)
+        answer = self.ask(
+            "Unsaved changes",
+            "The current session has unsaved changes. Save them first?",
+            B.Save | B.Discard | B.Cancel,
+        )
         if answer == B.Save:
             return self.save()
         return answer == B.Discard
@@ -193,6 +203,7 @@ class SessionFiles(QObject):
         def finished(job: FileJob) -> None:
             self.jobs.remove(job)
             done(job)
+
         job = FileJob(self.w, label, work, finished)
         self.jobs.append(job)
         return job.start()
@@ -207,8 +218,11 @@ class SessionFiles(QObject):
             return None
         run = c.session  # the session this history was trained with (not later edits)
         snapshot = copy.deepcopy(h)
-        args = (dict(run.options.to_dict(), source="app"), copy.deepcopy(c.info.get("inputs", {})),
-                c.end_reason or "stopped")
+        args = (
+            dict(run.options.to_dict(), source="app"),
+            copy.deepcopy(c.info.get("inputs", {})),
+            c.end_reason or "stopped",
+        )
         kw = {"session": run.to_dict(), "program": c.info.get("program")}
 
         def work(progress, cancelled):
@@ -225,6 +239,7 @@ class SessionFiles(QObject):
                 self.w.show_error(f"Could not save the run: {job.error!r}"[:300])
             else:
                 self.w.statusBar().showMessage(f"Saved {job.result} steps to {show_path(path)}", 6000)
+
         return self._job(f"Saving the run to {show_path(path, 80)}…", work, done)
 
     def open_history_file(self, path: str) -> FileJob | None:
@@ -248,6 +263,7 @@ class SessionFiles(QObject):
             else:
                 session, layouts, arrays, reason = job.result
                 self.w.adopt_run(session, (layouts, arrays, reason))
+
         return self._job(f"Opening the run {show_path(path, 80)}…", work, done)
 
     # -- dialogs ---------------------------------------------------------------------------------
@@ -257,8 +273,9 @@ class SessionFiles(QObject):
             self.open_session_file(path)
 
     def save_dialog(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self.w, "Save session", self.document.path or "session.json",
-                                              "GradViz sessions (*.json)")
+        path, _ = QFileDialog.getSaveFileName(
+            self.w, "Save session", self.document.path or "session.json", "GradViz sessions (*.json)"
+        )
         return bool(path) and self.save_session_file(path)
 
     def export_dialog(self) -> None:
@@ -291,8 +308,9 @@ class SessionFiles(QObject):
 
     def _export_script_dialog(self, framework: str) -> None:
         title = "MindSpore" if framework == "mindspore" else "PyTorch"
-        path, _ = QFileDialog.getSaveFileName(self.w, f"Export as {title} script", f"gradviz_{framework}.py",
-                                              "Python scripts (*.py)")
+        path, _ = QFileDialog.getSaveFileName(
+            self.w, f"Export as {title} script", f"gradviz_{framework}.py", "Python scripts (*.py)"
+        )
         if path:
             self.export_script(path, framework)
 
@@ -303,7 +321,9 @@ class SessionFiles(QObject):
         self._export_script_dialog("pytorch")
 
     def open_history_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)"
+        )
         if path:
             self.open_history_file(path)
 

@@ -5,6 +5,7 @@ the scene rebuilds from it. Live values arrive with set_node_data. The why is dr
 (model/gradflow.py): each node's gradient as the sum of its parts from each differentiated output,
 what flows back into each Output, the gradient along each edge (width and colour by magnitude,
 the value on hover), ops.stop_gradient as a cut, and the gradients grad_fn does not ask for in grey."""
+
 from __future__ import annotations
 
 import html
@@ -12,17 +13,30 @@ import html
 import numpy as np
 from PySide6.QtCore import Property, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsObject, QGraphicsPathItem,
-                               QGraphicsScene, QGraphicsView)
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsView,
+)
 
 from ..model.formatting import fmt_full, fmt_tensor
-from ..model.gradflow import (SHOWN_IN_FULL, OutputFlow, contributing, edge_gradients, fmt_values, not_requested,
-                              output_flows)
+from ..model.gradflow import (
+    SHOWN_IN_FULL,
+    OutputFlow,
+    contributing,
+    edge_gradients,
+    fmt_values,
+    not_requested,
+    output_flows,
+)
 from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
 
-W = 250      # node width
+W = 250  # node width
 W_OUTPUT = 200
 VALUE_PT = 11.5
 HEADER = 34
@@ -30,7 +44,7 @@ ROW = 26
 CELL = 11
 PORT_R = 7
 LABEL_W = 64  # the label column of a value row
-W_NEW = 400   # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
+W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 
 
@@ -43,7 +57,9 @@ class PortItem(QGraphicsEllipseItem):
         self.setPen(QPen(QColor("#374151"), 2))
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.CrossCursor)
-        self.setToolTip(f"input '{port}': drag an output here" if is_input else "output: drag to an input port to connect")
+        self.setToolTip(
+            f"input '{port}': drag an output here" if is_input else "output: drag to an input port to connect"
+        )
         self.setZValue(2)
 
     def hoverEnterEvent(self, e):
@@ -54,26 +70,39 @@ class PortItem(QGraphicsEllipseItem):
 
 
 class NodeItem(QGraphicsObject):
-    def __init__(self, node: Node, shape, color_index: int | None, role: str = "", flow: OutputFlow | None = None,
-                 unrequested: str = "", shares: list[str] | None = None):
+    def __init__(
+        self,
+        node: Node,
+        shape,
+        color_index: int | None,
+        role: str = "",
+        flow: OutputFlow | None = None,
+        unrequested: str = "",
+        shares: list[str] | None = None,
+    ):
         super().__init__()
         self.node = node
         self.name = node.name
         self.shape_ = shape
         self.color_index = color_index
         self.role = role
-        self.flow = flow                # Output nodes: what flows back into the returned value
+        self.flow = flow  # Output nodes: what flows back into the returned value
         self.unrequested = unrequested  # why grad_fn does not return this gradient ("" if it does)
-        self.shares = shares or []      # the differentiated outputs this node's gradient sums over
+        self.shares = shares or []  # the differentiated outputs this node's gradient sums over
         self.parts: dict = {}
         self.value = None
         self.grad = None
         self.problems: list[str] = []
         self.width = self._width()
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setFlags(
+            QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+            | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+            | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
+        )
         self.setPos(*node.pos)
-        self.ports_in = {p: PortItem(self, p, True, HEADER + ROW * i + ROW / 2) for i, p in enumerate(PORTS.get(node.kind, ()))}
+        self.ports_in = {
+            p: PortItem(self, p, True, HEADER + ROW * i + ROW / 2) for i, p in enumerate(PORTS.get(node.kind, ()))
+        }
         self.port_out = None if node.kind == "Output" else PortItem(self, None, False, HEADER / 2)
         self.setObjectName(f"node_{node.name}")
         self._update_tooltip()
@@ -132,7 +161,7 @@ class NodeItem(QGraphicsObject):
         self.update()
 
     def _update_tooltip(self) -> None:
-        lines = [f"<b>{self.node.kind} \"{self.name}\"</b>", DESCRIPTIONS.get(self.node.kind, "")]
+        lines = [f'<b>{self.node.kind} "{self.name}"</b>', DESCRIPTIONS.get(self.node.kind, "")]
         if self.shape_ is not None:
             lines.append(f"shape {shape_str(self.shape_)}")
         for m in self.problems:
@@ -158,7 +187,11 @@ class NodeItem(QGraphicsObject):
         kind_color = QColor(theme.KIND_COLORS.get(n.kind, "#555"))
         if n.kind == "Parameter" and self.color_index is not None:
             kind_color = theme.param_color(self.color_index)
-        border = QColor(theme.ERROR_COLOR) if self.problems else (QColor("#f59e0b") if self.isSelected() else QColor("#374151"))
+        border = (
+            QColor(theme.ERROR_COLOR)
+            if self.problems
+            else (QColor("#f59e0b") if self.isSelected() else QColor("#374151"))
+        )
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(border, 4 if (self.problems or self.isSelected()) else 1.5))
         p.setBrush(QBrush(QColor("#ffffff")))
@@ -168,11 +201,17 @@ class NodeItem(QGraphicsObject):
         p.fillPath(path, kind_color)
         p.setPen(QColor("#ffffff"))
         p.setFont(theme.font(13, bold=True))
-        p.drawText(QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name)
+        p.drawText(
+            QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name
+        )
         p.setFont(theme.font(10))
         kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else "Parameter (frozen)"
         right = 34 if self.problems else 12  # room for the warning sign
-        p.drawText(QRectF(12, 0, self.width - 12 - right, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, kind_text)
+        p.drawText(
+            QRectF(12, 0, self.width - 12 - right, HEADER),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
+            kind_text,
+        )
         if self.problems:
             p.setPen(QColor("#fff"))
             p.setFont(theme.font(13, bold=True))
@@ -185,12 +224,20 @@ class NodeItem(QGraphicsObject):
             for port in self.ports_in:
                 src = n.inputs.get(port)
                 p.setPen(QColor(theme.VALUE_COLOR if src else theme.ERROR_COLOR))
-                p.drawText(QRectF(14, y, self.width - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"{port} ← {src or '(not connected)'}")
+                p.drawText(
+                    QRectF(14, y, self.width - 20, ROW),
+                    Qt.AlignmentFlag.AlignVCenter,
+                    f"{port} ← {src or '(not connected)'}",
+                )
                 y += ROW
         else:
             p.setPen(QColor("#374151"))
             init = n.init if n.init != "values" else "values"
-            p.drawText(QRectF(12, y, self.width - 20, ROW), Qt.AlignmentFlag.AlignVCenter, f"shape {shape_str(tuple(n.shape))} · {init}")
+            p.drawText(
+                QRectF(12, y, self.width - 20, ROW),
+                Qt.AlignmentFlag.AlignVCenter,
+                f"shape {shape_str(tuple(n.shape))} · {init}",
+            )
             y += ROW
         p.setPen(QPen(QColor("#e5e7eb"), 1))
         p.drawLine(QPointF(6, y), QPointF(self.width - 6, y))
@@ -208,13 +255,18 @@ class NodeItem(QGraphicsObject):
             self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, grad_color)
             y += 2 * ROW
             for i, o in enumerate(self.shares):
-                self._paint_row(p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR),
-                                tag="from")
+                self._paint_row(
+                    p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR), tag="from"
+                )
                 y += ROW
         if self._matrix() and self.shares:
             p.setPen(QColor(theme.GRAD_COLOR))
-            _fit_text(p, QRectF(12, y, self.width - 20, ROW), "= " + " + ".join(f"from {o}" for o in self.shares)
-                      + " (hover)", 10)
+            _fit_text(
+                p,
+                QRectF(12, y, self.width - 20, ROW),
+                "= " + " + ".join(f"from {o}" for o in self.shares) + " (hover)",
+                10,
+            )
             y += ROW
         if self.unrequested:
             p.setPen(QColor(theme.MUTED))
@@ -259,8 +311,9 @@ class NodeItem(QGraphicsObject):
         """Value and gradient as heat maps side by side; returns the y below them."""
         rows, cols = self.shape_
         p.setFont(theme.font(10))
-        for i, (label, v, color) in enumerate((("value", self.value, theme.VALUE_COLOR),
-                                                (f"∂L/∂{self.name}", self.grad, grad_color.name()))):
+        for i, (label, v, color) in enumerate(
+            (("value", self.value, theme.VALUE_COLOR), (f"∂L/∂{self.name}", self.grad, grad_color.name()))
+        ):
             x = 12 + i * (self.width / 2)
             p.setPen(QColor(color))
             p.drawText(QRectF(x, y + 2, self.width / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
@@ -284,7 +337,9 @@ class NodeItem(QGraphicsObject):
                 if np.isfinite(v).any():
                     hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
                     _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height() / 2), f"max {hi}", 9, mono=True)
-                    _fit_text(p, QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2), f"min {lo}", 9, mono=True)
+                    _fit_text(
+                        p, QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2), f"min {lo}", 9, mono=True
+                    )
                 else:
                     _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
                 p.setFont(theme.font(10))
@@ -296,8 +351,9 @@ class NodeItem(QGraphicsObject):
         return super().itemChange(change, value)
 
 
-def _fit_text(p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False,
-              italic: bool = False) -> None:
+def _fit_text(
+    p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False, italic: bool = False
+) -> None:
     """Draw text left-aligned in r, shrinking the font (down to 8 pt) until it fits."""
     f = theme.font(size, bold=bold, mono=mono, italic=italic)
     while size > 8 and QFontMetricsF(f).horizontalAdvance(text) > r.width():
@@ -426,20 +482,30 @@ class GraphScene(QGraphicsScene):
                 if outs and n is outs[0]:
                     role = f"returns {src}: the loss"
                 elif o.aux_output:
-                    role = (f"returns ops.stop_gradient({src}), aux" if o.stop_gradient and o.has_aux else
-                            f"returns ops.stop_gradient({src})" if o.stop_gradient else
-                            f"returns {src} as aux (has_aux)" if o.has_aux else f"returns {src}: differentiated too!")
+                    role = (
+                        f"returns ops.stop_gradient({src}), aux"
+                        if o.stop_gradient and o.has_aux
+                        else f"returns ops.stop_gradient({src})"
+                        if o.stop_gradient
+                        else f"returns {src} as aux (has_aux)"
+                        if o.has_aux
+                        else f"returns {src}: differentiated too!"
+                    )
                 else:
                     role = "not returned (z output off)"
             shares = None if n.name in unrequested else self.shares.get(n.name)  # x, y: no parts to explain
-            item = NodeItem(n, shapes.get(n.name), colors.get(n.name), role, flows.get(n.name),
-                            unrequested.get(n.name, ""), shares)
+            item = NodeItem(
+                n, shapes.get(n.name), colors.get(n.name), role, flows.get(n.name), unrequested.get(n.name, ""), shares
+            )
             self.addItem(item)
             self.items_by_name[n.name] = item
         for n in g.nodes:
             for port, src in n.inputs.items():
-                if src in self.items_by_name and port in self.items_by_name[n.name].ports_in \
-                        and self.items_by_name[src].port_out is not None:
+                if (
+                    src in self.items_by_name
+                    and port in self.items_by_name[n.name].ports_in
+                    and self.items_by_name[src].port_out is not None
+                ):
                     e = EdgeItem(self.items_by_name[src], self.items_by_name[n.name], port)
                     self.addItem(e)
                     self.edges.append(e)
@@ -462,6 +528,7 @@ class GraphScene(QGraphicsScene):
     def _shares(g, o) -> dict[str, list[str]]:
         """{node: the differentiated outputs its gradient is the sum of}, for nodes with several."""
         from ..model.codegen import differentiated_outputs
+
         try:
             diff = differentiated_outputs(g, o)
         except (KeyError, ValueError, IndexError):
@@ -550,8 +617,11 @@ class GraphScene(QGraphicsScene):
             event.accept()
             return
         super().mouseReleaseEvent(event)
-        moves = {n: (i.pos().x(), i.pos().y()) for n, i in self.items_by_name.items()
-                 if self._press_positions.get(n) is not None and self._press_positions[n] != (i.pos().x(), i.pos().y())}
+        moves = {
+            n: (i.pos().x(), i.pos().y())
+            for n, i in self.items_by_name.items()
+            if self._press_positions.get(n) is not None and self._press_positions[n] != (i.pos().x(), i.pos().y())
+        }
         self._press_positions = {}
         if moves:  # moving is allowed while training: positions do not change the run
             QTimer.singleShot(0, lambda: self.doc.move_nodes(moves))
@@ -580,9 +650,11 @@ class GraphScene(QGraphicsScene):
         if nodes:
             self.doc.remove_nodes(nodes)
         elif edges:
+
             def fn(g):
                 for dst, port in edges:
                     g[dst].inputs.pop(port, None)
+
             self.doc.edit("Disconnect", fn)
 
 

@@ -1,4 +1,5 @@
 """Small diverging heat maps of matrices (blue = negative, white = 0, red = positive)."""
+
 from __future__ import annotations
 
 import numpy as np

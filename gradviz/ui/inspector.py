@@ -1,11 +1,21 @@
 """Edit the selected node: name, shape, init, values, requires_grad. Edits are undoable."""
+
 from __future__ import annotations
 
 import json
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
 from . import theme
@@ -90,7 +100,7 @@ class Inspector(QWidget):
             self.shapeEdit.clear()
             self.valuesEdit.clear()
             return
-        self.title.setText(f"{n.kind} \"{n.name}\"\n{DESCRIPTIONS.get(n.kind, '')}")
+        self.title.setText(f'{n.kind} "{n.name}"\n{DESCRIPTIONS.get(n.kind, "")}')
         self.nameEdit.setText(n.name)
         src = n.is_source
         self.shapeEdit.setText(", ".join(map(str, n.shape)) if src else "")

@@ -4,6 +4,7 @@ and Cancel, so the window stays responsive whatever the file's size.
 The work is a function work(progress, cancelled) that touches no Qt object: progress(fraction)
 reports how far it is, cancelled() says whether to stop (it then raises safe_io.Cancelled). Its
 result or exception is handed to `done(job)` on the GUI thread."""
+
 from __future__ import annotations
 
 import threading
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog
 
-SHOW_AFTER_MS = 300   # quick operations finish without a dialog flashing up
+SHOW_AFTER_MS = 300  # quick operations finish without a dialog flashing up
 STEPS = 1000
 
 
@@ -21,8 +22,13 @@ class FileJob(QObject):
     _progressed = Signal(int)
     _finished = Signal()
 
-    def __init__(self, parent, label: str, work: Callable[[Callable[[float], None], Callable[[], bool]], Any],
-                 done: Callable[[FileJob], None]):
+    def __init__(
+        self,
+        parent,
+        label: str,
+        work: Callable[[Callable[[float], None], Callable[[], bool]], Any],
+        done: Callable[[FileJob], None],
+    ):
         super().__init__(parent)
         self.result: Any = None
         self.error: BaseException | None = None

@@ -5,6 +5,7 @@ Every number here is computed in the engine process (protocol.TASKS, engine/less
 this module only asks (TrainingController.run_task) and draws the replies. Each tab owns one
 LessonTask: the id of its latest request, its progress bar and Cancel; replies with another id
 (an earlier request, or one of a run that was reset) are dropped."""
+
 from __future__ import annotations
 
 import html
@@ -12,8 +13,21 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout, QHBoxLayout, QLabel,
-                               QProgressBar, QPushButton, QScrollArea, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..engine import protocol as msg
 from ..lessons.landscape import Plane
@@ -21,12 +35,16 @@ from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from . import theme
 
-TITLES = {"loss": "loss only", "return_z": "{z} returned too", "stop_gradient": "{z} behind stop_gradient",
-          "has_aux": "{z} as has_aux"}
-DIFFERS = "#fed7aa"           # a gradient that differs from the loss-only column
+TITLES = {
+    "loss": "loss only",
+    "return_z": "{z} returned too",
+    "stop_gradient": "{z} behind stop_gradient",
+    "has_aux": "{z} as has_aux",
+}
+DIFFERS = "#fed7aa"  # a gradient that differs from the loss-only column
 OK_COLOR, FAIL_COLOR = "#15803d", theme.ERROR_COLOR
-DIRECTIONS_ABOVE = 6          # more parameter elements than this: random directions by default
-MAX_PATH_POINTS = 4000        # the trajectory drawn: every step up to this, then evenly thinned
+DIRECTIONS_ABOVE = 6  # more parameter elements than this: random directions by default
+MAX_PATH_POINTS = 4000  # the trajectory drawn: every step up to this, then evenly thinned
 _CODE = "font-family: 'DejaVu Sans Mono'; font-size: 10pt"
 
 
@@ -48,8 +66,9 @@ def _label(text: str = "", size: float = 11, bold: bool = False, name: str = "")
 class LessonTask(QObject):
     """One kind of engine task: asks, shows progress with Cancel, and hands its result on."""
 
-    def __init__(self, controller, command, on_result, row: QHBoxLayout, button: QPushButton, name: str,
-                 on_failed=None):
+    def __init__(
+        self, controller, command, on_result, row: QHBoxLayout, button: QPushButton, name: str, on_failed=None
+    ):
         super().__init__(button)
         self.controller, self.command, self.on_result, self.on_failed = controller, command, on_result, on_failed
         self.task_id: int | None = None
@@ -141,8 +160,15 @@ class VariantsTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.computeButton = _button("Compute", "variantsCompute")
-        self.task = LessonTask(controller, msg.ComputeVariants, self.show_result, row, self.computeButton, "variants",
-                               on_failed=self.failed)
+        self.task = LessonTask(
+            controller,
+            msg.ComputeVariants,
+            self.show_result,
+            row,
+            self.computeButton,
+            "variants",
+            on_failed=self.failed,
+        )
         self.computeButton.clicked.connect(self.compute)
         self.whyLabel = _label(size=12, name="variantsWhy")
         self.whyLabel.setStyleSheet("background: #fff7ed; padding: 4px;")
@@ -186,10 +212,12 @@ class VariantsTab(QWidget):
         for c, v in enumerate(m.variants, start=1):
             head = _label(name=f"variantHead_{v['name']}")
             head.setTextFormat(Qt.TextFormat.RichText)
-            head.setText(f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']).format(z=z))}</b>"
-                         f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
-                         f"<span style=\"{_CODE}\">{html.escape(v['function_returns'])}<br>"
-                         f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>")
+            head.setText(
+                f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']).format(z=z))}</b>"
+                f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
+                f'<span style="{_CODE}">{html.escape(v["function_returns"])}<br>'
+                f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>"
+            )
             head.setMinimumWidth(170)
             self.grid.addWidget(head, 0, c, Qt.AlignmentFlag.AlignTop)
         # the smallest tensors first: the tutorial's +1 (in db) is in view without scrolling
@@ -205,7 +233,9 @@ class VariantsTab(QWidget):
                 cell.setTextFormat(Qt.TextFormat.RichText)
                 cell.setText(_matrix_html(g, differs))
                 cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
-                cell.setToolTip("differs from the loss-only column" if differs.any() else "same as the loss-only column")
+                cell.setToolTip(
+                    "differs from the loss-only column" if differs.any() else "same as the loss-only column"
+                )
                 self.cells[(v["name"], p)] = cell
                 self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
         self.grid.setRowStretch(len(base["grads"]) + 1, 1)
@@ -227,10 +257,12 @@ def _matrix_html(a: np.ndarray, bold: np.ndarray) -> str:
         a2, b2 = a.reshape(-1, 1), bold.reshape(-1, 1)  # a long vector reads down a column
     rows = []
     for vals, marks in zip(a2, b2):
-        cells = "".join(f"<td align='right' style='padding-right:8px'>{'<b>' if m else ''}{fmt_grad(x)}"
-                        f"{'</b>' if m else ''}</td>" for x, m in zip(vals, marks))
+        cells = "".join(
+            f"<td align='right' style='padding-right:8px'>{'<b>' if m else ''}{fmt_grad(x)}{'</b>' if m else ''}</td>"
+            for x, m in zip(vals, marks)
+        )
         rows.append(f"<tr>{cells}</tr>")
-    return f"<table style=\"{_CODE}; font-size:11pt\">{''.join(rows)}</table>"
+    return f'<table style="{_CODE}; font-size:11pt">{"".join(rows)}</table>'
 
 
 # -- 5. the gradient check ---------------------------------------------------------------------------
@@ -261,12 +293,20 @@ class GradCheckTab(QWidget):
         ok = all(p["ok"] for p in m.params.values())
         where = f"after {m.updates} update{'s' if m.updates != 1 else ''}" if m.updates else "at the initial parameters"
         n = sum(p["checked"] for p in m.params.values())
-        self.verdict.setText((f"PASS: all {n} elements agree" if ok else
-                              f"FAIL: {sum(int(np.nansum(p['rel_error'] > m.tolerance)) for p in m.params.values())}"
-                              f" of {n} elements disagree") + f" ({where})")
+        self.verdict.setText(
+            (
+                f"PASS: all {n} elements agree"
+                if ok
+                else f"FAIL: {sum(int(np.nansum(p['rel_error'] > m.tolerance)) for p in m.params.values())}"
+                f" of {n} elements disagree"
+            )
+            + f" ({where})"
+        )
         self.verdict.setStyleSheet(f"color: {OK_COLOR if ok else FAIL_COLOR};")
-        self.settings.setText(f"MindSpore against float64 central differences: eps = {m.eps:g}, "
-                              f"tolerance {m.tolerance:g} (relative error = |error| / max(1, |difference|))")
+        self.settings.setText(
+            f"MindSpore against float64 central differences: eps = {m.eps:g}, "
+            f"tolerance {m.tolerance:g} (relative error = |error| / max(1, |difference|))"
+        )
         self.plots.clear()
         self.images.clear()
         lo, hi = -12.0, 0.0
@@ -274,9 +314,11 @@ class GradCheckTab(QWidget):
         for c, (name, p) in enumerate(m.params.items()):
             worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
             color = OK_COLOR if p["ok"] else FAIL_COLOR
-            title = (f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
-                     f"<span style='font-size:11pt; color:{color}'>{'✓ agrees' if p['ok'] else '✗ DISAGREES'}</span><br>"
-                     f"<span style='font-size:10pt'>max abs {worst[0]}, max rel {worst[1]}</span>")
+            title = (
+                f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
+                f"<span style='font-size:11pt; color:{color}'>{'✓ agrees' if p['ok'] else '✗ DISAGREES'}</span><br>"
+                f"<span style='font-size:10pt'>max abs {worst[0]}, max rel {worst[1]}</span>"
+            )
             item = self.plots.addPlot(row=0, col=c, title=title)
             item.hideAxis("left")
             item.hideAxis("bottom")
@@ -323,19 +365,31 @@ class ModeCostTab(QWidget):
         self.result = m
         c = m.cost
         gain = c["pynative_ms"] - c["graph_ms"]
-        pays = (f"Graph mode saves {gain:.3f} ms a step: the compile pays for itself after "
-                f"{int(np.ceil(c['graph_compile_s'] * 1e3 / gain))} steps." if gain > 0 else
-                "Graph mode is not faster per step on this graph.")
-        rows = [("PyNative", f"{c['pynative_ms']:.3f} ms/step"),
-                ("Graph (mindspore.jit)", f"{c['graph_ms']:.3f} ms/step"),
-                ("first Graph step (compiles)", f"{c['graph_compile_s'] * 1e3:.0f} ms"),
-                (f"largest difference after {c['steps']} steps", f"{c['max_abs_difference']:.3g} "
-                 f"(relative {c['max_rel_difference']:.3g})")]
-        body = "".join(f"<tr><td style='padding-right:16px'>{html.escape(a)}</td><td align='right'><b>{html.escape(b)}"
-                       "</b></td></tr>" for a, b in rows)
-        self.table.setText(f"<table>{body}</table><p style='font-size:11pt'>{html.escape(pays)} Medians over the "
-                           "steps after the first; the difference covers the loss, parameters and gradients of "
-                           "every step.</p>")
+        pays = (
+            f"Graph mode saves {gain:.3f} ms a step: the compile pays for itself after "
+            f"{int(np.ceil(c['graph_compile_s'] * 1e3 / gain))} steps."
+            if gain > 0
+            else "Graph mode is not faster per step on this graph."
+        )
+        rows = [
+            ("PyNative", f"{c['pynative_ms']:.3f} ms/step"),
+            ("Graph (mindspore.jit)", f"{c['graph_ms']:.3f} ms/step"),
+            ("first Graph step (compiles)", f"{c['graph_compile_s'] * 1e3:.0f} ms"),
+            (
+                f"largest difference after {c['steps']} steps",
+                f"{c['max_abs_difference']:.3g} (relative {c['max_rel_difference']:.3g})",
+            ),
+        ]
+        body = "".join(
+            f"<tr><td style='padding-right:16px'>{html.escape(a)}</td><td align='right'><b>{html.escape(b)}"
+            "</b></td></tr>"
+            for a, b in rows
+        )
+        self.table.setText(
+            f"<table>{body}</table><p style='font-size:11pt'>{html.escape(pays)} Medians over the "
+            "steps after the first; the difference covers the loss, parameters and gradients of "
+            "every step.</p>"
+        )
 
 
 # -- 7. the loss landscape ----------------------------------------------------------------------------
@@ -347,9 +401,9 @@ class LandscapeTab(QWidget):
         self.plane: Plane | None = None
         self.offset = np.zeros(2)
         self.path = np.zeros((0, 2))
-        self._projected = 0          # history rows projected so far
+        self._projected = 0  # history rows projected so far
         self._history = None
-        self._key = None             # what the shown surface is of: graph and L's options
+        self._key = None  # what the shown surface is of: graph and L's options
         outer = QHBoxLayout(self)
         side = QVBoxLayout()
         form = QFormLayout()
@@ -472,15 +526,18 @@ class LandscapeTab(QWidget):
         self.plane = Plane(Layout.from_dict(m.layout), m.center, m.u, m.v, tuple(m.labels))
         elements = bool(np.count_nonzero(m.u) == 1 and np.count_nonzero(m.v) == 1)
         # element planes read in the elements' own values; directions in steps along them
-        self.offset = np.array([m.center[np.flatnonzero(m.u)[0]], m.center[np.flatnonzero(m.v)[0]]]) if elements \
-            else np.zeros(2)
+        self.offset = (
+            np.array([m.center[np.flatnonzero(m.u)[0]], m.center[np.flatnonzero(m.v)[0]]]) if elements else np.zeros(2)
+        )
         a, b, z = m.alphas + self.offset[0], m.betas + self.offset[1], np.asarray(m.loss, np.float64)
         finite = z[np.isfinite(z)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         hi = hi if hi > lo else lo + 1.0
         da, db = (a[1] - a[0]), (b[1] - b[0])
         self.image.setImage(np.where(np.isfinite(z), z, hi), levels=(lo, hi))
-        self.image.setRect(float(a[0] - da / 2), float(b[0] - db / 2), float(a[-1] - a[0] + da), float(b[-1] - b[0] + db))
+        self.image.setRect(
+            float(a[0] - da / 2), float(b[0] - db / 2), float(a[-1] - a[0] + da), float(b[-1] - b[0] + db)
+        )
         self.bar.setLevels((lo, hi))
         for level in np.linspace(lo, hi, 12)[1:-1]:
             iso = pg.IsocurveItem(data=z.T, level=float(level), pen=pg.mkPen((255, 255, 255, 150), width=1))
@@ -495,8 +552,10 @@ class LandscapeTab(QWidget):
         self.plot.setXRange(a[0], a[-1], padding=0)
         self.plot.setYRange(b[0], b[-1], padding=0)
         at = f"after {m.updates} updates" if m.updates else "at the initial parameters"
-        self.note.setText(f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
-                          f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now.")
+        self.note.setText(
+            f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
+            f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now."
+        )
         self._projected, self.path = 0, np.zeros((0, 2))
         self.update_path()
 
@@ -517,7 +576,7 @@ class LandscapeTab(QWidget):
         if h is not self._history or h.n < self._projected:
             self._history, self._projected, self.path = h, 0, np.zeros((0, 2))
         if h.n > self._projected:
-            new = self.plane.project(np.asarray(h.params[self._projected:h.n], np.float64)) + self.offset
+            new = self.plane.project(np.asarray(h.params[self._projected : h.n], np.float64)) + self.offset
             self.path = np.concatenate([self.path, new])
             self._projected = h.n
         p = self.path
@@ -525,8 +584,11 @@ class LandscapeTab(QWidget):
             for item in (self.pathCurve, self.startDot, self.nowDot):
                 item.setData([], [])
             return
-        shown = p if len(p) <= MAX_PATH_POINTS else np.concatenate(
-            [p[np.linspace(0, len(p) - 1, MAX_PATH_POINTS).astype(int)], p[-1:]])
+        shown = (
+            p
+            if len(p) <= MAX_PATH_POINTS
+            else np.concatenate([p[np.linspace(0, len(p) - 1, MAX_PATH_POINTS).astype(int)], p[-1:]])
+        )
         self.pathCurve.setData(shown[:, 0], shown[:, 1])
         self.startDot.setData(p[:1, 0], p[:1, 1])
         self.nowDot.setData(p[-1:, 0], p[-1:, 1])
@@ -543,8 +605,12 @@ class LessonsPanel(QTabWidget):
         self.gradcheck = GradCheckTab(controller)
         self.modecost = ModeCostTab(controller)
         self.landscape = LandscapeTab(controller)
-        for w, title in ((self.variants, "Four variants"), (self.gradcheck, "Gradient check"),
-                         (self.modecost, "Mode cost"), (self.landscape, "Loss landscape")):
+        for w, title in (
+            (self.variants, "Four variants"),
+            (self.gradcheck, "Gradient check"),
+            (self.modecost, "Mode cost"),
+            (self.landscape, "Loss landscape"),
+        ):
             if w is self.variants:  # as many rows as the graph has parameters: it scrolls
                 scroll = QScrollArea()
                 scroll.setWidgetResizable(True)

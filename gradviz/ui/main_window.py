@@ -1,5 +1,6 @@
 """The main window: assembles the editor, controls, plots and status bar around a document
 (the session being edited) and a TrainingController (which owns the engine process)."""
+
 from __future__ import annotations
 
 import json
@@ -7,9 +8,24 @@ import os
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QHBoxLayout, QLabel, QListWidget,
-                               QMainWindow, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QToolBar,
-                               QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
@@ -30,8 +46,10 @@ from .lessons_panel import LessonsPanel
 from .plots import PlotPanel
 from .timetravel import TimeTravel
 
-NOT_ANSWERING_TEXT = ("The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
-                      "Wait for it, or Restart it: the session and the history are kept.")
+NOT_ANSWERING_TEXT = (
+    "The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
+    "Wait for it, or Restart it: the session and the history are kept."
+)
 
 
 def _structure_key(session: Session) -> str:
@@ -77,8 +95,12 @@ class MainWindow(QMainWindow):
         self.errorBanner.setObjectName("errorBanner")
         self.errorBanner.setWordWrap(True)
         self.errorBanner.setTextFormat(Qt.TextFormat.PlainText)  # messages quote text from files: never HTML
-        self.errorBanner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the window
-        self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;")
+        self.errorBanner.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )  # never widens the window
+        self.errorBanner.setStyleSheet(
+            f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;"
+        )
         dismiss = QPushButton("Dismiss")
         dismiss.clicked.connect(self.dismiss_error)
         self.bannerRow = QWidget()
@@ -222,8 +244,9 @@ class MainWindow(QMainWindow):
             screen = self.screen().availableGeometry().height() if self.screen() else 1000
             self.controls.fit_options(max(150, min(screen, self.height()) - 560))
             # a small window (a projector at 1280x720) keeps most of its height for the graph
-            self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [min(380, self.height() * 3 // 10)],
-                             Qt.Orientation.Vertical)
+            self.resizeDocks(
+                [self.findChild(QDockWidget, "plotsDock")], [min(380, self.height() * 3 // 10)], Qt.Orientation.Vertical
+            )
 
     def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
         d = QDockWidget(title, self)
@@ -235,13 +258,15 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         m = self.menuBar().addMenu("&File")
         f = self.files
-        for text, key, fn in (("&Open session…", QKeySequence.StandardKey.Open, f.open_dialog),
-                              ("&Save session", QKeySequence.StandardKey.Save, f.save),
-                              ("Save session &as…", QKeySequence.StandardKey.SaveAs, f.save_dialog),
-                              ("Save run with &history (JSON Lines)…", None, f.export_dialog),
-                              ("Open run with h&istory…", None, f.open_history_dialog),
-                              ("Export as &MindSpore script…", None, f.export_mindspore_dialog),
-                              ("Export as &PyTorch script…", None, f.export_pytorch_dialog)):
+        for text, key, fn in (
+            ("&Open session…", QKeySequence.StandardKey.Open, f.open_dialog),
+            ("&Save session", QKeySequence.StandardKey.Save, f.save),
+            ("Save session &as…", QKeySequence.StandardKey.SaveAs, f.save_dialog),
+            ("Save run with &history (JSON Lines)…", None, f.export_dialog),
+            ("Open run with h&istory…", None, f.open_history_dialog),
+            ("Export as &MindSpore script…", None, f.export_mindspore_dialog),
+            ("Export as &PyTorch script…", None, f.export_pytorch_dialog),
+        ):
             a = m.addAction(text)
             if key is not None:
                 a.setShortcut(key)
@@ -446,8 +471,9 @@ class MainWindow(QMainWindow):
         """What each control allows now (model/runstate.py); the window only displays it."""
         c = self.controller
         problems = self.document.session.problems()
-        return permissions(c.run, problem=problems[0] if problems else "", steps=c.step_count,
-                           max_steps=self.document.options.steps)
+        return permissions(
+            c.run, problem=problems[0] if problems else "", steps=c.step_count, max_steps=self.document.options.steps
+        )
 
     def _update_buttons(self) -> None:
         run, perms = self.controller.run, self.permissions()

@@ -11,6 +11,7 @@ Each window autosaves to its own file, autosave-<process id>-<window number>.jso
 the autosaves of windows that are gone (their process ended without a clean exit) are offered
 for restoring; one that cannot be read is renamed aside with a timestamp and reported, never
 deleted unexamined."""
+
 from __future__ import annotations
 
 import itertools
@@ -64,7 +65,9 @@ class AppStore:
 
     @classmethod
     def default(cls) -> AppStore:
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or str(Path.home() / ".gradviz")
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or str(
+            Path.home() / ".gradviz"
+        )
         return cls(QSettings("GradViz", "GradViz"), folder)
 
     def _safe_settings(self, settings: QSettings) -> QSettings:
@@ -82,11 +85,14 @@ class AppStore:
             return settings
         try:
             dest = move_aside(Path(path))
-            self.problems.append(f"The settings file {show_path(path)} was not used ({why}); it was kept as "
-                                 f"{show_path(dest.name)}.")
+            self.problems.append(
+                f"The settings file {show_path(path)} was not used ({why}); it was kept as {show_path(dest.name)}."
+            )
         except OSError as e:
-            self.problems.append(f"The settings file {show_path(path)} was not used ({why}) and could not be "
-                                 f"moved aside ({e.strerror or e}).")
+            self.problems.append(
+                f"The settings file {show_path(path)} was not used ({why}) and could not be "
+                f"moved aside ({e.strerror or e})."
+            )
             return QSettings()  # in memory only: nothing from that file is read
         return QSettings(path, settings.format())
 
@@ -162,6 +168,7 @@ class AppStore:
                 return p.lstat().st_mtime
             except OSError:
                 return 0.0
+
         return sorted(out, key=mtime, reverse=True)
 
     def release(self) -> None:

@@ -5,6 +5,7 @@ Curves are created once per run (when its layout is known): one curve item per t
 elements are separate lines of the same colour as the node in the graph editor. They are fed
 from History.view(), which gives every step when few are visible and a min/max envelope of
 about a thousand points otherwise, so a million-step run redraws as fast as a short one."""
+
 from __future__ import annotations
 
 import time
@@ -124,8 +125,9 @@ class PlotPanel(QWidget):
             for ax in ("left", "bottom"):  # axes are redrawn from a cache unless their range changed
                 w.getAxis(ax).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.loss_curve = _curve(self.lossPlot, theme.LOSS_COLOR, width=2)
-        self.bad_marks = pg.ScatterPlotItem(symbol="x", size=16, pen=pg.mkPen(theme.ERROR_COLOR, width=2.5),
-                                            brush=pg.mkBrush(theme.ERROR_COLOR))
+        self.bad_marks = pg.ScatterPlotItem(
+            symbol="x", size=16, pen=pg.mkPen(theme.ERROR_COLOR, width=2.5), brush=pg.mkBrush(theme.ERROR_COLOR)
+        )
         self.lossPlot.addItem(self.bad_marks)
         self.bad_lines: list[pg.InfiniteLine] = []
         self.param_curves: list = []
@@ -137,10 +139,14 @@ class PlotPanel(QWidget):
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
         self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
-        self._hover = [HoverReadout(p, self.readout, t) for p, t in ((self.lossPlot, self._text_loss),
-                       (self.paramPlot, lambda s: self._text_elements(s, False)),
-                       (self.gradPlot, lambda s: self._text_elements(s, True)))]
-
+        self._hover = [
+            HoverReadout(p, self.readout, t)
+            for p, t in (
+                (self.lossPlot, self._text_loss),
+                (self.paramPlot, lambda s: self._text_elements(s, False)),
+                (self.gradPlot, lambda s: self._text_elements(s, True)),
+            )
+        ]
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -188,8 +194,13 @@ class PlotPanel(QWidget):
             for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
                 if len(shape) == 2:
                     title = name if kind == "params" else f"∂L/∂{name}"
-                    title_item = self.heat.addLabel(title, row=row, col=1, size="11pt",
-                                                    color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR)
+                    title_item = self.heat.addLabel(
+                        title,
+                        row=row,
+                        col=1,
+                        size="11pt",
+                        color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR,
+                    )
                     self.heat_titles.append((title_item, name, kind == "grads"))
                     vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
@@ -226,7 +237,7 @@ class PlotPanel(QWidget):
         self.loss_curve.setData(x, Y[:, 0], connect="finite")
         for curves in (self.param_curves, self.grad_curves):
             for item, off, size in curves:
-                item.setData(np.tile(x, size), Y[:, off:off + size].T.reshape(-1), connect=self._breaks(m, size))
+                item.setData(np.tile(x, size), Y[:, off : off + size].T.reshape(-1), connect=self._breaks(m, size))
         if self.norm_curve is not None:
             self.norm_curve.setData(x, Y[:, -1], connect="finite")
         self._mark_non_finite(h)
@@ -239,7 +250,7 @@ class PlotPanel(QWidget):
             i = h.n - 1 if i is None else i
             for img, kind, off, shape in self.images:
                 src = h.params if kind == "params" else h.grads
-                a = src[i, off:off + shape[0] * shape[1]].reshape(shape)
+                a = src[i, off : off + shape[0] * shape[1]].reshape(shape)
                 mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
                 img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
             self._title_heat_maps(int(h.steps[i]))
@@ -255,9 +266,12 @@ class PlotPanel(QWidget):
         else:
             if not self.cursors:
                 for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-                    c = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.CURSOR_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                                        label="step {value:.0f}", labelOpts={"color": theme.CURSOR_COLOR,
-                                                                            "position": 0.08, "fill": (255, 255, 255, 200)})
+                    c = pg.InfiniteLine(
+                        angle=90,
+                        pen=pg.mkPen(theme.CURSOR_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                        label="step {value:.0f}",
+                        labelOpts={"color": theme.CURSOR_COLOR, "position": 0.08, "fill": (255, 255, 255, 200)},
+                    )
                     c.setZValue(50)
                     w.addItem(c)
                     self.cursors.append(c)
@@ -274,9 +288,13 @@ class PlotPanel(QWidget):
             self.lossPlot.removeItem(item)
         self.branch_curves = []
         for x, y in branches:
-            item = pg.PlotCurveItem(np.asarray(x, float), np.asarray(y, float), connect="finite",
-                                    pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine),
-                                    name="abandoned branch")
+            item = pg.PlotCurveItem(
+                np.asarray(x, float),
+                np.asarray(y, float),
+                connect="finite",
+                pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine),
+                name="abandoned branch",
+            )
             item.setZValue(-5)
             self.lossPlot.addItem(item)
             self.branch_curves.append(item)
@@ -298,9 +316,11 @@ class PlotPanel(QWidget):
             self.lossPlot.getPlotItem().vb.setXRange(0, xmax, padding=0)
         h = self.history
         log = self.logCheck.isChecked()
-        for key, plot, cols in (("loss", self.lossPlot, [h.columns("loss")]),
-                                ("params", self.paramPlot, [h.columns("params")]),
-                                ("grads", self.gradPlot, [h.columns("grads"), h.columns("norm")])):
+        for key, plot, cols in (
+            ("loss", self.lossPlot, [h.columns("loss")]),
+            ("params", self.paramPlot, [h.columns("params")]),
+            ("grads", self.gradPlot, [h.columns("grads"), h.columns("norm")]),
+        ):
             vals = np.concatenate([Y[:, c].reshape(-1) for c in cols])
             if key == "loss" and log:
                 vals = np.log10(vals[vals > 0]) if (vals > 0).any() else vals[:0]
@@ -309,7 +329,13 @@ class PlotPanel(QWidget):
                 continue
             lo, hi = float(vals.min()), float(vals.max())
             cur = self._ranges.get(key)
-            if cur is not None and cur[2] == log and cur[0] <= lo and hi <= cur[1] and (hi - lo) > 0.3 * (cur[1] - cur[0]):
+            if (
+                cur is not None
+                and cur[2] == log
+                and cur[0] <= lo
+                and hi <= cur[1]
+                and (hi - lo) > 0.3 * (cur[1] - cur[0])
+            ):
                 continue  # still a good fit
             span = (hi - lo) or max(abs(hi), 1.0)
             new = (_nice_floor(lo - 0.08 * span, span), _nice_ceil_step(hi + 0.08 * span, span), log)
@@ -335,7 +361,7 @@ class PlotPanel(QWidget):
         if key not in self._connect_cache:
             c = np.ones(m * size, bool)
             if m:
-                c[m - 1::m] = False
+                c[m - 1 :: m] = False
             self._connect_cache = {key: c}
         return self._connect_cache[key]
 
@@ -350,15 +376,19 @@ class PlotPanel(QWidget):
             return
         bx = np.asarray(h.bad_steps, float)
         i = int(bx[0]) - int(h.steps[0])
-        before = h.loss[max(0, i - 1000):i]
+        before = h.loss[max(0, i - 1000) : i]
         before = before[np.isfinite(before)]
         last = float(before[-1]) if len(before) else 0.0
         self.bad_marks.setData(bx, np.full(len(bx), last))
         if not self.bad_lines:
             for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-                ln = pg.InfiniteLine(pos=float(bx[0]), angle=90, pen=pg.mkPen(theme.ERROR_COLOR, width=2),
-                                     label="not finite", labelOpts={"color": theme.ERROR_COLOR, "position": 0.92,
-                                                                    "anchors": [(0, 0.5), (0, 0.5)]})
+                ln = pg.InfiniteLine(
+                    pos=float(bx[0]),
+                    angle=90,
+                    pen=pg.mkPen(theme.ERROR_COLOR, width=2),
+                    label="not finite",
+                    labelOpts={"color": theme.ERROR_COLOR, "position": 0.92, "anchors": [(0, 0.5), (0, 0.5)]},
+                )
                 w.addItem(ln)
                 self.bad_lines.append(ln)
 
@@ -393,8 +423,8 @@ def _nice(v: float, up: bool) -> float:
     a = abs(v)
     e = np.floor(np.log10(a))
     steps = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
-    for m in (steps if (up == (sign > 0)) else steps[::-1]):
-        c = m * 10 ** e
+    for m in steps if (up == (sign > 0)) else steps[::-1]:
+        c = m * 10**e
         if (c >= a) if (up == (sign > 0)) else (c <= a):
             return float(sign * c)
     return float(v)

@@ -1,12 +1,14 @@
 """`gradviz screenshot`: open the window offscreen, train N steps, save a PNG of the window."""
+
 from __future__ import annotations
 
 import os
 import sys
 
 
-def take_screenshot(preset: str, steps: int, out: str, aux_output: bool = False, mode: str | None = None,
-                    timeout_s: float = 120.0) -> int:
+def take_screenshot(
+    preset: str, steps: int, out: str, aux_output: bool = False, mode: str | None = None, timeout_s: float = 120.0
+) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication

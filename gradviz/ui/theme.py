@@ -1,4 +1,5 @@
 """Colours and fonts, chosen to read on a classroom projector."""
+
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QFont
@@ -8,14 +9,14 @@ from ..model.ops import COLOURS
 # Parameter colours, shared by the graph editor and the plots.
 PARAM_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 KIND_COLORS = COLOURS  # each kind's colour is defined once, in the op table
-GRAD_COLOR = "#c2410c"     # gradients are orange everywhere
+GRAD_COLOR = "#c2410c"  # gradients are orange everywhere
 VALUE_COLOR = "#111827"
 MUTED = "#9ca3af"
 ERROR_COLOR = "#dc2626"
 LOSS_COLOR = "#111827"
 NORM_COLOR = "#000000"
-CURSOR_COLOR = "#7c3aed"   # time travel: the step shown
-BRANCH_COLOR = "#a5b4fc"   # time travel: a future abandoned by a rewind, faint
+CURSOR_COLOR = "#7c3aed"  # time travel: the step shown
+BRANCH_COLOR = "#a5b4fc"  # time travel: a future abandoned by a rewind, faint
 
 BASE_POINT_SIZE = 11
 

@@ -10,6 +10,7 @@ on; the future it abandons stays on the loss plot as a faint curve until the nex
 When a run diverges the coach says what went bad first and since when the steps were too large
 (model.divergence, read from the history), the nodes keep the last finite step, and one click
 rewinds N steps before the divergence with the learning rate times a factor."""
+
 from __future__ import annotations
 
 import time
@@ -17,8 +18,21 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QSlider, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, update_table
 from ..model.formatting import fmt_number, fmt_tensor
@@ -30,8 +44,10 @@ from . import theme
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
 SLIDER_TIP = "Drag back through the run: the plots, the nodes and the inspector show that step"
-CONTINUE_TIP = ("Go back to the state before the step shown and train on from there with the options now set "
-                "(change the learning rate first to try another)")
+CONTINUE_TIP = (
+    "Go back to the state before the step shown and train on from there with the options now set "
+    "(change the learning rate first to try another)"
+)
 
 
 class TimeTravelBar(QWidget):
@@ -90,7 +106,13 @@ class TimeTravelBar(QWidget):
         self.coachSteps.setMaximumWidth(90)
         self.coachFactor.setMaximumWidth(90)
         cl.addStretch(1)
-        for w in (QLabel("Go back"), self.coachSteps, QLabel("steps, learning rate"), self.coachFactor, self.coachButton):
+        for w in (
+            QLabel("Go back"),
+            self.coachSteps,
+            QLabel("steps, learning rate"),
+            self.coachFactor,
+            self.coachButton,
+        ):
             cl.addWidget(w)
         self.coachBox.setVisible(False)
         lay.addWidget(self.coachBox)
@@ -203,8 +225,10 @@ class TimeTravel(QObject):
                 s.setValue(s.maximum())
         finally:
             self._setting = False
-        for widget, control, tip in ((self.bar.slider, Control.SCRUB, SLIDER_TIP),
-                                     (self.bar.continueButton, Control.CONTINUE, CONTINUE_TIP)):
+        for widget, control, tip in (
+            (self.bar.slider, Control.SCRUB, SLIDER_TIP),
+            (self.bar.continueButton, Control.CONTINUE, CONTINUE_TIP),
+        ):
             widget.setEnabled(perms.ok(control))
             widget.setToolTip(perms.why(control) or tip)
         self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}" if n else "no steps yet")
@@ -287,7 +311,9 @@ class TimeTravel(QObject):
         self.w.dismiss_error()
         self.w.statusBar().showMessage(
             f"Went back to {state_at(step)} with learning rate {fmt_number(self.w.document.options.lr)}; "
-            "the abandoned future is the faint curve on the loss plot", 8000)
+            "the abandoned future is the faint curve on the loss plot",
+            8000,
+        )
         self._sync()
 
     # -- the divergence coach -----------------------------------------------------------------
@@ -306,8 +332,9 @@ class TimeTravel(QObject):
             self.show_step(last)
 
     def _coach_button_text(self, *_args) -> None:
-        self.bar.coachButton.setText(f"Rewind {self.bar.coachSteps.value()} steps and lower the learning rate "
-                                     f"×{self.bar.coachFactor.value():g}")
+        self.bar.coachButton.setText(
+            f"Rewind {self.bar.coachSteps.value()} steps and lower the learning rate ×{self.bar.coachFactor.value():g}"
+        )
 
     def recover_target(self) -> tuple[int, float] | None:
         """(step to continue from, new learning rate) for the coach's button."""
@@ -341,7 +368,7 @@ class TimeTravel(QObject):
             if size > 1:
                 v.element.addItem(f"{name}: whole tensor (norms)", None)
             start = sum(h.grad_layout.sizes[:i])
-            for k, label in enumerate(h.grad_layout.labels()[start:start + size]):
+            for k, label in enumerate(h.grad_layout.labels()[start : start + size]):
                 v.element.addItem(label, k)
         v.element.blockSignals(False)
         self._update_view()
@@ -353,8 +380,13 @@ class TimeTravel(QObject):
             v.values.setText("")
         else:
             step = self.shown_step
-            data = self.past if self.shown is not None else (
-                {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None)
+            data = (
+                self.past
+                if self.shown is not None
+                else (
+                    {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None
+                )
+            )
             v.title.setText(f"{name} at {state_at(step)}" if step else name)
             if data is not None and name in data["values"]:
                 val, grad = np.asarray(data["values"][name]), np.asarray(data["grads"].get(name, np.nan))
@@ -372,8 +404,11 @@ class TimeTravel(QObject):
         element = v.element.currentData()
         t = update_table(h, name, element, rows)
         whole = element is None
-        heads = (["step", f"‖{name}‖", "‖g‖", "‖lr·g‖", "ratio"] if whole else
-                 ["step", "value", "g = ∂L/∂p", "−lr×g", "ratio"])
+        heads = (
+            ["step", f"‖{name}‖", "‖g‖", "‖lr·g‖", "ratio"]
+            if whole
+            else ["step", "value", "g = ∂L/∂p", "−lr×g", "ratio"]
+        )
         v.table.setHorizontalHeaderLabels(heads)
         n = len(t["step"])
         v.table.setRowCount(n)
