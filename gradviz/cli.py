@@ -243,11 +243,16 @@ def cmd_run(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _engine_errors():
+def _compute(a: argparse.Namespace, compute):
+    """compute(session) for the session the options name; a device or session problem is bad input."""
     from .engine.devices import DeviceError
     from .model.session import SessionError
 
-    return DeviceError, SessionError
+    session, _ = session_from_args(a)
+    try:
+        return session, compute(session)
+    except (DeviceError, SessionError) as e:
+        raise BadInput(str(e)) from None
 
 
 def cmd_variants(a: argparse.Namespace) -> int:
@@ -256,11 +261,7 @@ def cmd_variants(a: argparse.Namespace) -> int:
 
     from .lessons import variants
 
-    session, _ = session_from_args(a)
-    try:
-        found = variants.compute(session)
-    except _engine_errors() as e:
-        raise BadInput(str(e)) from None
+    session, found = _compute(a, variants.compute)
     if a.json:
         print(json.dumps({"variants": [v.to_json() for v in found]}, indent=1))
         return EXIT_OK
@@ -282,11 +283,7 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
 
     from .lessons import gradcheck
 
-    session, _ = session_from_args(a)
-    try:
-        result = gradcheck.run(session)
-    except _engine_errors() as e:
-        raise BadInput(str(e)) from None
+    _, result = _compute(a, gradcheck.run)
     if a.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
@@ -328,13 +325,9 @@ def cmd_parity(a: argparse.Namespace) -> int:
 
     from .lessons import parity
 
-    session, _ = session_from_args(a)
     if not parity.torch_available():
         raise BadInput("PyTorch is not installed: install the optional extra with pip install -e '.[torch]'")
-    try:
-        result = parity.compare(session)
-    except _engine_errors() as e:
-        raise BadInput(str(e)) from None
+    _, result = _compute(a, parity.compare)
     if a.json:
         print(json.dumps(result.to_json(), indent=1))
     else:

@@ -97,9 +97,50 @@ def grad_request(graph: Graph, options: Options) -> str:
     return f"grad_position={_grad_position(graph)}"
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What every program written from a graph needs to know, worked out once: the generated
+    training program and the exported MindSpore and PyTorch scripts all start from it."""
+
+    order: list[Node]  # every node but the Outputs, each after its inputs
+    computed: list[Node]  # the nodes of `order` that compute (not Inputs or Parameters)
+    inputs: list[str]
+    params: list[str]
+    trainable: list[str]
+    aux_on: bool  # the auxiliary outputs are returned (and there are some)
+    has_aux: bool
+    stop: bool  # returned through ops.stop_gradient
+    sources: list[str]  # the node each returned value comes from, the loss first
+    local: list[str]  # the name each returned value is held in (returned_names)
+
+    @property
+    def args(self) -> list[str]:
+        """The function's arguments: the inputs, then the parameters (the tutorial's order)."""
+        return self.inputs + self.params
+
+
+def plan(graph: Graph, options: Options) -> Plan:
+    order = [n for n in graph.topo_order() if n.kind != "Output"]
+    outs = graph.outputs()
+    aux_on = options.aux_output and len(outs) > 1
+    sources = [o.inputs.get("x", "") for o in outs][: len(outs) if aux_on else 1]
+    return Plan(
+        order,
+        [n for n in order if not n.is_source],
+        [n.name for n in graph.inputs()],
+        [n.name for n in graph.parameters()],
+        [n.name for n in graph.trainable()],
+        aux_on,
+        aux_on and options.has_aux,
+        aux_on and options.stop_gradient,
+        sources,
+        returned_names(graph)[: len(sources)],
+    )
+
+
 def grad_call(graph: Graph, options: Options) -> str:
     """The MindSpore call that makes grad_fn, exactly as the generated program writes it."""
-    has_aux = options.aux_output and len(graph.outputs()) > 1 and options.has_aux
+    has_aux = plan(graph, options).has_aux
     if options.api == "cell":
         return f"mindspore.value_and_grad(forward_fn, None, weights=network.trainable_params(), has_aux={has_aux})"
     fn = "grad" if options.api == "grad" else "value_and_grad"
@@ -128,11 +169,8 @@ def returned_structure(graph: Graph, options: Options) -> str:
 def returned_values(graph: Graph, options: Options) -> list[str]:
     """What `function` returns, as written after `return`: `loss`, `loss, z` or
     `loss, ops.stop_gradient(z)` (the sources of the returned Outputs)."""
-    outs = graph.outputs()
-    aux_on = options.aux_output and len(outs) > 1
-    srcs = [o.inputs.get("x", "") for o in outs][: len(outs) if aux_on else 1]
-    stop = aux_on and options.stop_gradient
-    return srcs[:1] + [f"ops.stop_gradient({s})" if stop else s for s in srcs[1:]]
+    p = plan(graph, options)
+    return p.sources[:1] + [f"ops.stop_gradient({s})" if p.stop else s for s in p.sources[1:]]
 
 
 def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
@@ -149,19 +187,16 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
 
     attr_names maps Parameters to the attributes of the nn.Cell (api "cell"); the engine renames
     those that would hide an nn.Cell attribute (e.g. `training`)."""
-    order = [n for n in graph.topo_order() if n.kind != "Output"]
-    computed = [n for n in order if not n.is_source]
-    inputs = [n.name for n in graph.inputs()]
-    params = [n.name for n in graph.parameters()]
-    trainable = [n.name for n in graph.trainable()]
-    args = inputs + params
-    outs = graph.outputs()
-    aux_on = options.aux_output and len(outs) > 1
-    has_aux = aux_on and options.has_aux
-    srcs = [o.inputs["x"] for o in outs]
-    if not aux_on:
-        srcs = srcs[:1]
-    local = returned_names(graph)[: len(srcs)]
+    pl = plan(graph, options)
+    order, computed, inputs, params, trainable, args = (
+        pl.order,
+        pl.computed,
+        pl.inputs,
+        pl.params,
+        pl.trainable,
+        pl.args,
+    )
+    has_aux, srcs, local = pl.has_aux, pl.sources, pl.local
     attr = attr_names or {p: p for p in params}
 
     L: list[str] = []

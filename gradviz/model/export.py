@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .codegen import differentiated_outputs, expression, grad_call, returned_names
+from .codegen import differentiated_outputs, expression, grad_call, plan
 from .formatting import shorten
 from .graph import Graph
 from .session import Session
@@ -75,17 +75,9 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     (engine.trainer.cell_attributes: a name that would hide one of nn.Cell's own gets gv_)."""
     g: Graph = session.graph
     o = session.options
-    order = [n for n in g.topo_order() if n.kind != "Output"]
-    computed = [n for n in order if not n.is_source]
-    inputs, params = [n.name for n in g.inputs()], [n.name for n in g.parameters()]
-    trainable = [n.name for n in g.trainable()]
-    args = inputs + params
-    names = returned_names(g)
-    outs = g.outputs()
-    aux_on = o.aux_output and len(outs) > 1
-    has_aux, stop = aux_on and o.has_aux, aux_on and o.stop_gradient
-    srcs = [x.inputs["x"] for x in (outs if aux_on else outs[:1])]
-    local = names[: len(srcs)]
+    pl = plan(g, o)
+    computed, inputs, params, trainable, args = pl.computed, pl.inputs, pl.params, pl.trainable, pl.args
+    has_aux, stop, srcs, local = pl.has_aux, pl.stop, pl.sources, pl.local
     L = _header(session, "MindSpore")
     L += [
         "import numpy as np",
@@ -172,16 +164,9 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
     the training loop): the parity check runs the definitions with a loop of its own."""
     g: Graph = session.graph
     o = session.options
-    order = [n for n in g.topo_order() if n.kind != "Output"]
-    computed = [n for n in order if not n.is_source]
-    inputs, params = [n.name for n in g.inputs()], [n.name for n in g.parameters()]
-    trainable = [n.name for n in g.trainable()]
-    args = inputs + params
-    names = returned_names(g)
-    outs = g.outputs()
-    aux_on = o.aux_output and len(outs) > 1
-    srcs = [x.inputs["x"] for x in (outs if aux_on else outs[:1])]
-    local = names[: len(srcs)]
+    pl = plan(g, o)
+    computed, trainable, args = pl.computed, pl.trainable, pl.args
+    aux_on, srcs, local = pl.aux_on, pl.sources, pl.local
     diff = len(differentiated_outputs(g, o))
     L = _header(session, "PyTorch")
     L += [

@@ -5,14 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 
-def fmt_number(v: float, digits: int = 4) -> str:
-    v = float(v)
+def fmt_special(v: float) -> str | None:
+    """NaN, the infinities and zero as every number format in GradViz writes them; None else."""
     if np.isnan(v):
         return "NaN"
     if np.isinf(v):
         return "+inf" if v > 0 else "-inf"
-    if v == 0:
-        return "0"
+    return "0" if v == 0 else None
+
+
+def fmt_number(v: float, digits: int = 4) -> str:
+    v = float(v)
+    special = fmt_special(v)
+    if special is not None:
+        return special
     a = abs(v)
     if 1e3 <= a < 1e6:
         return f"{v:.1f}"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .codegen import differentiated_outputs, grad_request
+from .formatting import fmt_special
 from .graph import Graph
 from .ops import OPS
 from .session import Options
@@ -41,12 +42,9 @@ def fmt3(v: float) -> str:
     """A number with 3 decimals (0.326, 1.016, -4.300), or 3 significant digits in e-notation
     outside [0.001, 10000): the digits the tutorial's +1 needs, and no more."""
     v = float(v)
-    if np.isnan(v):
-        return "NaN"
-    if np.isinf(v):
-        return "+inf" if v > 0 else "-inf"
-    if v == 0:
-        return "0"
+    special = fmt_special(v)
+    if special is not None:
+        return special
     if 1e-3 <= abs(v) < 1e4:
         return f"{v:.3f}"
     return f"{v:.2e}"
