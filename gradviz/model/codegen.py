@@ -25,7 +25,7 @@ from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
 from .ops import OPS
-from .session import APIS, MODES, Options, Session
+from .session import APIS, Options, Session
 
 _INDENT = "    "
 # names MindSpore's graph compiler resolves itself, whatever the program binds them to: as a node
