@@ -319,12 +319,13 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w("")
     w("")
     w("# --- GradViz recording (Graph mode): one flat vector per step, one copy to numpy ---")
+    w("# (the learning rate, constant within a call, is written into each row by the engine)")
     before = [f"{p}.reshape((-1,))" for p in params]
     w(f"def {GV}recorded_step({', '.join(inputs)}):")
     w(f"{_INDENT}{GV}before = ops.concat(({', '.join(before)},))")
     w(f"{_INDENT}{GV}loss, {GV}aux, {GV}grads = train_step({', '.join(inputs)})")
     parts = (
-        [f"{GV}loss.reshape((1,))", "optimizer.learning_rate.reshape((1,))", f"{GV}before"]
+        [f"{GV}loss.reshape((1,))", f"{GV}before"]
         + [f"{GV}grads[{i}].reshape((-1,))" for i in range(len(trainable))]
         + [f"{GV}aux[{i}].reshape((-1,))" for i in range(len(local) - 1)]
     )
