@@ -60,14 +60,16 @@ class Checkpoints:
     def __init__(self, interval: int = INTERVAL, budget: int = BUDGET_BYTES):
         self.interval, self.budget = interval, budget
         self._states: dict[int, TrainingState] = {}
+        self._last: int | None = None  # the latest kept (due() runs before every step)
 
     def due(self, updates: int) -> bool:
         """Whether a state is to be kept now: none kept yet, or `interval` updates since the last
         (not only at multiples of it: a rewound run, or Graph-mode batches, can step over those)."""
-        return not self._states or updates - max(self._states) >= self.interval
+        return self._last is None or updates - self._last >= self.interval
 
     def keep(self, state: TrainingState) -> None:
         self._states[state.updates] = state
+        self._last = max(self._states)
         while len(self._states) > 2 and sum(s.nbytes for s in self._states.values()) > self.budget:
             self.interval *= 2  # thin out: keep the first, the last, and one per new interval
             keep, last = {}, None
@@ -82,6 +84,7 @@ class Checkpoints:
 
     def drop_after(self, updates: int) -> None:
         self._states = {k: s for k, s in self._states.items() if k <= updates}
+        self._last = max(self._states, default=None)
 
     def __len__(self) -> int:
         return len(self._states)
