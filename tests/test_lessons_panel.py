@@ -21,7 +21,13 @@ def show_lessons(win, tab):
     win.findChild(QDockWidget, "lessonsDock").raise_()
     win.lessons.setCurrentWidget(
         win.lessons.widget(
-            [win.lessons.variants, win.lessons.gradcheck, win.lessons.modecost, win.lessons.landscape].index(tab)
+            [
+                win.lessons.variants,
+                win.lessons.gradcheck,
+                win.lessons.modecost,
+                win.lessons.landscape,
+                win.lessons.parity,
+            ].index(tab)
         )
     )
 
@@ -261,3 +267,26 @@ def test_graph_mode_trains_on_after_a_variant_computation(qtbot, win):
     wait_result(qtbot, win.lessons.variants)
     steps(qtbot, win, 2)
     check_training_matches_numpy(win, load_preset("tutorial"), 4)
+
+
+def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot, win):
+    """With PyTorch (the optional extra) the seed's linear regression from its MindSpore values
+    ends at step 300 in both frameworks, as numpy's replay does; without it the tab says how to
+    install it (CI runs without PyTorch, so both paths are real somewhere)."""
+    from gradviz.lessons.parity import torch_available
+
+    s = load_preset("linreg_seed")
+    load(qtbot, win, s)
+    tab = win.lessons.parity
+    show_lessons(win, tab)
+    qtbot.mouseClick(tab.compareButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not tab.task.busy, timeout=TASK)
+    if not torch_available():  # this process and the engine process it spawned see the same packages
+        assert tab.result is None and "pip install -e '.[torch]'" in tab.task.status.text()
+        return
+    r = tab.result.result
+    k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
+    assert r["ok"] and r["steps"] == k == 300
+    assert r["mindspore_end"] == ["until_loss", k] == r["pytorch_end"]
+    assert "they agree" in tab.summary.text() and "at step 300" in tab.summary.text()
+    assert len(tab.curves["loss"].getData()[0]) == 300

@@ -124,9 +124,24 @@ def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Ca
     )
 
 
+def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callable) -> msg.ParityResult:
+    from dataclasses import replace
+
+    from ..lessons import parity as lesson
+    from ..model.session import Session, SessionError
+
+    if not lesson.torch_available():
+        raise SessionError("PyTorch is not installed: install the optional extra with pip install -e '.[torch]'")
+    s = _session(m.session)
+    s = Session(s.graph, replace(s.options, steps=min(s.options.steps, m.max_steps)), s.name)
+    r = lesson.compare(s, progress, cancelled)
+    return msg.ParityResult(m.run_id, m.task_id, {**r.to_json(), "loss": r.loss, "grads": r.grads, "params": r.params})
+
+
 TASKS = {
     msg.ComputeVariants: variants,
     msg.CheckGradients: gradcheck,
     msg.MeasureModeCost: modecost,
     msg.ComputeLandscape: landscape,
+    msg.ComparePyTorch: parity,
 }

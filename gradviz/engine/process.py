@@ -222,6 +222,7 @@ class Server:
         msg.ComputeVariants: on_task,
         msg.CheckGradients: on_task,
         msg.MeasureModeCost: on_task,
+        msg.ComparePyTorch: on_task,
         msg.ComputeLandscape: on_task,
         msg.Cancel: on_cancel,
         msg.SnapshotAt: on_snapshot_at,

@@ -121,7 +121,18 @@ class Cancel:
     task_id: int
 
 
-TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape)
+@message
+class ComparePyTorch:
+    """The session trained in PyTorch beside MindSpore from the same values (lessons.parity),
+    for at most `max_steps` steps; where PyTorch is missing, TaskFailed says how to install it."""
+
+    run_id: int
+    task_id: int
+    session: dict
+    max_steps: int = 1000
+
+
+TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, ComparePyTorch)
 
 
 @message
@@ -156,6 +167,7 @@ COMMANDS = (
     CheckGradients,
     MeasureModeCost,
     ComputeLandscape,
+    ComparePyTorch,
     Cancel,
     SnapshotAt,
     ContinueFrom,
@@ -341,6 +353,16 @@ class Rewound:
     step: int
 
 
+@message
+class ParityResult:
+    """Per step the largest loss, gradient and parameter differences (lessons.parity.Parity),
+    how each framework ended, and the tolerance."""
+
+    run_id: int
+    task_id: int
+    result: dict
+
+
 REPLIES = (
     Devices,
     Device,
@@ -360,6 +382,7 @@ REPLIES = (
     GradCheckResult,
     ModeCostResult,
     LandscapeResult,
+    ParityResult,
     NodesAt,
     Rewound,
 )

@@ -83,7 +83,7 @@ def _end(loss: float, grads_finite: bool, step: int, session: Session) -> str | 
     return None
 
 
-def pytorch_run(session: Session) -> tuple[list[tuple[float, np.ndarray, np.ndarray]], str]:
+def pytorch_run(session: Session, cancelled=None) -> tuple[list[tuple[float, np.ndarray, np.ndarray]], str]:
     """Per step (loss, parameters before the update, gradients), flattened in graph order, and
     why the run ended: the same loop as gradviz run, in PyTorch."""
     import torch
@@ -101,6 +101,8 @@ def pytorch_run(session: Session) -> tuple[list[tuple[float, np.ndarray, np.ndar
     records, step = [], 0
     while True:
         step += 1
+        if cancelled is not None and cancelled():
+            raise InterruptedError("parity cancelled")
         before = np.concatenate([p.detach().numpy().reshape(-1).copy() for p in params])
         out = fn(*args)
         out = out if isinstance(out, tuple) else (out,)
@@ -119,8 +121,9 @@ def pytorch_run(session: Session) -> tuple[list[tuple[float, np.ndarray, np.ndar
             raise RuntimeError("autograd is off")
 
 
-def compare(session: Session) -> Parity:
-    """Train both (MindSpore in this process) and compare step by step."""
+def compare(session: Session, progress=None, cancelled=None) -> Parity:
+    """Train both (MindSpore in this process) and compare step by step; progress(fraction) and
+    cancelled() between steps."""
     from ..engine.trainer import Engine
     from ..engine.training import finish_step
 
@@ -128,12 +131,16 @@ def compare(session: Session) -> Parity:
     ms, reason = [], None
     try:
         while reason is None:
+            if cancelled is not None and cancelled():
+                raise InterruptedError("parity cancelled")
             r = e.step()
             ms.append((r.loss, r.params.copy(), r.grads.copy()))
             reason = finish_step(e, r)
+            if progress is not None and r.step % 50 == 0:
+                progress(0.5 * r.step / session.options.steps)
     finally:
         e.close()
-    pt, pt_reason = pytorch_run(session)
+    pt, pt_reason = pytorch_run(session, cancelled)
     n = min(len(ms), len(pt))
     kinds = [
         [np.atleast_1d(np.asarray(run[i][k], np.float64)) for i in range(n)] for run in (ms, pt) for k in (0, 2, 1)

@@ -393,6 +393,7 @@ _REPLIES = {
             msg.GradCheckResult,
             msg.ModeCostResult,
             msg.LandscapeResult,
+            msg.ParityResult,
         )
     },
     msg.NodesAt: TrainingController._on_nodes_at,

@@ -595,6 +595,47 @@ class LandscapeTab(QWidget):
 
 
 # -- the dock's widget ----------------------------------------------------------------------------------
+# -- the PyTorch side of the seed ---------------------------------------------------------------------
+class ParityTab(QWidget):
+    """The seed's comparison made exact: the same graph in PyTorch from the same values."""
+
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result: msg.ParityResult | None = None
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.compareButton = _button("Compare with PyTorch", "parityButton")
+        self.task = LessonTask(controller, msg.ComparePyTorch, self.show_result, row, self.compareButton, "parity")
+        self.compareButton.clicked.connect(lambda: self.task.start())
+        lay.addLayout(row)
+        self.summary = _label(size=13, name="paritySummary")
+        lay.addWidget(self.summary)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("parityPlot")
+        self.plot.setLogMode(False, True)
+        self.plot.addLegend(offset=(-10, 10))
+        self.plot.setLabel("bottom", "step")
+        self.plot.setLabel("left", "largest |MindSpore − PyTorch|")
+        colours = (("loss", theme.LOSS_COLOR), ("gradients", theme.GRAD_COLOR), ("parameters", "#1f77b4"))
+        self.curves = {k: self.plot.plot(pen=pg.mkPen(c, width=2), name=k) for k, c in colours}
+        lay.addWidget(self.plot, 1)
+
+    def show_result(self, m: msg.ParityResult) -> None:
+        self.result = m
+        r = m.result
+        steps = np.arange(1, r["steps"] + 1)
+        for key, name in (("loss", "loss"), ("grads", "gradients"), ("params", "parameters")):
+            self.curves[name].setData(steps, np.maximum(np.asarray(r[key], np.float64), 1e-12))
+        verdict = "they agree" if r["ok"] else "they DIFFER"
+        worst = max(r["max_loss_difference"], r["max_grad_difference"], r["max_param_difference"])
+        self.summary.setText(
+            f"MindSpore ended by {r['mindspore_end'][0]} at step {r['mindspore_end'][1]}, PyTorch by "
+            f"{r['pytorch_end'][0]} at step {r['pytorch_end'][1]}. Largest difference {worst:.2g} "
+            f"(each divided by its largest size in the run), tolerance {r['tolerance']:g}: {verdict}."
+        )
+
+
 class LessonsPanel(QTabWidget):
     """The four lessons as tabs of one dock."""
 
@@ -605,11 +646,13 @@ class LessonsPanel(QTabWidget):
         self.gradcheck = GradCheckTab(controller)
         self.modecost = ModeCostTab(controller)
         self.landscape = LandscapeTab(controller)
+        self.parity = ParityTab(controller)
         for w, title in (
             (self.variants, "Four variants"),
             (self.gradcheck, "Gradient check"),
             (self.modecost, "Mode cost"),
             (self.landscape, "Loss landscape"),
+            (self.parity, "PyTorch parity"),
         ):
             if w is self.variants:  # as many rows as the graph has parameters: it scrolls
                 scroll = QScrollArea()
@@ -623,7 +666,7 @@ class LessonsPanel(QTabWidget):
         controller.built.connect(self._built)
 
     def _built(self) -> None:
-        for t in (self.gradcheck.task, self.modecost.task):
+        for t in (self.gradcheck.task, self.modecost.task, self.parity.task):
             if t.busy:
                 t.forget("The run was rebuilt: ask again")
         if self.variants.task.busy:
