@@ -616,7 +616,8 @@ class ParityTab(QWidget):
         self.plot.setLogMode(False, True)
         self.plot.addLegend(offset=(-10, 10))
         self.plot.setLabel("bottom", "step")
-        self.plot.setLabel("left", "largest |MindSpore − PyTorch|")
+        self.plot.setLabel("left", "difference")
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # the log ticks say the powers of ten
         colours = (("loss", theme.LOSS_COLOR), ("gradients", theme.GRAD_COLOR), ("parameters", "#1f77b4"))
         self.curves = {k: self.plot.plot(pen=pg.mkPen(c, width=2), name=k) for k, c in colours}
         lay.addWidget(self.plot, 1)
@@ -626,7 +627,9 @@ class ParityTab(QWidget):
         r = m.result
         steps = np.arange(1, r["steps"] + 1)
         for key, name in (("loss", "loss"), ("grads", "gradients"), ("params", "parameters")):
-            self.curves[name].setData(steps, np.maximum(np.asarray(r[key], np.float64), 1e-12))
+            d = np.asarray(r[key], np.float64)
+            # a log axis: steps where the two agree exactly (0) are gaps, not a spike to 1e-12
+            self.curves[name].setData(steps, np.where(d > 0, d, np.nan), connect="finite")
         verdict = "they agree" if r["ok"] else "they DIFFER"
         worst = max(r["max_loss_difference"], r["max_grad_difference"], r["max_param_difference"])
         self.summary.setText(
