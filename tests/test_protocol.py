@@ -38,6 +38,8 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
         msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
         msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
+        msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),
+        msg.ParityResult: msg.ParityResult(1, 2, {"ok": True, "steps": 3}),
         msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),
         msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
