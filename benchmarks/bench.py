@@ -170,16 +170,12 @@ def _run_for(seconds: float) -> None:
     loop.exec()
 
 
-def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -> dict:
-    """Steps/s of the bare loop and of the app training flat out (with the GUI timer's lateness
-    and the plots' refresh rate), in alternating repetitions: the machine's speed drifts, and
-    each pair sees the same drift. The app pauses while the bare loop runs."""
-    import numpy as np
-    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
-
+def _training_window(app, mode: str, preset: str = "tutorial"):
+    """The main window, shown, ready to train `preset` flat out in `mode` with no end: the same
+    program as the bare loop, value_and_grad (the tutorial preset opens with mindspore.grad,
+    whose train step runs the function once more for the loss)."""
     from gradviz.ui.main_window import MainWindow
 
-    app = _app()
     w = MainWindow()
     w.resize(1600, 1000)
     w.show()
@@ -190,14 +186,25 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
         _wait(app, lambda: c.state == "ready" and c.session.name == preset)
         w.controls.untilLossSpin.setValue(0)  # train on: no stop at loss
         _wait(app, lambda: c.state == "ready" and c.session.options.until_loss is None)
-    # the same program as the bare loop: value_and_grad (the tutorial preset starts with
-    # mindspore.grad, whose train step runs the function once more for the loss)
     w.controls.apiCombo.setCurrentIndex(w.controls.apiCombo.findData("value_and_grad"))
     _wait(app, lambda: c.state == "ready" and c.session.options.api == "value_and_grad")
     w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData(mode))
     _wait(app, lambda: c.state == "ready" and c._client.mode == mode)
     w.controls.maxStepsSpin.setValue(100_000_000)
     _wait(app, lambda: c.state == "ready")
+    return w
+
+
+def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -> dict:
+    """Steps/s of the bare loop and of the app training flat out (with the GUI timer's lateness
+    and the plots' refresh rate), in alternating repetitions: the machine's speed drifts, and
+    each pair sees the same drift. The app pauses while the bare loop runs."""
+    import numpy as np
+    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+    app = _app()
+    w = _training_window(app, mode, preset)
+    c = w.controller
     refreshes = [0]
     real_refresh = w.plots.refresh
 
@@ -254,22 +261,10 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
 
 def node_refreshes(mode: str, seconds: float, reps: int) -> list[float]:
     """Live node refreshes per second (graphView.nodesShown) while the app trains flat out."""
-    from gradviz.ui.main_window import MainWindow
 
     app = _app()
-    w = MainWindow()
-    w.resize(1600, 1000)
-    w.show()
+    w = _training_window(app, mode)
     c = w.controller
-    _wait(app, lambda: c.state == "ready")
-    # the same program as the bare loop: value_and_grad (the tutorial preset starts with
-    # mindspore.grad, whose train step runs the function once more for the loss)
-    w.controls.apiCombo.setCurrentIndex(w.controls.apiCombo.findData("value_and_grad"))
-    _wait(app, lambda: c.state == "ready" and c.session.options.api == "value_and_grad")
-    w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData(mode))
-    _wait(app, lambda: c.state == "ready" and c._client.mode == mode)
-    w.controls.maxStepsSpin.setValue(100_000_000)
-    _wait(app, lambda: c.state == "ready")
     shown = [0]
     w.graphView.nodesShown.connect(lambda _n: shown.__setitem__(0, shown[0] + 1))
     rates = []

@@ -59,6 +59,15 @@ def win(qtbot):
     assert not active, f"timers still running: {active}"
 
 
+def alive(pid: int) -> bool:
+    """Whether a process (an engine) still exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def wait_state(qtbot, w, *states, timeout=30_000):
     qtbot.waitUntil(lambda: w.controller.state in states, timeout=timeout)
 

@@ -2,14 +2,13 @@
 nothing is lost (the session being edited stays as it was)."""
 
 import json
-import os
 import time
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from conftest import READY, wait_state
+from conftest import READY, alive, wait_state
 from gradviz.engine import protocol as msg
 from gradviz.model.presets import load_preset
 from gradviz.model.session import save_session
@@ -18,14 +17,6 @@ from gradviz.ui.persistence import AppStore
 from test_session import BAD
 
 B = QMessageBox.StandardButton
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def snapshot(w):
@@ -207,7 +198,7 @@ def test_close_at_the_worst_moment_20_times(qtbot):
         w.close()
         elapsed = time.perf_counter() - t
         assert elapsed < 2.0, (moment, elapsed)
-        assert not _alive(pid), moment
+        assert not alive(pid), moment
 
 
 # -- unsaved changes, autosave and crash recovery ----------------------------------------------------

@@ -8,7 +8,7 @@ import signal
 import time
 
 import numpy as np
-from conftest import READY, wait_nodes_at, wait_state
+from conftest import READY, alive, wait_nodes_at, wait_state
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -94,7 +94,7 @@ def test_restart_keeps_the_session_and_the_history(qtbot, win):
     finally:
         _resume(pid)
     wait_state(qtbot, win, "reviewing", timeout=READY)
-    assert c.engine_pid != pid and not _alive(pid)
+    assert c.engine_pid != pid and not alive(pid)
     assert c.history.n == n and np.array_equal(c.history.loss, loss) and c.recorded
     assert win.document.session.to_json() == session
     assert "saved run" in win.controls.reasonLabel.text() and not win.controls.startButton.isEnabled()
@@ -102,14 +102,6 @@ def test_restart_keeps_the_session_and_the_history(qtbot, win):
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert c.history.n == 0 and win.controls.startButton.isEnabled()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_an_engine_error_offers_its_traceback(qtbot, win):
