@@ -11,6 +11,10 @@
    the app's engine process uses for that mode (gradviz.engine.devices.prepare_process); its
    repetitions alternate with the app's, and the ratio is the median of the pairs' ratios.
    Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).
+   Where torch is installed (`pip install -e '.[torch]'`), PyTorch eager on the same graph
+   (`loss.backward(); optimizer.step(); optimizer.zero_grad()`, the loss read every step) joins
+   the alternation, for the tutorial and the MLP preset: app/PyTorch, budget >= 1.0 in Graph mode
+   on the tutorial graph, the others reported.
 2. Responsiveness while Graph mode trains flat out: lateness of a 5 ms GUI timer (p99 <= 25 ms)
    and plot refreshes per second (>= 30).
 3. History scale: 1,000,000 steps of the tutorial graph: memory (<= 300 MB) and a full redraw of
@@ -119,13 +123,79 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "
         conn.send(n / (time.perf_counter() - t0))
 
 
-class Bare:
-    """The bare loop in a process of its own, kept warm between repetitions."""
+def _torch_child(conn, seconds: float, preset: str = "tutorial") -> None:
+    """The peer: the same graph in PyTorch eager on the CPU, written as seed 000 writes its loop
+    (`loss.backward(); optimizer.step(); optimizer.zero_grad()`, the loss read every step), with
+    PyTorch's own threading defaults. Same protocol as _bare_child."""
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
 
-    def __init__(self, mode: str, seconds: float, defaults: bool = False, preset: str = "tutorial"):
+    if preset == "tutorial":
+        np.random.seed(42)  # the tutorial's data and initial values, as in _bare_child
+        x, y = torch.ones(5), torch.zeros(3)
+        w = torch.nn.Parameter(torch.tensor(np.random.randn(5, 3), dtype=torch.float32))
+        b = torch.nn.Parameter(torch.tensor(np.random.randn(3), dtype=torch.float32))
+        params = [w, b]
+
+        def function():
+            return F.binary_cross_entropy_with_logits(torch.matmul(x, w) + b, y)
+
+        optimizer = torch.optim.SGD(params, lr=0.01)
+    else:  # the MLP preset: two layers, tanh, softmax cross-entropy on class probabilities, Adam
+        data = json.loads((ROOT / "resources" / "presets" / "mlp.json").read_text())
+        vals = {n["name"]: n.get("values") for n in data["graph"]["nodes"]}
+        x, y = torch.tensor(np.float32(vals["x"])), torch.tensor(np.float32(vals["y"]))
+        rng = np.random.RandomState(data["options"]["seed"])
+        w1 = torch.nn.Parameter(torch.tensor(rng.randn(2, 8), dtype=torch.float32))
+        b1 = torch.nn.Parameter(torch.zeros(8))
+        w2 = torch.nn.Parameter(torch.tensor(rng.randn(8, 2), dtype=torch.float32))
+        b2 = torch.nn.Parameter(torch.zeros(2))
+        params = [w1, b1, w2, b2]
+
+        def function():
+            h = torch.tanh(torch.matmul(x, w1) + b1)
+            return F.cross_entropy(torch.matmul(h, w2) + b2, y)
+
+        optimizer = torch.optim.Adam(params, lr=0.01)
+
+    def step() -> float:
+        loss = function()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return float(loss.detach().numpy())  # seed 000 reads the loss every step
+
+    t = time.perf_counter()
+    step()
+    conn.send(time.perf_counter() - t)
+    while conn.recv() == "go":
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            step()
+            n += 1
+        conn.send(n / (time.perf_counter() - t0))
+
+
+def torch_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
+
+
+class Bare:
+    """The bare loop (or, with peer="torch", PyTorch's) in a process of its own, kept warm
+    between repetitions."""
+
+    def __init__(
+        self, mode: str, seconds: float, defaults: bool = False, preset: str = "tutorial", peer: str = "mindspore"
+    ):
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_bare_child, args=(child, mode, seconds, defaults, preset))
+        if peer == "torch":
+            self._proc = ctx.Process(target=_torch_child, args=(child, seconds, preset))
+        else:
+            self._proc = ctx.Process(target=_bare_child, args=(child, mode, seconds, defaults, preset))
         self._proc.start()
         self.first_step_s = self._conn.recv()
 
@@ -229,10 +299,13 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
 
     probe.timeout.connect(tick)
     bare = Bare(mode, seconds, preset=preset)
-    out = {"bare": [], "rates": [], "p99_late_ms": [], "refresh_hz": [], "first_step_s": bare.first_step_s}
+    peer = Bare(mode, seconds, preset=preset, peer="torch") if torch_installed() else None
+    out = {"bare": [], "torch": [], "rates": [], "p99_late_ms": [], "refresh_hz": [], "first_step_s": bare.first_step_s}
     try:
         for _ in range(reps):
             out["bare"].append(bare.rep())
+            if peer is not None:
+                out["torch"].append(peer.rep())
             c.start()
             s0 = c.step_count
             _wait(app, lambda s0=s0: c.state == "training" and c.step_count > s0 + 50)
@@ -253,6 +326,8 @@ def throughput(mode: str, seconds: float, reps: int, preset: str = "tutorial") -
             _wait(app, lambda: c.state == "paused")
     finally:
         bare.close()
+        if peer is not None:
+            peer.close()
     out["lost_steps"] = int(c.history.n != c.step_count or list(c.history.steps[:3]) != [1, 2, 3])
     w.close()
     app.processEvents()
@@ -451,6 +526,23 @@ def _fmt(s: dict, digits: int = 1) -> str:
     return f"{s['median']:,.{digits}f} ({s['min']:,.{digits}f} – {s['max']:,.{digits}f})"
 
 
+def _torch_row(run: dict, label: str, budget: float | None) -> tuple:
+    """The app against PyTorch eager on the same graph (median of the alternating pairs' ratios),
+    or a row saying why there is none."""
+    if not run["torch"]:
+        return (f"  app / PyTorch eager, {label}", "skipped: torch not installed", "", "", "", True)
+    t, s = _stat(run["torch"]), _stat(run["rates"])
+    pairs = _stat([x / y for x, y in zip(run["rates"], run["torch"])])
+    return (
+        f"  app / PyTorch eager, {label} (PyTorch steps/s)",
+        _fmt(t, 0),
+        _fmt(s, 0),
+        f"{pairs['median']:.3f} ({pairs['min']:.2f} – {pairs['max']:.2f})",
+        "info" if budget is None else f">= {budget}",
+        budget is None or pairs["median"] >= budget,
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer, shorter repetitions (a couple of minutes)")
@@ -474,7 +566,8 @@ def main() -> int:
     for mode, budget in (("pynative", 0.95), ("graph", 0.90)):
         if a.only == "throughput":
             run = throughput(mode, t_secs, t_reps)
-            print(mode, statistics.median([x / y for x, y in zip(run["rates"], run["bare"])]), flush=True)
+            print(mode, "app/bare", round(statistics.median([x / y for x, y in zip(run["rates"], run["bare"])]), 3))
+            print(" | ".join(str(c) for c in _torch_row(run, f"tutorial, {mode}", None)[:4]), flush=True)
             continue
         run = throughput(mode, t_secs, t_reps)
         b, s = _stat(run["bare"]), _stat(run["rates"])
@@ -499,6 +592,8 @@ def main() -> int:
                 ratio >= budget,
             )
         )
+        rows.append(_torch_row(run, f"tutorial, {mode}", 1.0 if mode == "graph" else None))
+        res[mode]["torch_steps_per_s"] = _stat(run["torch"]) if run["torch"] else None
         d = Bare(mode, t_secs, defaults=True)
         try:
             d_rates = [d.rep() for _ in range(reps)]
@@ -545,6 +640,7 @@ def main() -> int:
                 pairs["median"] >= budget,
             )
         )
+        rows.append(_torch_row(run, f"MLP preset, {mode}", None))
     for mode in ("pynative", "graph"):
         nr = _stat(node_refreshes(mode, secs, reps))
         res[f"node_refreshes_{mode}"] = nr

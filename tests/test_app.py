@@ -420,3 +420,42 @@ def test_mlp_preset_trains_in_the_app(qtbot, win):
     assert win.controller.end_reason == "until_loss" and h.loss[-1] < 0.05
     assert h.loss[0] == pytest.approx(numeric.evaluate(load_preset("mlp"))[0], rel=1e-5)
     np.testing.assert_allclose(h.lr, 0.01)
+
+
+def test_start_clicked_while_mindspore_loads_is_acted_on_once_ready(qtbot):
+    """Issue 14: a click on Start during start-up is remembered (the button offers to take it
+    back), and training begins as soon as the run is ready."""
+    from gradviz.ui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    assert w.controller.state in ("starting", "building")
+    start = w.controls.startButton
+    assert start.isEnabled() and start.text() == "Start"
+    qtbot.mouseClick(start, Qt.MouseButton.LeftButton)
+    assert w.controller.run.start_queued and start.text() == "Pause"
+    assert "training starts when ready" in w.statusBar().currentMessage() + w.stateLabel.text()
+    wait_state(qtbot, w, "training", "compiling", timeout=READY)
+    w.controller.pause()
+    wait_state(qtbot, w, "paused")
+    assert w.controller.history.n > 0
+    w.close()
+
+
+def test_a_queued_start_can_be_taken_back_before_ready(qtbot):
+    from gradviz.ui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    start = w.controls.startButton
+    qtbot.mouseClick(start, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(start, Qt.MouseButton.LeftButton)  # now "Pause": takes the queued Start back
+    assert not w.controller.run.start_queued and start.text() == "Start"
+    wait_state(qtbot, w, "ready", timeout=READY)
+    # had a Start been sent, the engine would train on and never stop after this one step
+    qtbot.mouseClick(w.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, w, "paused")
+    assert w.controller.history.n == 1 and w.controls.startButton.text() == "Start"
+    w.close()

@@ -42,22 +42,24 @@ COLUMNS = [
     E.SILENCE,
     E.ANSWER,
     E.REWIND,
+    E.QUEUE_START,
+    E.UNQUEUE,
 ]
 TABLE = """
-      launch stop lose build built review compile train pause end fail silence answer rewind
-ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .      .
-SG    SG     ST   LO   BD    .     .      .       .     .     .   ER   .       .      .
-BD    SG     ST   LO   BD    RD    RV     .       .     .     .   ER   NA      .      .
-RD    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
-CP    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
-TR    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      .
-PS    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS
-FN    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS
-DV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      PS
-RV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      .
-ER    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      .
-NA    SG     ST   LO   .     .     .      .       .     .     .   .    .       *      .
-LO    SG     ST   LO   .     .     .      .       .     .     .   .    .       .      .
+      launch stop lose build built review compile train pause end fail silence answer rewind queue unqueue
+ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .      . .     .
+SG    SG     ST   LO   BD    .     .      .       .     .     .   ER   .       .      . SG    .
+BD    SG     ST   LO   BD    RD    RV     .       .     .     .   ER   NA      .      . BD    .
+RD    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
+CP    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
+TR    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
+PS    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS .     .
+FN    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS .     .
+DV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      PS .     .
+RV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      . .     .
+ER    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      . .     .
+NA    SG     ST   LO   .     .     .      .       .     .     .   .    .       *      . .     .
+LO    SG     ST   LO   .     .     .      .       .     .     .   .    .       .      . .     .
 """
 ROWS = [line.split() for line in TABLE.strip().splitlines()[1:]]
 CASES = [(ABBR[row[0]], event, cell) for row in ROWS for event, cell in zip(COLUMNS, row[1:])]
@@ -105,6 +107,20 @@ def test_silence_then_answer_goes_back_exactly():
         assert quiet.on(E.SILENCE) == quiet and quiet.on(E.ANSWER) == s
 
 
+def test_a_start_pressed_during_start_up_waits_for_the_run_to_be_ready():
+    s = RunState(Phase.STARTING).on(E.QUEUE_START)
+    assert s.start_queued and s.start_text == "Pause" and "training starts when ready" in s.label
+    assert permissions(s).ok(C.PAUSE)  # the button takes the queued Start back
+    ready = s.on(E.BUILD).on(E.BUILT)  # MindSpore up, the session built: the controller starts
+    assert ready == RunState(Phase.READY, start_queued=True)
+    assert ready.on(E.TRAIN) == RunState(Phase.TRAINING)  # done: nothing queued any more
+    assert s.on(E.UNQUEUE) == RunState(Phase.STARTING) and s.on(E.UNQUEUE).start_text == "Start"
+    for dropped_by in (E.FAIL, E.LOSE, E.STOP, E.SILENCE):
+        assert not s.on(E.BUILD).on(dropped_by).start_queued
+    assert not RunState(Phase.PAUSED).on(E.QUEUE_START).start_queued  # only while starting or building
+    assert RunState(Phase.STARTING).on(E.UNQUEUE) == RunState(Phase.STARTING)
+
+
 def test_labels_and_start_text():
     assert RunState(Phase.TRAINING).start_text == "Pause" and RunState(Phase.PAUSED).start_text == "Start"
     assert RunState(Phase.DIVERGED, "non_finite").label == "stopped: not finite"
@@ -119,8 +135,8 @@ ALWAYS = {C.LIVE}
 # what each phase allows with a valid graph, 5 steps done of max 10 (FINISHED: by max steps)
 ALLOWED = {
     Phase.STOPPED: {C.EDIT, C.DEVICE, C.SAVE_RUN},
-    Phase.STARTING: {C.CANCEL, C.EDIT, C.DEVICE, C.SAVE_RUN},
-    Phase.BUILDING: {C.RESET, C.CANCEL, C.EDIT, C.DEVICE, C.SAVE_RUN},
+    Phase.STARTING: {C.START, C.CANCEL, C.EDIT, C.DEVICE, C.SAVE_RUN},  # Start: queued until ready
+    Phase.BUILDING: {C.START, C.RESET, C.CANCEL, C.EDIT, C.DEVICE, C.SAVE_RUN},
     Phase.READY: {C.START, C.STEP, C.RESET, C.EDIT, C.DEVICE, C.SAVE_RUN},
     Phase.COMPILING: {C.PAUSE, C.RESET, C.CANCEL},
     Phase.TRAINING: {C.PAUSE, C.RESET},
@@ -159,7 +175,7 @@ def test_what_each_phase_allows(phase):
         (Phase.ENGINE_LOST, C.STEP, "press Reset to start a fresh one"),
         (Phase.NOT_ANSWERING, C.EDIT, "Wait for it, or Restart it"),
         (Phase.NOT_ANSWERING, C.RESET, "Wait for it, or Restart it"),
-        (Phase.STARTING, C.START, "MindSpore is starting"),
+        (Phase.STARTING, C.STEP, "MindSpore is starting"),
         (Phase.READY, C.RESTART, "The engine is answering."),
         (Phase.TRAINING, C.SCRUB, "Pause to look back"),
         (Phase.TRAINING, C.CONTINUE, "Pause to look back"),
@@ -212,7 +228,8 @@ def test_invariants_over_random_event_sequences(seq, steps, max_steps, broken):
         p = permissions(s, problem="broken" if broken else "", steps=steps, max_steps=max_steps)
         assert not (s.busy and p.ok(C.EDIT)), s  # never training and editable at once
         assert not (s.busy and p.ok(C.DEVICE)), s
-        assert p.ok(C.PAUSE) == s.busy
+        assert p.ok(C.PAUSE) == s.offers_pause == (s.busy or s.start_queued)
+        assert s.start_queued <= (s.phase in (Phase.STARTING, Phase.BUILDING, Phase.READY))
         assert not (p.ok(C.START) and p.ok(C.PAUSE))
         assert p.ok(C.WAIT) == p.ok(C.RESTART) == (s.phase is Phase.NOT_ANSWERING)
         assert (s.resume is not None) == (s.phase is Phase.NOT_ANSWERING)
@@ -220,7 +237,11 @@ def test_invariants_over_random_event_sequences(seq, steps, max_steps, broken):
         assert (s.phase is Phase.DIVERGED) <= (s.end_reason == "non_finite")
         assert (s.phase is Phase.FINISHED) <= (s.end_reason in ("max_steps", "until_loss", "stopped"))
         if p.ok(C.START) or p.ok(C.STEP):
-            assert s.phase in (Phase.READY, Phase.PAUSED, Phase.FINISHED) and not broken and steps < max_steps
+            assert not broken
+            if s.phase in (Phase.STARTING, Phase.BUILDING):  # Start is queued until ready (Step is not)
+                assert p.ok(C.START) and not p.ok(C.STEP) and not s.start_queued
+            else:
+                assert s.phase in (Phase.READY, Phase.PAUSED, Phase.FINISHED) and steps < max_steps
         if broken:
             assert not (p.ok(C.START) or p.ok(C.STEP) or p.ok(C.RESET))
         if s.phase is Phase.NOT_ANSWERING:

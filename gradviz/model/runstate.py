@@ -42,6 +42,8 @@ class Event(StrEnum):
     LOSE = "lose"  # the engine process died, or could not load MindSpore
     STOP = "stop"  # everything was shut down
     REWIND = "rewind"  # the engine went back to an earlier step (time travel); it waits there
+    QUEUE_START = "queue_start"  # Start pressed while MindSpore starts or the run builds
+    UNQUEUE = "unqueue"  # that Start taken back (Pause pressed) before training began
 
 
 class Control(StrEnum):
@@ -83,7 +85,12 @@ TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
     Event.SILENCE: {p: P.NOT_ANSWERING for p in ENGINE_UP},
     Event.ANSWER: {},  # NOT_ANSWERING goes back to the phase it interrupted
     Event.REWIND: {p: P.PAUSED for p in (P.PAUSED, P.FINISHED, P.DIVERGED)},
+    Event.QUEUE_START: {p: p for p in (P.STARTING, P.BUILDING)},
+    Event.UNQUEUE: {p: p for p in (P.STARTING, P.BUILDING, P.READY)},
 }
+# a queued Start waits through these events (the engine coming up, a build, the run ready); the
+# controller sends it on READY, and any other event drops it
+KEEPS_QUEUED_START = frozenset({Event.LAUNCH, Event.BUILD, Event.BUILT, Event.QUEUE_START, Event.ANSWER})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,9 +98,22 @@ class RunState:
     phase: Phase = Phase.STOPPED
     end_reason: str | None = None  # why the run ended (FINISHED, DIVERGED, REVIEWING)
     resume: Phase | None = None  # NOT_ANSWERING: the phase to go back to when the engine answers
+    # Start was pressed before the engine was ready (issue 14: a click during start-up is acted on)
+    start_queued: bool = False
 
     def on(self, event: Event, reason: str | None = None) -> RunState:
         """The state after `event` (`reason`: why the run ended, for END and REVIEW)."""
+        new = self._on(event, reason)
+        if event is Event.QUEUE_START:
+            queued = self.phase in TRANSITIONS[Event.QUEUE_START]
+        else:
+            queued = self.start_queued and event in KEEPS_QUEUED_START
+        queued = queued and new.phase in (P.STARTING, P.BUILDING, P.READY)
+        if queued == new.start_queued:
+            return new
+        return dataclasses.replace(new, start_queued=queued)
+
+    def _on(self, event: Event, reason: str | None) -> RunState:
         if event is Event.ANSWER:
             return RunState(self.resume, self.end_reason) if self.phase is P.NOT_ANSWERING else self
         to = TRANSITIONS[event].get(self.phase)
@@ -115,16 +135,23 @@ class RunState:
         return self.phase in BUSY
 
     @property
+    def offers_pause(self) -> bool:
+        """The Start/Pause button pauses (or takes back a queued Start) rather than starting."""
+        return self.busy or self.start_queued
+
+    @property
     def label(self) -> str:
         """The phase in a few words, for the status bar."""
         if self.phase is P.NOT_ANSWERING and self.resume in BUSY:
             return "engine not answering (was training)"
+        if self.start_queued:
+            return LABELS[self.phase] + " (training starts when ready)"
         return LABELS[self.phase]
 
     @property
     def start_text(self) -> str:
         """The Start/Pause button's text."""
-        return "Pause" if self.busy else "Start"
+        return "Pause" if self.offers_pause else "Start"
 
 
 LABELS = {
@@ -145,6 +172,7 @@ LABELS = {
 
 WHY_NOT_ANSWERING = "The engine is not answering: Wait for it, or Restart it (the session and history are kept)."
 WHY_BUSY_EDIT = "Pause to change this: it needs a new run."
+WHY_ALREADY_TRAINING = "Already training."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,9 +194,9 @@ def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: i
     p = state.phase
     fix = f"Fix the graph first: {problem}" if problem else ""
     r = {c: "" for c in Control}
-    r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy="Already training.")
+    r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy=WHY_ALREADY_TRAINING)
     r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy="Pause first: Step does exactly one step.")
-    r[Control.PAUSE] = "" if p in BUSY else "Not training."
+    r[Control.PAUSE] = "" if state.offers_pause else "Not training."
     r[Control.RESET] = fix or {
         P.STARTING: "MindSpore is starting…",
         P.NOT_ANSWERING: WHY_NOT_ANSWERING,
@@ -205,6 +233,9 @@ def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str
     p = state.phase
     if p in BUSY:
         return busy
+    if p in (P.STARTING, P.BUILDING) and busy == WHY_ALREADY_TRAINING:
+        # Start is queued until the run is ready
+        return "Start was pressed: training starts when the run is ready." if state.start_queued else ""
     if p is P.FINISHED and state.end_reason != "max_steps":
         return "The run has finished (the loss fell below the target): press Reset to train again."
     if p in CAN_GO_ON:

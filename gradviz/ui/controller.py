@@ -179,11 +179,17 @@ class TrainingController(QObject):
         self._send(msg.Build(self.run_id, self.session.to_dict()))
 
     def start(self) -> None:
+        """Train on; pressed while MindSpore starts or the run builds, training begins as soon as
+        the run is ready."""
         if self.state in (Phase.READY, Phase.PAUSED, Phase.FINISHED):
             self._send(msg.Start())
+        elif self.state in (Phase.STARTING, Phase.BUILDING):
+            self._apply(Event.QUEUE_START)
 
     def pause(self) -> None:
-        if self.run.busy:
+        if self.run.start_queued:
+            self._apply(Event.UNQUEUE)
+        elif self.run.busy:
             self._send(msg.Pause())
 
     def step(self) -> None:
@@ -312,6 +318,8 @@ class TrainingController(QObject):
         else:
             self._apply(Event.BUILT)
         self.built.emit()
+        if self.run.start_queued:  # Start was pressed while MindSpore started or the run built
+            self.start()
 
     def _on_state(self, m: msg.State) -> None:
         event = ENGINE_STATES.get(m.state)

@@ -298,7 +298,7 @@ class ControlPanel(QWidget):
             base = w.toolTip().split("\n(")[0]
             w.setToolTip(base + (f"\n({perms.why(control)})" if not perms.ok(control) else ""))
         self.startButton.setText(run.start_text)
-        go = Control.PAUSE if run.busy else Control.START
+        go = Control.PAUSE if run.offers_pause else Control.START
         self.startButton.setEnabled(perms.ok(go))
         self.startButton.setToolTip(perms.why(go))
         self.stepButton.setEnabled(perms.ok(Control.STEP))

@@ -423,7 +423,7 @@ class MainWindow(QMainWindow):
             self.controller.load(self.document.session)
 
     def toggle_start(self) -> None:
-        if self.controller.run.busy:
+        if self.controller.run.offers_pause:
             self.controller.pause()
         else:
             self.controller.start()
