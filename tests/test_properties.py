@@ -88,6 +88,17 @@ def test_reserved_names_come_from_the_generator():
     assert check_name("Tensor") is not None  # mindspore.jit resolves it itself
 
 
+def test_reserved_names_equal_every_op_kind_through_every_path():
+    """reserved_names() takes every path with one op kind and every kind once per API: the same
+    set as every kind through every API and return path."""
+    from gradviz.model.codegen import COMPILER_NAMES, RETURN_PATHS, _identifiers, _probe_graphs, _program_texts
+
+    graphs = _probe_graphs()
+    found = set().union(*map(_identifiers, _program_texts(graphs, RETURN_PATHS)))
+    user = {n for g in graphs for n in g.names()}
+    assert reserved_names() == {n for n in found - user if not n.startswith("gv_")} | COMPILER_NAMES
+
+
 @pytest.mark.parametrize("name", ["loss", "before", "r0", "recorded_step", "training", "learning_rate", "moments"])
 def test_risky_names_leave_the_program_unchanged_but_for_the_names(name):
     """Renaming the tutorial's z to a risky name changes only that identifier in the program."""

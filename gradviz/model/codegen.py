@@ -342,16 +342,20 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
 
 
 # -- the names the generator keeps for itself ---------------------------------------------------
-def _probe_graphs() -> list[Graph]:
-    """Graphs that make the generator emit every identifier it has: every op kind, one and two
-    trainable Parameters, auxiliary outputs from computed and from source nodes."""
+def _probe_graphs(all_kinds: bool = True) -> list[Graph]:
+    """Graphs that make the generator emit every identifier it has: every op kind (or, with
+    all_kinds=False, one), one and two trainable Parameters, auxiliary outputs from computed and
+    from source nodes."""
     graphs = []
+    kinds = [k for k in OPS.values() if k.computes]
+    if not all_kinds:
+        kinds = [OPS["Add"]]
     for n_trainable in (1, 2):
         nodes = [Node("u_in", "Input", shape=(2,)), Node("u_p0", "Parameter", shape=(2,))]
         if n_trainable == 2:
             nodes.append(Node("u_p1", "Parameter", shape=(2,)))
         prev = "u_in"
-        for i, k in enumerate(k for k in OPS.values() if k.computes):
+        for i, k in enumerate(kinds):
             name = f"u_n{i}"
             nodes.append(Node(name, k.name, inputs={p: (prev if j == 0 else "u_p0") for j, p in enumerate(k.ports)}))
             prev = name
@@ -362,6 +366,24 @@ def _probe_graphs() -> list[Graph]:
         ]
         graphs.append(Graph(nodes))
     return graphs
+
+
+# every code path of the generators: z not returned, returned, returned with has_aux, and through
+# stop_gradient (aux_output, has_aux, stop_gradient); Graph mode and a stop-at-loss add lines only
+RETURN_PATHS = ((False, False, False), (True, False, False), (True, True, False), (True, False, True))
+
+
+def _program_texts(graphs: list[Graph], paths, apis=APIS) -> list[str]:
+    """The training program and both exported scripts of each graph, through each API and path."""
+    from . import export
+
+    out = []
+    for g in graphs:
+        for api, (aux, has_aux, stop) in itertools.product(apis, paths):
+            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode="graph", until_loss=0.5)
+            s = Session(g, o)
+            out += [generate(g, o).source, export.mindspore_script(s), export.pytorch_script(s)]
+    return out
 
 
 def _identifiers(source: str) -> set[str]:
@@ -383,20 +405,14 @@ def _identifiers(source: str) -> set[str]:
 def reserved_names() -> frozenset[str]:
     """The identifiers the generated programs (the training program and the exported MindSpore
     and PyTorch scripts) use for themselves, outside the gv_ namespace, and the names MindSpore's
-    compiler keeps (COMPILER_NAMES)."""
-    from . import export
+    compiler keeps (COMPILER_NAMES).
 
-    found: set[str] = set()
-    user: set[str] = set()
-    for g in _probe_graphs():
-        user |= set(g.names())
-        # every code path of the generators: each API with z not returned, returned, returned
-        # with has_aux and through stop_gradient; Graph mode and a stop-at-loss add lines only
-        for api, (aux, has_aux, stop) in itertools.product(
-            APIS, ((False, False, False), (True, False, False), (True, True, False), (True, False, True))
-        ):
-            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode="graph", until_loss=0.5)
-            s = Session(g, o)
-            found |= _identifiers(generate(g, o).source)
-            found |= _identifiers(export.mindspore_script(s)) | _identifiers(export.pytorch_script(s))
+    An op kind adds only its expression's text, the same whatever the API and return path, so the
+    paths are taken with one op kind, and every kind once: 72 small programs and 6 large ones
+    instead of 72 large ones (the first name check of each process, the window's and
+    the engine's, is on the way to start-up; tests check the result equals the exhaustive set)."""
+    graphs, small = _probe_graphs(), _probe_graphs(all_kinds=False)
+    texts = _program_texts(small, RETURN_PATHS) + _program_texts(graphs, RETURN_PATHS[1:2], APIS[:1])
+    found = set().union(*map(_identifiers, texts))
+    user = {n for g in graphs + small for n in g.names()}
     return frozenset(n for n in found - user if not n.startswith(GV)) | COMPILER_NAMES

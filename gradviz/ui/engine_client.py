@@ -9,12 +9,11 @@ is sent. The reader notes when the engine was last heard from, for the controlle
 from __future__ import annotations
 
 import collections
-import multiprocessing
 import threading
 import time
 
+from ..engine import entry
 from ..engine import protocol as msg
-from ..engine.process import serve
 
 JOIN_SECONDS = 1.0  # polite quit, then kill: closing stays well under 2 s
 OUTBOX_LIMIT = 256  # commands waiting to be sent; past this, send() refuses (the engine is not reading)
@@ -22,12 +21,9 @@ OUTBOX_LIMIT = 256  # commands waiting to be sent; past this, send() refuses (th
 
 class EngineClient:
     def __init__(self, mode: str = "pynative", device: str = "CPU"):
-        ctx = multiprocessing.get_context("spawn")
         self.mode, self.device = mode, device  # what the process is set up for (devices.prepare_process)
-        self._conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=serve, args=(child, mode, device), name="gradviz-engine", daemon=True)
-        self.process.start()
-        child.close()  # so that the reader sees EOF when the process ends
+        # the process the app spawned first thing at launch, if it suits; else a fresh one
+        self.process, self._conn = entry.take(mode, device) or entry.spawn(mode, device)
         self.inbox: collections.deque = collections.deque()
         self.last_heard = time.monotonic()  # when a message last came (set by the reader)
         self._outbox: collections.deque = collections.deque()
