@@ -550,7 +550,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer, shorter repetitions (a couple of minutes)")
     ap.add_argument("--json", help="also write the figures here")
-    ap.add_argument("--only", choices=["time_travel", "throughput", "startup"], help="measure only this (a quick check)")
+    ap.add_argument(
+        "--only", choices=["time_travel", "throughput", "startup"], help="measure only this (a quick check)"
+    )
     a = ap.parse_args()
     if a.only == "time_travel":
         tt = time_travel_memory()
