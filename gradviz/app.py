@@ -8,7 +8,7 @@ import sys
 def launch(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from .ui import theme
+    from .ui import language, theme
     from .ui.main_window import MainWindow
     from .ui.persistence import AppStore
 
@@ -16,6 +16,8 @@ def launch(argv: list[str] | None = None) -> int:
     app.setApplicationName("GradViz")
     app.setOrganizationName("GradViz")
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    w = MainWindow(store=AppStore.default())
+    store = AppStore.default()
+    language.install(store.text(language.SETTING))
+    w = MainWindow(store=store)
     w.show()
     return app.exec()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from ..model.codegen import grad_call, returned_structure, returned_values
@@ -22,15 +22,16 @@ CHANGED = "#fde68a"  # the background of a line the last change made different
 def call_lines(graph: Graph, options: Options) -> list[str]:
     """The program's lines that the options change, as the generated program writes them, and
     what grad_fn returns."""
+    tr = QCoreApplication.translate
     jit = (
-        "@mindspore.jit  # Graph mode: train_step compiled"
+        tr("CallView", "@mindspore.jit  # Graph mode: train_step compiled")
         if options.mode == "graph"
-        else "# PyNative: no mindspore.jit"
+        else tr("CallView", "# PyNative: no mindspore.jit")
     )
     return [
         f"def function(...): return {', '.join(returned_values(graph, options))}",
         f"grad_fn = {grad_call(graph, options)}",
-        f"grad_fn(...) returns {returned_structure(graph, options)}",
+        tr("CallView", "grad_fn(...) returns {structure}").format(structure=returned_structure(graph, options)),
         jit,
     ]
 
@@ -77,6 +78,8 @@ class CallView(QLabel):
             + "</div>"
         )
         self.setToolTip(
-            "The lines of the MindSpore program (the MindSpore program tab) that change with the "
-            "options; the highlighted ones changed with the last change"
+            self.tr(
+                "The lines of the MindSpore program (the MindSpore program tab) that change with the "
+                "options; the highlighted ones changed with the last change"
+            )
         )

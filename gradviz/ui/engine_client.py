@@ -14,6 +14,7 @@ import threading
 import time
 
 from ..engine import protocol as msg
+from ..i18n import Msg
 from ..engine.process import serve
 
 JOIN_SECONDS = 1.0  # polite quit, then kill: closing stays well under 2 s
@@ -47,7 +48,7 @@ class EngineClient:
                 self.inbox.append(msg.Gone())
                 return
             except Exception as e:  # an unreadable message: report, keep reading
-                m = msg.Error(None, f"unreadable message from the engine: {e}")
+                m = msg.Error(None, Msg("EngineClient", "unreadable message from the engine: {error}").format(error=str(e)))
             self.last_heard = time.monotonic()
             if not isinstance(m, msg.Heartbeat):
                 self.inbox.append(m)
