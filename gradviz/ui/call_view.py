@@ -22,16 +22,15 @@ CHANGED = "#fde68a"  # the background of a line the last change made different
 def call_lines(graph: Graph, options: Options) -> list[str]:
     """The program's lines that the options change, as the generated program writes them, and
     what grad_fn returns."""
-    tr = QCoreApplication.translate
     jit = (
-        tr("CallView", "@mindspore.jit  # Graph mode: train_step compiled")
+        QCoreApplication.translate("CallView", "@mindspore.jit  # Graph mode: train_step compiled")
         if options.mode == "graph"
-        else tr("CallView", "# PyNative: no mindspore.jit")
+        else QCoreApplication.translate("CallView", "# PyNative: no mindspore.jit")
     )
     return [
         f"def function(...): return {', '.join(returned_values(graph, options))}",
         f"grad_fn = {grad_call(graph, options)}",
-        tr("CallView", "grad_fn(...) returns {structure}").format(structure=returned_structure(graph, options)),
+        QCoreApplication.translate("CallView", "grad_fn(...) returns {structure}").format(structure=returned_structure(graph, options)),
         jit,
     ]
 

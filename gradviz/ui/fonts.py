@@ -2,14 +2,13 @@
 
 Many Linux machines (and every offscreen test here) have no CJK font at all. GradViz ships
 resources/fonts/GradVizSansSC-Regular.otf: Noto Sans SC (SIL Open Font License, OFL.txt beside
-it) subset to the characters its catalogues use and renamed, a few hundred KB (tools/i18n.py
-makes it). It is registered with the application and made the fallback of every family the app
-draws with, and of Han and common (punctuation) script text in any other font, so a system font
-with Chinese still wins where there is one and the bundled one fills in where there is none."""
+it) subset to the characters its catalogues use and renamed, about 100 KB (tools/i18n.py makes
+it). It is registered with the application and made a substitute of every family the app draws
+with: Qt falls back to a family's substitutes for the characters the family lacks, so Latin text
+keeps its font and Chinese comes from the bundled one wherever the system has none."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QChar
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 
 from ..model.resources import resource_path
@@ -40,8 +39,6 @@ def install_fonts() -> str | None:
     if not families:
         return None
     _family = families[0]
-    for script in (QChar.Script.Script_Han, QChar.Script.Script_Common):
-        QFontDatabase.addApplicationFallbackFontFamily(script, _family)
     app_family = QGuiApplication.font().family()
     for family in dict.fromkeys((*FAMILIES, app_family)):
         if _family not in QFont.substitutes(family):

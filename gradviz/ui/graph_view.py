@@ -58,11 +58,10 @@ class PortItem(QGraphicsEllipseItem):
         self.setPen(QPen(QColor("#374151"), 2))
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.CrossCursor)
-        tr = QCoreApplication.translate
         self.setToolTip(
-            tr("PortItem", "input '{port}': drag an output here").format(port=port)
+            QCoreApplication.translate("PortItem", "input '{port}': drag an output here").format(port=port)
             if is_input
-            else tr("PortItem", "output: drag to an input port to connect")
+            else QCoreApplication.translate("PortItem", "output: drag to an input port to connect")
         )
         self.setZValue(2)
 
@@ -174,20 +173,23 @@ class NodeItem(QGraphicsObject):
         if self.shape_ is not None:
             lines.append(self.tr("shape {shape}").format(shape=shape_str(self.shape_)))
         for m in self.problems:
-            lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {html.escape(tr_msg(m))}</span>")
+            lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {html.escape(tr_msg(m), quote=False)}</span>")
         if self.flow is not None:
             lines.append(html.escape(tr_msg(self.flow.label)))
             if self.flow.seed is not None:
-                lines.append(f"<pre>{self.tr('gradient flowing back in =')}\n{fmt_full(self.flow.seed)}</pre>")
+                head = self.tr("gradient flowing back in =")
+                lines.append(f"<pre>{head}\n{fmt_full(self.flow.seed)}</pre>")
         if self.value is not None:
-            lines.append(f"<pre>{self.tr('value =')}\n{fmt_full(self.value)}</pre>")
+            head = self.tr("value =")
+            lines.append(f"<pre>{head}\n{fmt_full(self.value)}</pre>")
         if self.grad is not None:
             lines.append(f"<pre>∂L/∂{html.escape(self.name)} =\n{fmt_full(self.grad)}</pre>")
             if self.unrequested:
                 why = self.tr("{why}: grad_fn does not return it").format(why=tr_msg(self.unrequested))
                 lines.append(f"<i>{html.escape(why)}</i>")
         for o, g in self.parts.items():
-            lines.append(f"<pre>{html.escape(self.tr('from {output}:').format(output=o))}\n{fmt_full(g)}</pre>")
+            head = html.escape(self.tr("from {output}:").format(output=o))
+            lines.append(f"<pre>{head}\n{fmt_full(g)}</pre>")
         self.setToolTip("<br>".join(ln for ln in lines if ln))
 
     # painting
@@ -237,7 +239,7 @@ class NodeItem(QGraphicsObject):
                 p.drawText(
                     QRectF(14, y, self.width - 20, ROW),
                     Qt.AlignmentFlag.AlignVCenter,
-                    f"{port} ← {src or self.tr('(not connected)')}",
+                    f"{port} ← " + (src or self.tr("(not connected)")),
                 )
                 y += ROW
         else:
@@ -396,16 +398,15 @@ class EdgeItem(QGraphicsPathItem):
 
     def set_grad(self, grad, weight: float) -> None:
         self.grad, self.weight = grad, weight
-        tr = QCoreApplication.translate
-        tip = tr("EdgeItem", "{source} → {target} (select and press Delete to disconnect)").format(
+        tip = QCoreApplication.translate("EdgeItem", "{source} → {target} (select and press Delete to disconnect)").format(
             source=self.src.name, target=f"{self.dst.name}.{self.port}"
         )
         if self.cut:
-            tip += "\n" + tr("EdgeItem", "ops.stop_gradient: no gradient flows back along this edge")
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "ops.stop_gradient: no gradient flows back along this edge")
         elif self.stopped:
-            tip += "\n" + tr("EdgeItem", "{why}: no gradient flows back").format(why=tr_msg(self.dst.flow.label))
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "{why}: no gradient flows back").format(why=tr_msg(self.dst.flow.label))
         elif grad is not None:
-            tip += "\n" + tr("EdgeItem", "gradient flowing back to {source}:").format(source=self.src.name)
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "gradient flowing back to {source}:").format(source=self.src.name)
             tip += f"\n{fmt_full(grad)}"
         self.setToolTip(html.escape(tip).replace("\n", "<br>"))
         self._restyle()
@@ -726,7 +727,13 @@ class GraphView(QGraphicsView):
     def _caption_height(self) -> float:
         if not self.caption:
             return 0.0
-        return QFontMetricsF(theme.font(11.5, bold=True)).height() * len(self.caption.split("\n")) + 18
+        return self._caption_size().height() + 18
+
+    def _caption_size(self):
+        """The caption's size as drawn: laid out, so that a line in a fallback font (Chinese in the
+        bundled font, taller than DejaVu's) gets its own height."""
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        return QFontMetricsF(theme.font(11.5, bold=True)).boundingRect(QRectF(0, 0, 1e6, 1e6), flags, self.caption).size()
 
     def drawForeground(self, p: QPainter, rect) -> None:
         if not self.caption:
@@ -735,11 +742,8 @@ class GraphView(QGraphicsView):
         p.resetTransform()  # viewport coordinates: the caption stays put when zooming
         f = theme.font(11.5, bold=True)
         p.setFont(f)
-        lines = self.caption.split("\n")
-        fm = QFontMetricsF(f)
-        w = max(fm.horizontalAdvance(line) for line in lines) + 20
-        h = fm.height() * len(lines) + 10
-        box = QRectF(8, 8, w, h)
+        size = self._caption_size()
+        box = QRectF(8, 8, size.width() + 20, size.height() + 10)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(255, 255, 255, 225))
         p.drawRoundedRect(box, 6, 6)

@@ -321,9 +321,10 @@ class GradCheckTab(QWidget):
         for c, (name, p) in enumerate(m.params.items()):
             worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
             color = OK_COLOR if p["ok"] else FAIL_COLOR
+            verdict = self.tr("✓ agrees") if p["ok"] else self.tr("✗ DISAGREES")
             title = (
                 f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
-                f"<span style='font-size:11pt; color:{color}'>{self.tr('✓ agrees') if p['ok'] else self.tr('✗ DISAGREES')}"
+                f"<span style='font-size:11pt; color:{color}'>{verdict}"
                 "</span><br><span style='font-size:10pt'>"
                 + self.tr("max abs {abs}, max rel {rel}").format(abs=worst[0], rel=worst[1])
                 + "</span>"

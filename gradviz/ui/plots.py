@@ -41,10 +41,9 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
 def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
     """The title and axis labels in the current language (title, ylabel: marked in context PlotPanel)."""
     w.gv_titles = (title, ylabel)
-    tr = QCoreApplication.translate
-    w.setTitle(f"<span style='font-size:13pt; font-weight:bold'>{tr('PlotPanel', title)}</span>")
-    w.setLabel("bottom", tr("PlotPanel", "step"))
-    w.setLabel("left", tr("PlotPanel", ylabel))
+    w.setTitle(f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>")
+    w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
+    w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
 
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
@@ -89,7 +88,9 @@ class PlotPanel(QWidget):
         self.paramPlot = _plot(
             "paramPlot", QT_TRANSLATE_NOOP("PlotPanel", "Parameters"), QT_TRANSLATE_NOOP("PlotPanel", "value")
         )
-        self.gradPlot = _plot("gradPlot", QT_TRANSLATE_NOOP("PlotPanel", "Gradients"), "dL/dp")
+        self.gradPlot = _plot(
+            "gradPlot", QT_TRANSLATE_NOOP("PlotPanel", "Gradients"), QT_TRANSLATE_NOOP("PlotPanel", "dL/dp")
+        )
         self.logCheck = QCheckBox(self.tr("log scale"))
         self.logCheck.setObjectName("lossLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
