@@ -58,9 +58,7 @@ def sources(catalogue: str) -> list[Path]:
     claimed = {p for files in CATALOGUES.values() for p in files}
     if CATALOGUES[catalogue]:
         return [ROOT / p for p in CATALOGUES[catalogue] if (ROOT / p).is_file()]
-    return sorted(
-        p for p in (ROOT / "gradviz").rglob("*.py") if p.relative_to(ROOT).as_posix() not in claimed
-    )
+    return sorted(p for p in (ROOT / "gradviz").rglob("*.py") if p.relative_to(ROOT).as_posix() not in claimed)
 
 
 def ts_path(catalogue: str, language: str) -> Path:

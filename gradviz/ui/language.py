@@ -87,6 +87,7 @@ class _Translator(QTranslator):
     def __init__(self):
         super().__init__()
         self.language = SOURCE
+        self.installed = False
         self._loaded: list[QTranslator] = []
         self.produced: dict[str, set[tuple[str, str, str]]] = {}  # text -> {(context, source, disambiguation)}
         self.missing: set[tuple[str, str]] = set()  # asked for, but not in the catalogues of `language`
@@ -108,6 +109,16 @@ class _Translator(QTranslator):
 
     def isEmpty(self) -> bool:  # noqa: N802 (Qt's virtual)
         return False  # so that installing it sends LanguageChange, even in English
+
+    def find(self, context: str, source: str, disambiguation: str = "") -> str:
+        """The translation in the current language, "" if its catalogues have none (English: source);
+        remembered as produced, like translate's."""
+        result = source if self.language == SOURCE else ""
+        for t in self._loaded:
+            result = result or t.translate(context, source, disambiguation or None, -1)
+        if result:
+            self.produced.setdefault(result, set()).add((context, source, disambiguation))
+        return result
 
     def translate(self, context, source, disambiguation=None, n=-1):  # Qt's virtual
         context = context.decode() if isinstance(context, bytes) else (context or "")
@@ -157,6 +168,8 @@ def set_language(language: str) -> str:
     app = QApplication.instance()
     t = translator()
     previous = t.language
+    if previous == language and t.installed:
+        return language
     t.load_language(language)
     QLocale.setDefault(QLocale(language if language != SOURCE else "en_US"))
     if app is None:
@@ -165,7 +178,7 @@ def set_language(language: str) -> str:
         for w in QApplication.topLevelWidgets():
             retranslate(w)
     app.removeTranslator(t)
-    app.installTranslator(t)  # sends LanguageChange to the application, which posts it to every window
+    t.installed = app.installTranslator(t)  # sends LanguageChange to the application, which posts it to every window
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
     return language
 
@@ -264,16 +277,17 @@ def translation_of(obj: QObject, text: str) -> str | None:
     came from several sources (one English word in two contexts), the context nearest to obj wins."""
     t = translator()
     keys = t.produced.get(text)
-    if not keys:
+    out = {k: t.find(*k) for k in sorted(keys or ())}
+    out = {k: v for k, v in out.items() if v}  # PySide's tr also asks the base classes' contexts
+    if not out:
         return None
-    out = {k: QCoreApplication.translate(k[0], k[1], k[2] or None) for k in sorted(keys)}
     if len(set(out.values())) == 1:
         return next(iter(out.values()))
     for name in _context_names(obj):
-        for k in sorted(keys):
+        for k, v in out.items():
             if k[0] == name:
-                return out[k]
-    return out[sorted(keys)[0]]
+                return v
+    return next(iter(out.values()))
 
 
 def _retranslated(obj: QObject, text: str) -> str | None:

@@ -311,6 +311,197 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Form</name>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Automatically resize this axis whenever the displayed data is changed.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;显示的数据改变时自动调整此坐标轴的范围。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Enables mouse interaction (panning, scaling) for this axis.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;允许用鼠标操作此坐标轴（平移、缩放）。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Inverts the display of this axis. (+y points downward instead of upward)&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;反转此坐标轴的方向。（+y 朝下而不是朝上）&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Links this axis with another view. When linked, both views will display the same data range.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;将此坐标轴与另一个视图关联。关联后两个视图显示相同的数据范围。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Maximum value to display for this axis.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;此坐标轴显示的最大值。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Minimum value to display for this axis.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;此坐标轴显示的最小值。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Percent of data to be visible when auto-scaling. It may be useful to decrease this value for data with spiky noise.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;自动缩放时可见数据的百分比。数据有尖峰噪声时，调低此值可能有用。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Set the range for this axis manually. This disables automatic scaling. &lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;手动设置此坐标轴的范围。这会关闭自动缩放。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;When checked, the axis will automatically pan to center on the current data, but the scale along this axis will not change.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;勾选后，坐标轴会自动平移使当前数据居中，但此坐标轴的缩放比例不变。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;When checked, the axis will only auto-scale to data that is visible along the orthogonal axis.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
+        <translation>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;勾选后，坐标轴只按另一坐标轴方向上可见的数据自动缩放。&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</translation>
+    </message>
+    <message>
+        <source>Alpha</source>
+        <translation>透明度</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Auto Pan Only</source>
+        <translation>仅自动平移</translation>
+    </message>
+    <message>
+        <source>Automatically downsample data based on the visible range. This assumes X values are uniformly spaced.</source>
+        <translation>根据可见范围自动降采样。此项假定 X 值等间距。</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Clip to View</source>
+        <translation>裁剪到视图</translation>
+    </message>
+    <message>
+        <source>Display averages of the curves displayed in this plot. The parameter list allows you to choose parameters to average over (if any are available).</source>
+        <translation>显示此图中各曲线的平均值。可在参数列表中选择求平均所依据的参数（如果有）。</translation>
+    </message>
+    <message>
+        <source>Downsample</source>
+        <translation>降采样</translation>
+    </message>
+    <message>
+        <source>Downsample by drawing a saw wave that follows the min and max of the original data. This method produces the best visual representation of the data but is slower.</source>
+        <translation>绘制跟随原始数据最小值和最大值的锯齿波来降采样。此方法显示效果最好，但较慢。</translation>
+    </message>
+    <message>
+        <source>Downsample by taking the first of N samples. This method is fastest and least accurate.</source>
+        <translation>取每 N 个样本中的第一个来降采样。此方法最快，但最不精确。</translation>
+    </message>
+    <message>
+        <source>Downsample by taking the mean of N samples.</source>
+        <translation>取每 N 个样本的平均值来降采样。</translation>
+    </message>
+    <message>
+        <source>Downsample data before plotting. (plot every Nth sample)</source>
+        <translation>绘图前对数据降采样。（每 N 个样本绘制一个）</translation>
+    </message>
+    <message>
+        <source>Forget hidden traces</source>
+        <translation>丢弃隐藏的曲线</translation>
+    </message>
+    <message>
+        <source>If MaxTraces is checked, remove curves from memory after they are hidden (saves memory, but traces can not be un-hidden).</source>
+        <translation>勾选“最多曲线数”时，曲线隐藏后即从内存中移除（节省内存，但无法再显示）。</translation>
+    </message>
+    <message>
+        <source>If multiple curves are displayed in this plot, check &quot;Max Traces&quot; and set this value to limit the number of traces that are displayed.</source>
+        <translation>此图显示多条曲线时，勾选“最多曲线数”并设置此值，以限制显示的曲线数量。</translation>
+    </message>
+    <message>
+        <source>If multiple curves are displayed in this plot, check this box to limit the number of traces that are displayed.</source>
+        <translation>此图显示多条曲线时，勾选此项以限制显示的曲线数量。</translation>
+    </message>
+    <message>
+        <source>Invert Axis</source>
+        <translation>反转坐标轴</translation>
+    </message>
+    <message>
+        <source>Link Axis:</source>
+        <translation>关联坐标轴：</translation>
+    </message>
+    <message>
+        <source>Log X</source>
+        <translation>X 对数坐标</translation>
+    </message>
+    <message>
+        <source>Log Y</source>
+        <translation>Y 对数坐标</translation>
+    </message>
+    <message>
+        <source>Manual</source>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <source>Max Traces:</source>
+        <translation>最多曲线数：</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Mouse Enabled</source>
+        <translation>允许鼠标操作</translation>
+    </message>
+    <message>
+        <source>Opacity</source>
+        <translation>不透明度</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Plot only the portion of each curve that is visible. This assumes X values are uniformly spaced.</source>
+        <translation>只绘制每条曲线的可见部分。此项假定 X 值等间距。</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>数据点</translation>
+    </message>
+    <message>
+        <source>Power Spectrum (FFT)</source>
+        <translation>功率谱（FFT）</translation>
+    </message>
+    <message>
+        <source>Show X Grid</source>
+        <translation>显示 X 网格</translation>
+    </message>
+    <message>
+        <source>Show Y Grid</source>
+        <translation>显示 Y 网格</translation>
+    </message>
+    <message>
+        <source>Subsample</source>
+        <translation>抽样</translation>
+    </message>
+    <message>
+        <source>Subtract Mean</source>
+        <translation>减去平均值</translation>
+    </message>
+    <message>
+        <source>Visible Data Only</source>
+        <translation>仅可见数据</translation>
+    </message>
+    <message>
+        <source>Y vs. Y&apos;</source>
+        <translation>Y 对 Y&apos;</translation>
+    </message>
+    <message>
+        <source>dy/dx</source>
+        <translation>dy/dx</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+</context>
+<context>
     <name>GradCheckTab</name>
     <message>
         <source>Check gradients</source>
@@ -544,6 +735,13 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Disconnect</source>
         <translation>断开连接</translation>
+    </message>
+</context>
+<context>
+    <name>GraphicsScene</name>
+    <message>
+        <source>Export...</source>
+        <translation>导出…</translation>
     </message>
 </context>
 <context>
@@ -1211,6 +1409,37 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>MindSpore ended by {ms_end} at step {ms_step}, PyTorch by {pt_end} at step {pt_step}. Largest difference {worst:.2g} (each divided by its largest size in the run), tolerance {tolerance:g}: {verdict}.</source>
         <translation>MindSpore 因 {ms_end} 在第 {ms_step} 步结束，PyTorch 因 {pt_end} 在第 {pt_step} 步结束。最大差异 {worst:.2g}（各自除以其在训练中的最大值），容差 {tolerance:g}：{verdict}。</translation>
+    </message>
+</context>
+<context>
+    <name>PlotItem</name>
+    <message>
+        <source>Alpha</source>
+        <translation>透明度</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Downsample</source>
+        <translation>降采样</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Plot Options</source>
+        <translation>绘图选项</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>数据点</translation>
+    </message>
+    <message>
+        <source>Transforms</source>
+        <translation>变换</translation>
     </message>
 </context>
 <context>
@@ -2016,6 +2245,33 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>same as the loss-only column</source>
         <translation>与“只返回 loss”一列相同</translation>
+    </message>
+</context>
+<context>
+    <name>ViewBox</name>
+    <message>
+        <source>1 button</source>
+        <translation>单键</translation>
+    </message>
+    <message>
+        <source>3 button</source>
+        <translation>三键</translation>
+    </message>
+    <message>
+        <source>Mouse Mode</source>
+        <translation>鼠标模式</translation>
+    </message>
+    <message>
+        <source>View All</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>ViewBox options</source>
+        <translation>视图选项</translation>
+    </message>
+    <message>
+        <source>axis</source>
+        <translation>轴</translation>
     </message>
 </context>
 </TS>
