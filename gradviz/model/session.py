@@ -10,7 +10,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from ..i18n import Msg
+from ..i18n import Msg, message
 from ..safe_io import FileProblem, atomic_write_text, read_text_file
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
@@ -191,7 +191,7 @@ def load_session(path: str | os.PathLike) -> Session:
     try:
         text, where = read_text_file(path, MAX_FILE_BYTES)
     except FileProblem as e:
-        raise SessionError(str(e)) from None
+        raise SessionError(message(e)) from None
     if not text.strip():
         raise SessionError(_at(where, Msg("Session", "the file is empty")))
     return Session.from_json(text, where)

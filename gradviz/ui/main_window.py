@@ -333,6 +333,7 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self) -> None:
         """Texts made with values, made again in the new language (language.py re-sets the others)."""
+        self.statusBar().clearMessage()  # a passing message in the old language
         self._update_problems()
         self._update_buttons()
         self._update_status()

@@ -25,6 +25,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPat
 from ..safe_io import FileProblem, atomic_write_text, read_bytes, read_text_file
 from ..model.formatting import show_path
 from ..model.session import MAX_FILE_BYTES
+from .language import tr_msg
 
 MAX_RECENT = 8
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
@@ -78,7 +79,7 @@ class AppStore:
         except FileProblem as e:
             if not os.path.lexists(path):
                 return settings
-            raw, why = None, str(e)
+            raw, why = None, tr_msg(e)
         else:
             why = QCoreApplication.translate("AppStore", "it holds serialized objects that GradViz never writes") if b"@Variant(" in raw else ""
         if raw is not None and not why:

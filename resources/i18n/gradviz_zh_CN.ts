@@ -311,6 +311,129 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Files</name>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>is a named pipe, not a regular file</source>
+        <translation>是命名管道，不是普通文件</translation>
+    </message>
+    <message>
+        <source>is a device, not a regular file</source>
+        <translation>是设备，不是普通文件</translation>
+    </message>
+    <message>
+        <source>is a socket, not a regular file</source>
+        <translation>是套接字，不是普通文件</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>no space left on the device</source>
+        <translation>设备空间不足</translation>
+    </message>
+    <message>
+        <source>disk quota exceeded</source>
+        <translation>超出磁盘配额</translation>
+    </message>
+    <message>
+        <source>the file system is read-only</source>
+        <translation>文件系统为只读</translation>
+    </message>
+    <message>
+        <source>the name is too long</source>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>a part of the path is not a folder</source>
+        <translation>路径中有一部分不是文件夹</translation>
+    </message>
+    <message>
+        <source>too many symbolic links</source>
+        <translation>符号链接过多</translation>
+    </message>
+    <message>
+        <source>no file name given</source>
+        <translation>没有给出文件名</translation>
+    </message>
+    <message>
+        <source>{where}: {error}</source>
+        <translation>{where}：{error}</translation>
+    </message>
+    <message>
+        <source>{where}: cannot be read ({error})</source>
+        <translation>{where}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>{where}: {why}</source>
+        <translation>{where}：{why}</translation>
+    </message>
+    <message>
+        <source>{where}: the file is {size:,} bytes; at most {max:,} can be opened</source>
+        <translation>{where}：文件大小为 {size:,} 字节；最多只能打开 {max:,} 字节</translation>
+    </message>
+    <message>
+        <source>{where}: the file grew past {max:,} bytes while it was read</source>
+        <translation>{where}：读取过程中文件增长超过了 {max:,} 字节</translation>
+    </message>
+    <message>
+        <source>{where}: not a text file (not UTF-8)</source>
+        <translation>{where}：不是文本文件（不是 UTF-8 编码）</translation>
+    </message>
+    <message>
+        <source>{where}: names a folder, not a file</source>
+        <translation>{where}：指向文件夹，而不是文件</translation>
+    </message>
+    <message>
+        <source>{where}: cannot be written ({error})</source>
+        <translation>{where}：无法写入（{error}）</translation>
+    </message>
+    <message>
+        <source>{where}: {why}; only regular files are written</source>
+        <translation>{where}：{why}；只会写入普通文件</translation>
+    </message>
+    <message>
+        <source>{where}: is {other}, which is being read; choose another file</source>
+        <translation>{where}：就是正在读取的 {other}；请选择其他文件</translation>
+    </message>
+    <message>
+        <source>{where}: cannot be written (permission denied)</source>
+        <translation>{where}：无法写入（权限不足）</translation>
+    </message>
+    <message>
+        <source>{where}: the folder {folder} does not exist</source>
+        <translation>{where}：文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+        <source>{where}: the file name is {n} bytes; at most {max} are allowed</source>
+        <translation>{where}：文件名有 {n} 字节；最多允许 {max} 字节</translation>
+    </message>
+    <message>
+        <source>{where}: cannot be written in {folder} ({error})</source>
+        <translation>{where}：无法在 {folder} 中写入（{error}）</translation>
+    </message>
+    <message>
+        <source>{where}: no temporary file could be made</source>
+        <translation>{where}：无法创建临时文件</translation>
+    </message>
+    <message>
+        <source>{where}: could not be written ({error}); it was left as it was</source>
+        <translation>{where}：无法写入（{error}）；文件保持原样</translation>
+    </message>
+</context>
+<context>
     <name>Form</name>
     <message>
         <source>&lt;html&gt;&lt;head/&gt;&lt;body&gt;&lt;p&gt;Automatically resize this axis whenever the displayed data is changed.&lt;/p&gt;&lt;/body&gt;&lt;/html&gt;</source>
