@@ -1099,7 +1099,7 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
     <message>
         <source>Lessons</source>
-        <translation>课程</translation>
+        <translation>实验</translation>
     </message>
     <message>
         <source>Restored the session autosaved before GradViz last stopped</source>
