@@ -16,7 +16,7 @@ def open_window(argv: list[str] | None = None):
     entry.prestart()
     from PySide6.QtWidgets import QApplication
 
-    from .ui import theme
+    from .ui import language, theme
     from .ui.main_window import MainWindow
     from .ui.persistence import AppStore
 
@@ -24,7 +24,9 @@ def open_window(argv: list[str] | None = None):
     app.setApplicationName("GradViz")
     app.setOrganizationName("GradViz")
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    w = MainWindow(store=AppStore.default())
+    store = AppStore.default()
+    language.install(store.text(language.SETTING))
+    w = MainWindow(store=store)
     w.show()
     return app, w
 

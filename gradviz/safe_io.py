@@ -25,6 +25,7 @@ import stat
 from pathlib import Path
 from collections.abc import Callable, Iterable
 
+from .i18n import Msg
 from .model.formatting import show_path
 
 READ_CHUNK = 4 * 1024 * 1024
@@ -48,28 +49,28 @@ def _what(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "is a folder, not a file"
+        return Msg("Files", "is a folder, not a file")
     if stat.S_ISFIFO(mode):
-        return "is a named pipe, not a regular file"
+        return Msg("Files", "is a named pipe, not a regular file")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a regular file"
+        return Msg("Files", "is a device, not a regular file")
     if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file"
-    return "is not a regular file"
+        return Msg("Files", "is a socket, not a regular file")
+    return Msg("Files", "is not a regular file")
 
 
 def describe_os_error(e: OSError) -> str:
     return {
-        errno.ENOENT: "no such file",
-        errno.EACCES: "permission denied",
-        errno.EPERM: "permission denied",
-        errno.ENOSPC: "no space left on the device",
-        errno.EDQUOT: "disk quota exceeded",
-        errno.EROFS: "the file system is read-only",
-        errno.ENAMETOOLONG: "the name is too long",
-        errno.ENOTDIR: "a part of the path is not a folder",
-        errno.EISDIR: "is a folder, not a file",
-        errno.ELOOP: "too many symbolic links",
+        errno.ENOENT: Msg("Files", "no such file"),
+        errno.EACCES: Msg("Files", "permission denied"),
+        errno.EPERM: Msg("Files", "permission denied"),
+        errno.ENOSPC: Msg("Files", "no space left on the device"),
+        errno.EDQUOT: Msg("Files", "disk quota exceeded"),
+        errno.EROFS: Msg("Files", "the file system is read-only"),
+        errno.ENAMETOOLONG: Msg("Files", "the name is too long"),
+        errno.ENOTDIR: Msg("Files", "a part of the path is not a folder"),
+        errno.EISDIR: Msg("Files", "is a folder, not a file"),
+        errno.ELOOP: Msg("Files", "too many symbolic links"),
     }.get(e.errno, (e.strerror or type(e).__name__).lower())
 
 
@@ -86,22 +87,22 @@ def read_bytes(
     Cancelled is raised when it says so."""
     where = show_path(path)
     if os.fspath(path) in ("", b""):
-        raise FileProblem("no file name given")
+        raise FileProblem(Msg("Files", "no file name given"))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as e:
         raise FileProblem(
-            f"{where}: {describe_os_error(e)}"
+            Msg("Files", "{where}: {error}").format(where=where, error=describe_os_error(e))
             if e.errno == errno.ENOENT
-            else f"{where}: cannot be read ({describe_os_error(e)})"
+            else Msg("Files", "{where}: cannot be read ({error})").format(where=where, error=describe_os_error(e))
         ) from None
     try:
         st = os.fstat(fd)
         why = _what(st.st_mode)
         if why:
-            raise FileProblem(f"{where}: {why}")
+            raise FileProblem(Msg("Files", "{where}: {why}").format(where=where, why=why))
         if st.st_size > max_bytes:
-            raise FileProblem(f"{where}: the file is {st.st_size:,} bytes; at most {max_bytes:,} can be opened")
+            raise FileProblem(Msg("Files", "{where}: the file is {size:,} bytes; at most {max:,} can be opened").format(where=where, size=st.st_size, max=max_bytes))
         buf = bytearray()
         total = max(st.st_size, 1)
         while True:
@@ -112,12 +113,12 @@ def read_bytes(
                 break
             buf += chunk
             if len(buf) > max_bytes:
-                raise FileProblem(f"{where}: the file grew past {max_bytes:,} bytes while it was read")
+                raise FileProblem(Msg("Files", "{where}: the file grew past {max:,} bytes while it was read").format(where=where, max=max_bytes))
             if progress is not None:
                 progress(len(buf), max(total, len(buf)))
         return bytes(buf)
     except OSError as e:
-        raise FileProblem(f"{where}: cannot be read ({describe_os_error(e)})") from None
+        raise FileProblem(Msg("Files", "{where}: cannot be read ({error})").format(where=where, error=describe_os_error(e))) from None
     finally:
         os.close(fd)
 
@@ -129,7 +130,7 @@ def read_text_file(path: str | os.PathLike, max_bytes: int) -> tuple[str, str]:
     try:
         return raw.decode("utf-8"), where
     except UnicodeDecodeError:
-        raise FileProblem(f"{where}: not a text file (not UTF-8)") from None
+        raise FileProblem(Msg("Files", "{where}: not a text file (not UTF-8)").format(where=where)) from None
 
 
 # -- writing ---------------------------------------------------------------------------------------
@@ -138,39 +139,39 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
     FileProblem saying why it must not be written. Nothing is created or changed."""
     text = os.fspath(path)
     if text in ("", b""):
-        raise FileProblem("no file name given")
+        raise FileProblem(Msg("Files", "no file name given"))
     where = show_path(path)
     if os.fsdecode(text).endswith("/"):
-        raise FileProblem(f"{where}: names a folder, not a file")
+        raise FileProblem(Msg("Files", "{where}: names a folder, not a file").format(where=where))
     target = Path(os.path.realpath(text))
     try:
         st = os.stat(target)
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise FileProblem(f"{where}: cannot be written ({describe_os_error(e)})") from None
+        raise FileProblem(Msg("Files", "{where}: cannot be written ({error})").format(where=where, error=describe_os_error(e))) from None
     if st is not None:
         why = _what(st.st_mode)
         if why:
-            raise FileProblem(f"{where}: {why}; only regular files are written")
+            raise FileProblem(Msg("Files", "{where}: {why}; only regular files are written").format(where=where, why=why))
         for other in not_same_as:
             try:
                 if os.path.samestat(st, os.stat(other)):
-                    raise FileProblem(f"{where}: is {show_path(other)}, which is being read; choose another file")
+                    raise FileProblem(Msg("Files", "{where}: is {other}, which is being read; choose another file").format(where=where, other=show_path(other)))
             except OSError:
                 pass
         if not os.access(target, os.W_OK):
-            raise FileProblem(f"{where}: cannot be written (permission denied)")
+            raise FileProblem(Msg("Files", "{where}: cannot be written (permission denied)").format(where=where))
     folder = target.parent
     if not folder.is_dir():
-        raise FileProblem(f"{where}: the folder {show_path(folder)} does not exist")
+        raise FileProblem(Msg("Files", "{where}: the folder {folder} does not exist").format(where=where, folder=show_path(folder)))
     try:
         name_max = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         name_max = DEFAULT_NAME_MAX
     if len(os.fsencode(target.name)) > name_max:
         raise FileProblem(
-            f"{where}: the file name is {len(os.fsencode(target.name))} bytes; at most {name_max} are allowed"
+            Msg("Files", "{where}: the file name is {n} bytes; at most {max} are allowed").format(where=where, n=len(os.fsencode(target.name)), max=name_max)
         )
     return target
 
@@ -208,9 +209,9 @@ class SafeOutput:
                 continue
             except OSError as e:
                 raise FileProblem(
-                    f"{self.where}: cannot be written in {show_path(self.target.parent)} ({describe_os_error(e)})"
+                    Msg("Files", "{where}: cannot be written in {folder} ({error})").format(where=self.where, folder=show_path(self.target.parent), error=describe_os_error(e))
                 ) from None
-        raise FileProblem(f"{self.where}: no temporary file could be made")
+        raise FileProblem(Msg("Files", "{where}: no temporary file could be made").format(where=self.where))
 
     @staticmethod
     def _copy_owner_and_mode(fd: int, old: os.stat_result) -> None:
@@ -236,7 +237,7 @@ class SafeOutput:
         except OSError as e:
             self.discard()
             raise WriteFailed(
-                f"{self.where}: could not be written ({describe_os_error(e)}); it was left as it was"
+                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(where=self.where, error=describe_os_error(e))
             ) from None
         except BaseException:
             self.discard()
@@ -265,7 +266,7 @@ class SafeOutput:
         self.discard()
         if isinstance(exc, OSError):
             raise WriteFailed(
-                f"{self.where}: could not be written ({describe_os_error(exc)}); it was left as it was"
+                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(where=self.where, error=describe_os_error(exc))
             ) from None
         return False
 

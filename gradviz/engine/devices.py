@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..i18n import Msg
 from ..model.session import DEVICES
 
 
@@ -18,9 +19,9 @@ class DeviceError(RuntimeError):
 
 
 _REASONS = {
-    "GPU": "no CUDA GPU with a working driver was found on this machine",
-    "Ascend": "no Ascend NPU with its CANN runtime was found on this machine",
-    "CPU": "MindSpore's CPU backend is not available",
+    "GPU": Msg("Devices", "no CUDA GPU with a working driver was found on this machine"),
+    "Ascend": Msg("Devices", "no Ascend NPU with its CANN runtime was found on this machine"),
+    "CPU": Msg("Devices", "MindSpore's CPU backend is not available"),
 }
 _chosen: str | None = None
 _prepared: tuple[str, str] | None = None
@@ -45,7 +46,9 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     if _prepared is not None:
         if _prepared != (mode, device):
             raise DeviceError(
-                f"this process was set up for {_prepared[0]} on {_prepared[1]}; {mode} on {device} needs a new process"
+                Msg("Devices", "this process was set up for {was} on {was_device}; {mode} on {device} needs a new process").format(
+                    was=_prepared[0], was_device=_prepared[1], mode=mode, device=device
+                )
             )
         return None
     _prepared = (mode, device)
@@ -116,7 +119,7 @@ def probe() -> dict[str, tuple[bool, str]]:
         try:
             ok = bool(getattr(mindspore.device_context, dev.lower()).is_available())
         except Exception as e:  # a broken plugin is reported, not raised
-            ok, why = False, f"probing {dev} failed: {e}"
+            ok, why = False, Msg("Devices", "probing {device} failed: {error}").format(device=dev, error=str(e))
             out[dev] = (ok, why)
             continue
         out[dev] = (ok, "" if ok else _REASONS[dev])
@@ -127,15 +130,19 @@ def use_device(device: str) -> None:
     """Fix this process's MindSpore device, once. Raises DeviceError with the reason."""
     global _chosen
     if device not in DEVICES:
-        raise DeviceError(f'unknown device "{device}"; use one of {", ".join(DEVICES)}')
+        raise DeviceError(
+            Msg("Devices", 'unknown device "{device}"; use one of {devices}').format(device=device, devices=", ".join(DEVICES))
+        )
     if _chosen == device:
         return
     ok, why = probe()[device]
     if not ok:
-        raise DeviceError(f"device {device} is not available: {why}")
+        raise DeviceError(Msg("Devices", "device {device} is not available: {why}").format(device=device, why=why))
     if _chosen is not None:
         raise DeviceError(
-            f"this process already runs on {_chosen}; MindSpore cannot switch to {device} without a new process"
+            Msg(
+                "Devices", "this process already runs on {device}; MindSpore cannot switch to {new} without a new process"
+            ).format(device=_chosen, new=device)
         )
     import mindspore
 

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..i18n import Msg, message
 from . import protocol as msg
 from .training import finish_step, first_end
 
@@ -35,6 +36,9 @@ NODES_COST_FACTOR = 100
 
 
 def describe(e: BaseException) -> str:
+    said = message(e)
+    if isinstance(said, Msg) and "\n" not in said:  # one of GradViz's own messages: the window translates it
+        return Msg("Engine", "{error}: {message}").format(error=type(e).__name__, message=said)
     text = str(e).strip().splitlines()
     first = next((line for line in text if line.strip() and not line.startswith("-")), "")
     return f"{type(e).__name__}: {first}" if first else type(e).__name__
@@ -182,7 +186,7 @@ class Server:
         except InterruptedError:
             reply = msg.TaskCancelled(m.run_id, m.task_id)
         except Exception as e:  # the task failed, the run did not; a SessionError says why in words
-            text = str(e) if isinstance(e, SessionError) else describe(e)
+            text = message(e) if isinstance(e, SessionError) else describe(e)
             reply = msg.TaskFailed(m.run_id, m.task_id, text, "".join(traceback.format_exception(e)))
         self.send(reply)
         self.next_time = time.perf_counter()  # paced training goes on from now
@@ -447,7 +451,7 @@ def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
             devices = probe()
         except Exception as e:  # MindSpore itself failed to load
             outbox.send(
-                msg.Fatal(f"MindSpore could not be loaded: {describe(e)}", "".join(traceback.format_exception(e)))
+                msg.Fatal(Msg("Engine", "MindSpore could not be loaded: {error}").format(error=describe(e)), "".join(traceback.format_exception(e)))
             )
             return
         outbox.send(msg.Devices(devices))

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..i18n import message
 from ..model.formatting import quote, shorten, show_path
 from .records import END_REASONS, FORMAT, VERSION, HistoryWriter
 from ..safe_io import Cancelled, FileProblem, read_bytes
@@ -55,7 +56,7 @@ def read_history(path, progress: Progress | None = None, cancelled: Callable[[],
     try:
         raw = read_bytes(path, MAX_RUN_BYTES, read_progress, cancelled)
     except FileProblem as e:
-        raise SessionError(str(e)) from None
+        raise SessionError(message(e)) from None
     return parse_history(raw, show_path(path), progress, cancelled)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..i18n import Msg
 from ..model.codegen import differentiated_outputs, grad_call, returned_names, returned_structure
 from ..model.session import Session, SessionError
 
@@ -103,7 +104,8 @@ def why(session: Session) -> str:
     aux = returned_names(session.graph)[1:]
     z = ", ".join(aux)
     sums = " + ".join(f"sum({a})" for a in aux)
-    return (
-        f"Returning {z} as well makes MindSpore differentiate loss + {sums}, so every gradient gains "
-        f"the gradient of {sums}; ops.stop_gradient({aux[0]}) or has_aux=True leave only the loss's."
-    )
+    return Msg(
+        "Variants",
+        "Returning {z} as well makes MindSpore differentiate loss + {sums}, so every gradient gains "
+        "the gradient of {sums}; ops.stop_gradient({first}) or has_aux=True leave only the loss's.",
+    ).format(z=z, sums=sums, first=aux[0])

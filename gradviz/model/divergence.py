@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import Msg
 from .formatting import fmt_number
 from .history import History
 
@@ -35,8 +36,12 @@ class BadValue:
 
     def describe(self) -> str:
         """'the gradient ∂L/∂w[2,1] became +inf at step 58'"""
-        what = {"parameter": "the parameter ", "loss": "the ", "gradient": "the gradient "}[self.kind]
-        return f"{what}{self.element} became {fmt_number(self.value)} at step {self.step:,}"
+        what = {
+            "parameter": Msg("Divergence", "the parameter {element} became {value} at step {step:,}"),
+            "loss": Msg("Divergence", "the {element} became {value} at step {step:,}"),
+            "gradient": Msg("Divergence", "the gradient {element} became {value} at step {step:,}"),
+        }[self.kind]
+        return what.format(element=self.element, value=fmt_number(self.value), step=self.step)
 
 
 @dataclass(frozen=True)
@@ -154,13 +159,14 @@ def coach_text(h: History) -> str:
     bad = first_non_finite(h)
     if bad is None:
         return ""
-    text = f"First non-finite value: {bad.describe()}."
     cross = first_ratio_above(h)
     if cross is not None and cross.step <= bad.step:
-        text += (
-            f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {RATIO_LIMIT:g} at step {cross.step:,} "
-            f"({cross.tensor}: {fmt_number(cross.ratio)}): each step changed it by more than its whole size."
-        )
-    else:
-        text += f" The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {RATIO_LIMIT:g} until then."
-    return text
+        return Msg(
+            "Divergence",
+            "First non-finite value: {bad}. The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {limit:g} at "
+            "step {step:,} ({tensor}: {ratio}): each step changed it by more than its whole size.",
+        ).format(bad=bad.describe(), limit=RATIO_LIMIT, step=cross.step, tensor=cross.tensor, ratio=fmt_number(cross.ratio))
+    return Msg(
+        "Divergence",
+        "First non-finite value: {bad}. The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {limit:g} until then.",
+    ).format(bad=bad.describe(), limit=RATIO_LIMIT)

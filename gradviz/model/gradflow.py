@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import Msg
 from .codegen import differentiated_outputs, grad_request
 from .formatting import fmt_special
 from .graph import Graph
@@ -72,14 +73,18 @@ def output_flows(graph: Graph, options: Options, shapes: dict) -> dict[str, Outp
         src = o.inputs.get("x", "")
         shape = tuple(shapes.get(src) or ())
         if i > 0 and not aux_on:
-            flows[o.name] = OutputFlow("not returned", None)
+            flows[o.name] = OutputFlow(Msg("GradFlow", "not returned"), None)
         elif o.name in diff:
-            what = "L = loss + …" if i == 0 and len(diff) > 1 else ("the loss" if i == 0 else "differentiated too")
+            what = (
+                Msg("GradFlow", "L = loss + …")
+                if i == 0 and len(diff) > 1
+                else (Msg("GradFlow", "the loss") if i == 0 else Msg("GradFlow", "differentiated too"))
+            )
             flows[o.name] = OutputFlow(what, np.ones(shape))
         elif options.has_aux:
-            flows[o.name] = OutputFlow("returned, not differentiated (has_aux)", None)
+            flows[o.name] = OutputFlow(Msg("GradFlow", "returned, not differentiated (has_aux)"), None)
         else:
-            flows[o.name] = OutputFlow("ops.stop_gradient: no gradient flows back", None, cut=True)
+            flows[o.name] = OutputFlow(Msg("GradFlow", "ops.stop_gradient: no gradient flows back"), None, cut=True)
     return flows
 
 
@@ -87,7 +92,7 @@ def not_requested(graph: Graph, options: Options) -> dict[str, str]:
     """{node: why MindSpore does not return its gradient}: every Input and frozen Parameter.
     The probe still computes dL/d(node) for them; the view shows it apart, not as a gradient
     grad_fn returns."""
-    why = f"not requested by {grad_request(graph, options)}"
+    why = Msg("GradFlow", "not requested by {call}").format(call=grad_request(graph, options))
     return {n.name: why for n in graph.inputs() + graph.parameters() if not n.requires_grad or n.kind == "Input"}
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 # The kinds come from the one op table (ops.py); these names are views of it.
 from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, shape_str  # noqa: F401
+from ..i18n import Msg
 from .formatting import quote, shorten
 
 MAX_ELEMENTS = 1_000_000  # per tensor; larger shapes are refused before anything is allocated
@@ -166,7 +167,9 @@ class Graph:
                 return
             if s == 1:
                 cyc = path[path.index(n.name) :] + [n.name]
-                raise GraphError(f"{n.label()}: the graph has a cycle: {' -> '.join(cyc)}")
+                raise GraphError(
+                    Msg("Graph", "{node}: the graph has a cycle: {cycle}").format(node=n.label(), cycle=" -> ".join(cyc))
+                )
             state[n.name] = 1
             for port in PORTS.get(n.kind, ()):
                 src = by_name.get(n.inputs.get(port, ""))
@@ -186,14 +189,18 @@ class Graph:
         by_name: dict[str, Node] = {}
         for n in self.nodes:
             if n.name in by_name:
-                problems.append(Problem(n.name, f"{n.label()}: the name {quote(n.name)} is used twice"))
+                problems.append(
+                    Problem(n.name, Msg("Graph", "{node}: the name {name} is used twice").format(node=n.label(), name=quote(n.name)))
+                )
             by_name.setdefault(n.name, n)
         for n in self.nodes:
             msg = check_name(n.name)
             if msg:
-                problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+                problems.append(Problem(n.name, _on(n, msg)))
             if n.kind not in PORTS:
-                problems.append(Problem(n.name, f"node {quote(n.name)}: unknown kind {quote(n.kind)}"))
+                problems.append(
+                    Problem(n.name, Msg("Graph", "node {name}: unknown kind {kind}").format(name=quote(n.name), kind=quote(n.kind)))
+                )
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -201,11 +208,18 @@ class Graph:
             cycle = str(e).split("cycle: ")[-1].split(" -> ")
             for name in dict.fromkeys(cycle):
                 if name in by_name:
-                    problems.append(Problem(name, f"{by_name[name].label()}: is on a cycle: {' -> '.join(cycle)}"))
+                    problems.append(
+                        Problem(
+                            name,
+                            Msg("Graph", "{node}: is on a cycle: {cycle}").format(
+                                node=by_name[name].label(), cycle=" -> ".join(cycle)
+                            ),
+                        )
+                    )
             for n in self.nodes:
                 for port in PORTS.get(n.kind, ()):
                     if not n.inputs.get(port):
-                        problems.append(Problem(n.name, f"{n.label()}: input port '{port}' is not connected"))
+                        problems.append(Problem(n.name, _not_connected(n, port)))
             return {n.name: None for n in self.nodes}, problems
 
         for n in order:
@@ -215,7 +229,7 @@ class Graph:
             if n.is_source:
                 msg = check_source(n)
                 if msg:
-                    problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+                    problems.append(Problem(n.name, _on(n, msg)))
                     shapes[n.name] = None
                 else:
                     shapes[n.name] = tuple(n.shape)
@@ -225,13 +239,16 @@ class Graph:
             for port in PORTS[n.kind]:
                 src = n.inputs.get(port)
                 if not src:
-                    problems.append(Problem(n.name, f"{n.label()}: input port '{port}' is not connected"))
+                    problems.append(Problem(n.name, _not_connected(n, port)))
                     ok = False
                     continue
                 if src not in by_name:
                     problems.append(
                         Problem(
-                            n.name, f"{n.label()}: input port '{port}' refers to {quote(src)}, which does not exist"
+                            n.name,
+                            Msg("Graph", "{node}: input port '{port}' refers to {source}, which does not exist").format(
+                                node=n.label(), port=port, source=quote(src)
+                            ),
                         )
                     )
                     ok = False
@@ -240,7 +257,10 @@ class Graph:
                     problems.append(
                         Problem(
                             n.name,
-                            f"{n.label()}: input port '{port}' is fed by Output {quote(src)}; an Output only marks a result",
+                            Msg(
+                                "Graph",
+                                "{node}: input port '{port}' is fed by Output {source}; an Output only marks a result",
+                            ).format(node=n.label(), port=port, source=quote(src)),
                         )
                     )
                     ok = False
@@ -251,7 +271,9 @@ class Graph:
                 problems.append(
                     Problem(
                         n.name,
-                        f"{n.label()}: unknown input port(s) {', '.join(quote(e, 40) for e in sorted(extra)[:5])}",
+                        Msg("Graph", "{node}: unknown input port(s) {ports}").format(
+                            node=n.label(), ports=", ".join(quote(e, 40) for e in sorted(extra)[:5])
+                        ),
                     )
                 )
             if not ok or any(s is None for _, s in ins):
@@ -259,18 +281,20 @@ class Graph:
                 continue
             shape, msg = OPS[n.kind].shape(ins)
             if msg:
-                problems.append(Problem(n.name, f"{n.label()}: {msg}"))
+                problems.append(Problem(n.name, _on(n, msg)))
             shapes[n.name] = shape
         return shapes, problems
 
     def validate(self) -> list[Problem]:
         """Every problem of the graph; an empty list means it can be trained."""
         if len(self.nodes) > MAX_NODES:
-            return [Problem(None, f"the graph has {len(self.nodes)} nodes; at most {MAX_NODES} are supported")]
+            return [Problem(None, too_many_nodes(len(self.nodes)))]
         shapes, problems = self.infer_shapes()
         outs = self.outputs()
         if not outs:
-            problems.append(Problem(None, "the graph has no Output node: add an Output and connect the loss to it"))
+            problems.append(
+                Problem(None, Msg("Graph", "the graph has no Output node: add an Output and connect the loss to it"))
+            )
         else:
             loss = outs[0]
             s = shapes.get(loss.name)
@@ -279,11 +303,13 @@ class Graph:
                 problems.append(
                     Problem(
                         loss.name,
-                        f'{loss.label()}: the loss (first output) must be a scalar, but "{src}" has shape {shape_str(s)}',
+                        Msg("Graph", '{node}: the loss (first output) must be a scalar, but "{source}" has shape {shape}').format(
+                            node=loss.label(), source=src, shape=shape_str(s)
+                        ),
                     )
                 )
         if not self.trainable():
-            problems.append(Problem(None, "the graph has no trainable Parameter: there is nothing to train"))
+            problems.append(Problem(None, Msg("Graph", "the graph has no trainable Parameter: there is nothing to train")))
         return problems
 
     def check(self) -> dict[str, tuple[int, ...]]:
@@ -295,6 +321,19 @@ class Graph:
         return shapes  # type: ignore[return-value]
 
 
+def _on(node: Node, problem: str) -> Msg:
+    """A problem of one node: 'Parameter "w": <problem>'."""
+    return Msg("Graph", "{node}: {problem}").format(node=node.label(), problem=problem)
+
+
+def _not_connected(node: Node, port: str) -> Msg:
+    return Msg("Graph", "{node}: input port '{port}' is not connected").format(node=node.label(), port=port)
+
+
+def too_many_nodes(n: int) -> Msg:
+    return Msg("Graph", "the graph has {n} nodes; at most {max} are supported").format(n=n, max=MAX_NODES)
+
+
 def check_name(name: Any) -> str | None:
     """Why `name` cannot name a node, or None. The generated programs use node names as Python
     identifiers, so a name must be one, and must not be one the generators use themselves
@@ -302,36 +341,47 @@ def check_name(name: Any) -> str | None:
     from .codegen import reserved_names
 
     if not isinstance(name, str) or not name:
-        return "a node needs a name"
+        return Msg("Graph", "a node needs a name")
     if len(name) > 40:
-        return "a name has at most 40 characters"
+        return Msg("Graph", "a name has at most 40 characters")
+    q = quote(name)
     if not name.isidentifier() or not name.isascii():
-        return f"{quote(name)} is not a valid name: use letters, digits and _ and do not start with a digit"
+        return Msg("Graph", "{name} is not a valid name: use letters, digits and _ and do not start with a digit").format(
+            name=q
+        )
     if name.startswith(RESERVED_PREFIX):
-        return f"{quote(name)} is reserved: names starting with {RESERVED_PREFIX} are used by GradViz"
+        return Msg("Graph", "{name} is reserved: names starting with {prefix} are used by GradViz").format(
+            name=q, prefix=RESERVED_PREFIX
+        )
     if name.startswith("__") and name.endswith("__"):
-        return f"{quote(name)} is reserved: names with double underscores on both sides belong to Python"
+        return Msg("Graph", "{name} is reserved: names with double underscores on both sides belong to Python").format(
+            name=q
+        )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
-        return f"{quote(name)} is a Python keyword; choose another name"
+        return Msg("Graph", "{name} is a Python keyword; choose another name").format(name=q)
     if name in reserved_names():
-        return f"{quote(name)} is a name the generated program uses itself; choose another name"
+        return Msg("Graph", "{name} is a name the generated program uses itself; choose another name").format(name=q)
     return None
 
 
 def check_shape(shape: Any) -> str | None:
     if not isinstance(shape, (tuple, list)):
-        return f"shape must be a list of sizes, not {shorten(repr(shape), 40)}"
+        return Msg("Graph", "shape must be a list of sizes, not {shape}").format(shape=shorten(repr(shape), 40))
     if len(shape) > MAX_NDIM:
-        return f"shape has {len(shape)} axes; at most {MAX_NDIM} are supported"
+        return Msg("Graph", "shape has {n} axes; at most {max} are supported").format(n=len(shape), max=MAX_NDIM)
     for d in shape:
         if isinstance(d, bool) or not isinstance(d, int):
-            return f"shape {shorten(repr(list(shape)), 40)} must hold whole numbers"
+            return Msg("Graph", "shape {shape} must hold whole numbers").format(shape=shorten(repr(list(shape)), 40))
         if d < 1:
-            return f"shape {shorten(shape_str(tuple(shape)), 40)} has a size {shorten(d, 20)}; sizes must be at least 1"
+            return Msg("Graph", "shape {shape} has a size {size}; sizes must be at least 1").format(
+                shape=shorten(shape_str(tuple(shape)), 40), size=shorten(d, 20)
+            )
         if d > MAX_DIM:
-            return f"shape {shape_str(tuple(shape))} is too large"
+            return Msg("Graph", "shape {shape} is too large").format(shape=shape_str(tuple(shape)))
     if numel(tuple(shape)) > MAX_ELEMENTS:
-        return f"shape {shape_str(tuple(shape))} has {numel(tuple(shape)):,} elements; at most {MAX_ELEMENTS:,} are allowed"
+        return Msg("Graph", "shape {shape} has {n:,} elements; at most {max:,} are allowed").format(
+            shape=shape_str(tuple(shape)), n=numel(tuple(shape)), max=MAX_ELEMENTS
+        )
     return None
 
 
@@ -340,19 +390,25 @@ def check_source(n: Node) -> str | None:
     if msg:
         return msg
     if n.init not in INITS:
-        return f"init {quote(n.init)} is unknown; use one of {', '.join(INITS)}"
+        return unknown_init(n.init)
     if n.init == "values":
         try:
             arr = np.asarray(n.values, dtype=np.float64)
         except (TypeError, ValueError, OverflowError):
-            return "values must be numbers"
+            return Msg("Graph", "values must be numbers")
         if arr.shape != tuple(n.shape):
-            return f"values have shape {shape_str(arr.shape)} but the node's shape is {shape_str(tuple(n.shape))}"
+            return Msg("Graph", "values have shape {values} but the node's shape is {shape}").format(
+                values=shape_str(arr.shape), shape=shape_str(tuple(n.shape))
+            )
         if not np.all(np.isfinite(arr)):
-            return "values must be finite numbers (no NaN or infinity)"
+            return Msg("Graph", "values must be finite numbers (no NaN or infinity)")
         if np.any(np.abs(arr) > 3.0e38):
-            return "values are too large for float32"
+            return Msg("Graph", "values are too large for float32")
     return None
+
+
+def unknown_init(init: Any) -> Msg:
+    return Msg("Graph", "init {init} is unknown; use one of {inits}").format(init=quote(init), inits=", ".join(INITS))
 
 
 def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:

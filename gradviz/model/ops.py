@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import Msg
+
 Shape = tuple[int, ...]
 ShapeRule = Callable[[list[tuple[str, Shape]]], tuple["Shape | None", "str | None"]]
 Forward = Callable[..., np.ndarray]
@@ -63,21 +65,28 @@ def _scalar(ins):
     return (), None
 
 
+def _both(ins) -> Msg:
+    (na, sa), (nb, sb) = ins
+    return Msg("Ops", "{a} has shape {sa} but {b} has shape {sb}").format(a=na, sa=shape_str(sa), b=nb, sb=shape_str(sb))
+
+
 def _broadcast(ins):
     (na, sa), (nb, sb) = ins
     try:
         return tuple(np.broadcast_shapes(sa, sb)), None
     except ValueError:
-        return None, f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; these shapes do not broadcast"
+        return None, Msg("Ops", "{both}; these shapes do not broadcast").format(both=_both(ins))
 
 
 def _matmul(ins):
     (na, sa), (nb, sb) = ins
-    both = f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}"
+    both = _both(ins)
     if len(sa) == 0 or len(sb) == 0:
-        return None, f"{both}; matmul needs vectors or matrices, not scalars"
+        return None, Msg("Ops", "{both}; matmul needs vectors or matrices, not scalars").format(both=both)
     if sa[-1] != sb[0]:
-        return None, f"{both}; matmul needs the last axis of {na} ({sa[-1]}) to equal the first axis of {nb} ({sb[0]})"
+        return None, Msg(
+            "Ops", "{both}; matmul needs the last axis of {a} ({m}) to equal the first axis of {b} ({n})"
+        ).format(both=both, a=na, m=sa[-1], b=nb, n=sb[0])
     return tuple(sa[:-1]) + tuple(sb[1:]), None
 
 
@@ -88,20 +97,17 @@ def _transpose(ins):
 def _pair_to_scalar(ins):
     (na, sa), (nb, sb) = ins
     if sa != sb:
-        return None, (
-            f"{na} has shape {shape_str(sa)} but {nb} has shape {shape_str(sb)}; "
-            "the prediction and the target must have the same shape"
-        )
+        return None, Msg("Ops", "{both}; the prediction and the target must have the same shape").format(both=_both(ins))
     return (), None
 
 
 def _softmax_ce_shape(ins):
     (na, sa), (nb, sb) = ins
     if len(sa) not in (1, 2):
-        return None, (
-            f"{na} has shape {shape_str(sa)}; softmax cross-entropy needs class scores of shape (classes,) "
-            "or (samples, classes)"
-        )
+        return None, Msg(
+            "Ops",
+            "{a} has shape {shape}; softmax cross-entropy needs class scores of shape (classes,) or (samples, classes)",
+        ).format(a=na, shape=shape_str(sa))
     return _pair_to_scalar(ins)
 
 
@@ -163,13 +169,13 @@ _ACT = "#0f766e"
 _LOSS = "#c0392b"
 
 TABLE: tuple[OpKind, ...] = (
-    OpKind("Input", "source", (), "A constant tensor (data or target): no gradient is applied to it.", "#6b7b8c"),
-    OpKind("Parameter", "source", (), "A trainable tensor, updated by the optimizer.", "#1f77b4"),
+    OpKind("Input", "source", (), Msg("Ops", "A constant tensor (data or target): no gradient is applied to it."), "#6b7b8c"),
+    OpKind("Parameter", "source", (), Msg("Ops", "A trainable tensor, updated by the optimizer."), "#1f77b4"),
     OpKind(
         "MatMul",
         "op",
         ("a", "b"),
-        "ops.matmul(a, b): matrix (or vector-matrix) product.",
+        Msg("Ops", "ops.matmul(a, b): matrix (or vector-matrix) product."),
         _OP,
         _matmul,
         "ops.matmul({a}, {b})",
@@ -181,7 +187,7 @@ TABLE: tuple[OpKind, ...] = (
         "Add",
         "op",
         ("a", "b"),
-        "a + b, with broadcasting.",
+        Msg("Ops", "a + b, with broadcasting."),
         _OP,
         _broadcast,
         "{a} + {b}",
@@ -193,7 +199,7 @@ TABLE: tuple[OpKind, ...] = (
         "Sub",
         "op",
         ("a", "b"),
-        "a - b, with broadcasting.",
+        Msg("Ops", "a - b, with broadcasting."),
         _OP,
         _broadcast,
         "{a} - {b}",
@@ -205,7 +211,7 @@ TABLE: tuple[OpKind, ...] = (
         "Mul",
         "op",
         ("a", "b"),
-        "a * b, element-wise with broadcasting.",
+        Msg("Ops", "a * b, element-wise with broadcasting."),
         _OP,
         _broadcast,
         "{a} * {b}",
@@ -217,7 +223,7 @@ TABLE: tuple[OpKind, ...] = (
         "Neg",
         "op",
         ("x",),
-        "-x: the negation.",
+        Msg("Ops", "-x: the negation."),
         _OP,
         _same,
         "ops.neg({x})",
@@ -229,7 +235,7 @@ TABLE: tuple[OpKind, ...] = (
         "Square",
         "op",
         ("x",),
-        "ops.square(x): x * x, element-wise.",
+        Msg("Ops", "ops.square(x): x * x, element-wise."),
         _OP,
         _same,
         "ops.square({x})",
@@ -241,7 +247,7 @@ TABLE: tuple[OpKind, ...] = (
         "Exp",
         "op",
         ("x",),
-        "ops.exp(x): e to the x, element-wise.",
+        Msg("Ops", "ops.exp(x): e to the x, element-wise."),
         _OP,
         _same,
         "ops.exp({x})",
@@ -253,7 +259,7 @@ TABLE: tuple[OpKind, ...] = (
         "Log",
         "op",
         ("x",),
-        "ops.log(x): natural logarithm, element-wise (x must be above 0).",
+        Msg("Ops", "ops.log(x): natural logarithm, element-wise (x must be above 0)."),
         _OP,
         _same,
         "ops.log({x})",
@@ -265,7 +271,7 @@ TABLE: tuple[OpKind, ...] = (
         "ReLU",
         "op",
         ("x",),
-        "ops.relu(x): max(x, 0), element-wise.",
+        Msg("Ops", "ops.relu(x): max(x, 0), element-wise."),
         _ACT,
         _same,
         "ops.relu({x})",
@@ -277,7 +283,7 @@ TABLE: tuple[OpKind, ...] = (
         "Sigmoid",
         "op",
         ("x",),
-        "ops.sigmoid(x): 1 / (1 + e^-x), element-wise.",
+        Msg("Ops", "ops.sigmoid(x): 1 / (1 + e^-x), element-wise."),
         _ACT,
         _same,
         "ops.sigmoid({x})",
@@ -289,7 +295,7 @@ TABLE: tuple[OpKind, ...] = (
         "Tanh",
         "op",
         ("x",),
-        "ops.tanh(x): hyperbolic tangent, element-wise.",
+        Msg("Ops", "ops.tanh(x): hyperbolic tangent, element-wise."),
         _ACT,
         _same,
         "ops.tanh({x})",
@@ -301,7 +307,7 @@ TABLE: tuple[OpKind, ...] = (
         "Sum",
         "op",
         ("x",),
-        "ops.sum(x): the sum of all elements, a scalar.",
+        Msg("Ops", "ops.sum(x): the sum of all elements, a scalar."),
         _OP,
         _scalar,
         "ops.sum({x})",
@@ -313,7 +319,7 @@ TABLE: tuple[OpKind, ...] = (
         "Mean",
         "op",
         ("x",),
-        "ops.mean(x): the mean of all elements, a scalar.",
+        Msg("Ops", "ops.mean(x): the mean of all elements, a scalar."),
         _OP,
         _scalar,
         "ops.mean({x})",
@@ -325,7 +331,7 @@ TABLE: tuple[OpKind, ...] = (
         "Transpose",
         "op",
         ("x",),
-        "ops.t(x): a matrix's transpose (a vector stays as it is).",
+        Msg("Ops", "ops.t(x): a matrix's transpose (a vector stays as it is)."),
         _OP,
         _transpose,
         "ops.t({x})",
@@ -338,7 +344,7 @@ TABLE: tuple[OpKind, ...] = (
         "StopGradient",
         "op",
         ("x",),
-        "ops.stop_gradient(x): passes the value, blocks the gradient.",
+        Msg("Ops", "ops.stop_gradient(x): passes the value, blocks the gradient."),
         "#b8860b",
         _same,
         "ops.stop_gradient({x})",
@@ -352,7 +358,7 @@ TABLE: tuple[OpKind, ...] = (
         "BCEWithLogits",
         "loss",
         ("logits", "target"),
-        "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.",
+        Msg("Ops", "ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean."),
         _LOSS,
         _pair_to_scalar,
         "ops.binary_cross_entropy_with_logits({logits}, {target}, ops.ones_like({logits}), ops.ones_like({logits}))",
@@ -364,7 +370,7 @@ TABLE: tuple[OpKind, ...] = (
         "MSE",
         "loss",
         ("pred", "target"),
-        "ops.mse_loss(pred, target), mean of squared errors.",
+        Msg("Ops", "ops.mse_loss(pred, target), mean of squared errors."),
         _LOSS,
         _pair_to_scalar,
         "ops.mse_loss({pred}, {target})",
@@ -376,8 +382,11 @@ TABLE: tuple[OpKind, ...] = (
         "SoftmaxCrossEntropy",
         "loss",
         ("logits", "target"),
-        "ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities "
-        "(one-hot) as the target, mean over samples.",
+        Msg(
+            "Ops",
+            "ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities "
+            "(one-hot) as the target, mean over samples.",
+        ),
         _LOSS,
         _softmax_ce_shape,
         "ops.cross_entropy({logits}, {target})",
@@ -389,7 +398,7 @@ TABLE: tuple[OpKind, ...] = (
         "Output",
         "output",
         ("x",),
-        "Marks a returned value: the first Output is the loss, later ones are auxiliary.",
+        Msg("Ops", "Marks a returned value: the first Output is the loss, later ones are auxiliary."),
         "#2e7d32",
         _same,
     ),

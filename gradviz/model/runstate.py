@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from enum import StrEnum
 
+from ..i18n import Msg
+
 
 class Phase(StrEnum):
     STOPPED = "stopped"  # no engine: before the first start, after shutting down
@@ -143,36 +145,36 @@ class RunState:
     def label(self) -> str:
         """The phase in a few words, for the status bar."""
         if self.phase is P.NOT_ANSWERING and self.resume in BUSY:
-            return "engine not answering (was training)"
+            return Msg("RunState", "engine not answering (was training)")
         if self.start_queued:
-            return LABELS[self.phase] + " (training starts when ready)"
+            return Msg("RunState", "{phase} (training starts when ready)").format(phase=LABELS[self.phase])
         return LABELS[self.phase]
 
     @property
     def start_text(self) -> str:
         """The Start/Pause button's text."""
-        return "Pause" if self.offers_pause else "Start"
+        return Msg("RunState", "Pause") if self.offers_pause else Msg("RunState", "Start")
 
 
 LABELS = {
-    P.STOPPED: "stopped",
-    P.STARTING: "starting MindSpore…",
-    P.BUILDING: "building…",
-    P.READY: "ready",
-    P.COMPILING: "compiling…",
-    P.TRAINING: "training",
-    P.PAUSED: "paused",
-    P.FINISHED: "finished",
-    P.DIVERGED: "stopped: not finite",
-    P.REVIEWING: "saved run",
-    P.ERROR: "error",
-    P.NOT_ANSWERING: "engine not answering",
-    P.ENGINE_LOST: "engine stopped",
+    P.STOPPED: Msg("RunState", "stopped"),
+    P.STARTING: Msg("RunState", "starting MindSpore…"),
+    P.BUILDING: Msg("RunState", "building…"),
+    P.READY: Msg("RunState", "ready"),
+    P.COMPILING: Msg("RunState", "compiling…"),
+    P.TRAINING: Msg("RunState", "training"),
+    P.PAUSED: Msg("RunState", "paused"),
+    P.FINISHED: Msg("RunState", "finished"),
+    P.DIVERGED: Msg("RunState", "stopped: not finite"),
+    P.REVIEWING: Msg("RunState", "saved run"),
+    P.ERROR: Msg("RunState", "error"),
+    P.NOT_ANSWERING: Msg("RunState", "engine not answering"),
+    P.ENGINE_LOST: Msg("RunState", "engine stopped"),
 }
 
-WHY_NOT_ANSWERING = "The engine is not answering: Wait for it, or Restart it (the session and history are kept)."
-WHY_BUSY_EDIT = "Pause to change this: it needs a new run."
-WHY_ALREADY_TRAINING = "Already training."
+WHY_NOT_ANSWERING = Msg("RunState", "The engine is not answering: Wait for it, or Restart it (the session and history are kept).")
+WHY_BUSY_EDIT = Msg("RunState", "Pause to change this: it needs a new run.")
+WHY_ALREADY_TRAINING = Msg("RunState", "Already training.")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,39 +194,39 @@ def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: i
     """What each control allows in `state`. `problem`: the graph's first problem ("" if it can be
     trained); `steps`: steps in the history; `max_steps`: the Max steps option."""
     p = state.phase
-    fix = f"Fix the graph first: {problem}" if problem else ""
+    fix = Msg("RunState", "Fix the graph first: {problem}").format(problem=problem) if problem else ""
     r = {c: "" for c in Control}
     r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy=WHY_ALREADY_TRAINING)
-    r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy="Pause first: Step does exactly one step.")
-    r[Control.PAUSE] = "" if state.offers_pause else "Not training."
+    r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy=Msg("RunState", "Pause first: Step does exactly one step."))
+    r[Control.PAUSE] = "" if state.offers_pause else Msg("RunState", "Not training.")
     r[Control.RESET] = fix or {
-        P.STARTING: "MindSpore is starting…",
+        P.STARTING: Msg("RunState", "MindSpore is starting…"),
         P.NOT_ANSWERING: WHY_NOT_ANSWERING,
-        P.STOPPED: "The engine is stopped.",
+        P.STOPPED: Msg("RunState", "The engine is stopped."),
     }.get(p, "")
-    r[Control.CANCEL] = "" if p in (P.STARTING, P.BUILDING, P.COMPILING) else "Nothing to cancel."
+    r[Control.CANCEL] = "" if p in (P.STARTING, P.BUILDING, P.COMPILING) else Msg("RunState", "Nothing to cancel.")
     r[Control.EDIT] = r[Control.DEVICE] = (
         WHY_BUSY_EDIT if p in BUSY else WHY_NOT_ANSWERING if p is P.NOT_ANSWERING else ""
     )
     r[Control.SAVE_RUN] = (
-        "Nothing to save yet: train at least one step."
+        Msg("RunState", "Nothing to save yet: train at least one step.")
         if steps <= 0
-        else "Pause first to save the run."
+        else Msg("RunState", "Pause first to save the run.")
         if p in BUSY
         else ""
     )
-    r[Control.WAIT] = r[Control.RESTART] = "" if p is P.NOT_ANSWERING else "The engine is answering."
+    r[Control.WAIT] = r[Control.RESTART] = "" if p is P.NOT_ANSWERING else Msg("RunState", "The engine is answering.")
     r[Control.SCRUB] = (
-        "Pause to look back through the run."
+        Msg("RunState", "Pause to look back through the run.")
         if p in BUSY
-        else "No steps yet: train at least one step."
+        else Msg("RunState", "No steps yet: train at least one step.")
         if steps <= 0 or p is P.READY
         else ""
         if p in (P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING)
         else _why_not_go_on(state, steps, None, "")
     )
     r[Control.CONTINUE] = (
-        fix or r[Control.SCRUB] or ("Showing a saved run: press Reset to train it again." if p is P.REVIEWING else "")
+        fix or r[Control.SCRUB] or (Msg("RunState", "Showing a saved run: press Reset to train it again.") if p is P.REVIEWING else "")
     )
     return Permissions(r)
 
@@ -233,22 +235,22 @@ def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str
     p = state.phase
     if p in BUSY:
         return busy
-    if p in (P.STARTING, P.BUILDING) and busy == WHY_ALREADY_TRAINING:
+    if p in (P.STARTING, P.BUILDING) and busy is WHY_ALREADY_TRAINING:
         # Start is queued until the run is ready
-        return "Start was pressed: training starts when the run is ready." if state.start_queued else ""
+        return Msg("RunState", "Start was pressed: training starts when the run is ready.") if state.start_queued else ""
     if p is P.FINISHED and state.end_reason != "max_steps":
-        return "The run has finished (the loss fell below the target): press Reset to train again."
+        return Msg("RunState", "The run has finished (the loss fell below the target): press Reset to train again.")
     if p in CAN_GO_ON:
         if max_steps is not None and steps >= max_steps:
-            return "Reached max steps: raise Max steps to go on, or Reset."
+            return Msg("RunState", "Reached max steps: raise Max steps to go on, or Reset.")
         return ""
     return {
-        P.STOPPED: "The engine is stopped.",
-        P.STARTING: "MindSpore is starting…",
-        P.BUILDING: "Building the run…",
-        P.DIVERGED: "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset.",
-        P.REVIEWING: "Showing a saved run: press Reset to train it again.",
-        P.ERROR: "The engine reported an error: press Reset to recover.",
+        P.STOPPED: Msg("RunState", "The engine is stopped."),
+        P.STARTING: Msg("RunState", "MindSpore is starting…"),
+        P.BUILDING: Msg("RunState", "Building the run…"),
+        P.DIVERGED: Msg("RunState", "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset."),
+        P.REVIEWING: Msg("RunState", "Showing a saved run: press Reset to train it again."),
+        P.ERROR: Msg("RunState", "The engine reported an error: press Reset to recover."),
         P.NOT_ANSWERING: WHY_NOT_ANSWERING,
-        P.ENGINE_LOST: "The engine process stopped: press Reset to start a fresh one.",
+        P.ENGINE_LOST: Msg("RunState", "The engine process stopped: press Reset to start a fresh one."),
     }[p]

@@ -10,9 +10,11 @@ import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from ..i18n import Msg, message
 from ..safe_io import FileProblem, atomic_write_text, read_text_file
 from .formatting import quote, shorten
-from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str
+from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
+from .graph import unknown_init
 
 FORMAT = "gradviz-session"
 VERSION = 1
@@ -55,33 +57,48 @@ class Options:
         """Every invalid option, as messages naming the option."""
         out = []
         if self.api not in APIS:
-            out.append(f'unknown API "{self.api}"; use one of {", ".join(APIS)}')
+            out.append(_unknown("API", self.api, APIS))
         if self.optimizer not in OPTIMIZERS:
-            out.append(f'unknown optimizer "{self.optimizer}"; use one of {", ".join(OPTIMIZERS)}')
+            out.append(_unknown("optimizer", self.optimizer, OPTIMIZERS))
         if self.mode not in MODES:
-            out.append(f'unknown mode "{self.mode}"; use one of {", ".join(MODES)}')
+            out.append(_unknown("mode", self.mode, MODES))
         if self.device not in DEVICES:
-            out.append(f'unknown device "{self.device}"; use one of {", ".join(DEVICES)}')
+            out.append(_unknown("device", self.device, DEVICES))
         if not _finite(self.lr) or self.lr < MIN_LR or self.lr > 1e3:
-            out.append(f"learning rate must be a number from {MIN_LR:g} to 1000, not {_short_repr(self.lr)}")
+            out.append(
+                Msg("Session", "learning rate must be a number from {min:g} to 1000, not {value}").format(
+                    min=MIN_LR, value=_short_repr(self.lr)
+                )
+            )
         if not _int(self.seed) or not (0 <= self.seed <= MAX_SEED):
-            out.append(f"seed must be a whole number from 0 to {MAX_SEED}, not {_short_repr(self.seed)}")
+            out.append(
+                Msg("Session", "seed must be a whole number from 0 to {max}, not {value}").format(
+                    max=MAX_SEED, value=_short_repr(self.seed)
+                )
+            )
         if not _int(self.steps) or not (1 <= self.steps <= MAX_STEPS):
-            out.append(f"steps must be a whole number from 1 to {MAX_STEPS}, not {_short_repr(self.steps)}")
+            out.append(
+                Msg("Session", "steps must be a whole number from 1 to {max}, not {value}").format(
+                    max=MAX_STEPS, value=_short_repr(self.steps)
+                )
+            )
         if self.until_loss is not None and (
             not _finite(self.until_loss) or not MIN_UNTIL_LOSS <= self.until_loss <= 1e6
         ):
             out.append(
-                f"stop-at-loss must be a number from {MIN_UNTIL_LOSS:g} to 1000000, not {_short_repr(self.until_loss)}"
+                Msg("Session", "stop-at-loss must be a number from {min:g} to 1000000, not {value}").format(
+                    min=MIN_UNTIL_LOSS, value=_short_repr(self.until_loss)
+                )
             )
         if not _finite(self.speed) or not (self.speed == 0 or MIN_SPEED <= self.speed <= MAX_SPEED):
             out.append(
-                f"speed must be 0 (as fast as possible) or {MIN_SPEED:g} to {MAX_SPEED:g} steps per second, "
-                f"not {_short_repr(self.speed)}"
+                Msg(
+                    "Session", "speed must be 0 (as fast as possible) or {min:g} to {max:g} steps per second, not {value}"
+                ).format(min=MIN_SPEED, max=MAX_SPEED, value=_short_repr(self.speed))
             )
         for name in ("aux_output", "stop_gradient", "has_aux"):
             if not isinstance(getattr(self, name), bool):
-                out.append(f"{name} must be true or false")
+                out.append(Msg("Session", "{option} must be true or false").format(option=name))
         return out
 
     def to_dict(self) -> dict:
@@ -113,7 +130,7 @@ class Session:
         out = [p.message for p in self.graph.validate()]
         out += self.options.problems()
         if self.options.aux_output and not self.graph.aux_outputs():
-            out.append("'return auxiliary outputs' is on but the graph has only one Output")
+            out.append(Msg("Session", "'return auxiliary outputs' is on but the graph has only one Output"))
         return out
 
     def to_dict(self) -> dict:
@@ -129,25 +146,36 @@ class Session:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "session") -> Session:
+    def from_dict(cls, data: Any, where: str = Msg("Session", "session")) -> Session:
         try:
             return _parse_session(data, where)
         except SessionError:
             raise
         except (OverflowError, TypeError, ValueError, RecursionError, AttributeError, KeyError) as e:
-            raise SessionError(f"{where}: impossible content ({_short(e)})") from None
+            raise SessionError(_at(where, Msg("Session", "impossible content ({error})").format(error=_short(e)))) from None
 
     @classmethod
-    def from_json(cls, text: str, where: str = "session") -> Session:
+    def from_json(cls, text: str, where: str = Msg("Session", "session")) -> Session:
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError) as e:
-            raise SessionError(f"{where}: not valid JSON ({_short(e)})") from None
+            raise SessionError(_at(where, Msg("Session", "not valid JSON ({error})").format(error=_short(e)))) from None
         return cls.from_dict(data, where)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
+
+
+def _at(where: str, problem: str) -> Msg:
+    """A problem found at a place: 'session.json: node 2 "w": pos must be two numbers'."""
+    return Msg("Session", "{where}: {problem}").format(where=where, problem=problem)
+
+
+def _unknown(option: str, value: Any, known: tuple[str, ...]) -> Msg:
+    return Msg("Session", 'unknown {option} "{value}"; use one of {known}').format(
+        option=option, value=value, known=", ".join(known)
+    )
 
 
 def _short_repr(v: Any) -> str:
@@ -163,9 +191,9 @@ def load_session(path: str | os.PathLike) -> Session:
     try:
         text, where = read_text_file(path, MAX_FILE_BYTES)
     except FileProblem as e:
-        raise SessionError(str(e)) from None
+        raise SessionError(message(e)) from None
     if not text.strip():
-        raise SessionError(f"{where}: the file is empty")
+        raise SessionError(_at(where, Msg("Session", "the file is empty")))
     return Session.from_json(text, where)
 
 
@@ -177,80 +205,98 @@ def save_session(session: Session, path: str | os.PathLike) -> None:
 # -- parsing ----------------------------------------------------------------------------------
 def _parse_session(data: Any, where: str) -> Session:
     if not isinstance(data, dict):
-        raise SessionError(f"{where}: expected a JSON object, found {type(data).__name__}")
+        raise SessionError(_at(where, Msg("Session", "expected a JSON object, found {type}").format(type=type(data).__name__)))
     if data.get("format") != FORMAT:
-        raise SessionError(f'{where}: not a GradViz session (missing "format": "{FORMAT}")')
+        raise SessionError(_at(where, Msg("Session", 'not a GradViz session (missing "format": "{format}")').format(format=FORMAT)))
     version = data.get("version")
     if not _int(version):
-        raise SessionError(f"{where}: the version must be a whole number, found {_short_repr(version)}")
+        raise SessionError(
+            _at(where, Msg("Session", "the version must be a whole number, found {value}").format(value=_short_repr(version)))
+        )
     if version > VERSION or version < 1:
         raise SessionError(
-            f"{where}: version {_short_repr(version)} is not supported (this GradViz reads version {VERSION})"
+            _at(
+                where,
+                Msg("Session", "version {value} is not supported (this GradViz reads version {version})").format(
+                    value=_short_repr(version), version=VERSION
+                ),
+            )
         )
     name = data.get("name", "untitled")
     if not isinstance(name, str):
-        raise SessionError(f"{where}: name must be text")
+        raise SessionError(_at(where, Msg("Session", "name must be text")))
     graph = _parse_graph(data.get("graph"), where)
     options = _parse_options(data.get("options", {}), where)
     session = Session(graph, options, name[:200])
     problems = session.problems()
     if problems:
-        raise SessionError(
-            f"{where}: " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
-        )
+        first = Msg("Session", "{a}; {b}")
+        text = problems[0]
+        for p in problems[1:5]:
+            text = first.format(a=text, b=p)
+        if len(problems) > 5:
+            text = Msg("Session", "{problems} (and {n} more)").format(problems=text, n=len(problems) - 5)
+        raise SessionError(_at(where, text))
     return session
 
 
 def _parse_graph(g: Any, where: str) -> Graph:
     if not isinstance(g, dict) or not isinstance(g.get("nodes"), list):
-        raise SessionError(f'{where}: "graph" must be an object with a list of "nodes"')
+        raise SessionError(_at(where, Msg("Session", '"graph" must be an object with a list of "nodes"')))
     raw_nodes = g["nodes"]
     if len(raw_nodes) > MAX_NODES:
-        raise SessionError(f"{where}: the graph has {len(raw_nodes)} nodes; at most {MAX_NODES} are supported")
+        raise SessionError(_at(where, too_many_nodes(len(raw_nodes))))
     nodes = []
     for i, d in enumerate(raw_nodes):
-        nodes.append(_parse_node(d, f"{where}: node {i + 1}"))
+        nodes.append(_parse_node(d, _at(where, Msg("Session", "node {n}").format(n=i + 1))))
     return Graph(nodes)
 
 
 def _parse_node(d: Any, where: str) -> Node:
     if not isinstance(d, dict):
-        raise SessionError(f"{where} must be an object")
+        raise SessionError(Msg("Session", "{where} must be an object").format(where=where))
     name, kind = d.get("name"), d.get("kind")
     if not isinstance(name, str):
-        raise SessionError(f"{where}: a node needs a name (text)")
-    where = f"{where} {quote(name)}"
+        raise SessionError(_at(where, Msg("Session", "a node needs a name (text)")))
+    where = Msg("Session", "{where} {name}").format(where=where, name=quote(name))
     if kind not in KINDS:
-        raise SessionError(f"{where}: unknown kind {quote(kind)}; known kinds are {', '.join(KINDS)}")
+        raise SessionError(
+            _at(where, Msg("Session", "unknown kind {kind}; known kinds are {kinds}").format(kind=quote(kind), kinds=", ".join(KINDS)))
+        )
     pos = d.get("pos", [0, 0])
     if not (isinstance(pos, list) and len(pos) == 2 and all(_finite(v) for v in pos)):
-        raise SessionError(f"{where}: pos must be two numbers")
+        raise SessionError(_at(where, Msg("Session", "pos must be two numbers")))
     node = Node(name=name, kind=kind, pos=(float(pos[0]), float(pos[1])))
     if kind in SOURCE_KINDS:
         shape = d.get("shape")
         msg = check_shape(shape)
         if msg:
-            raise SessionError(f"{where}: {msg}")
+            raise SessionError(_at(where, msg))
         node.shape = tuple(shape)
         init = d.get("init", "zeros")
         if init not in INITS:
-            raise SessionError(f"{where}: init {quote(init)} is unknown; use one of {', '.join(INITS)}")
+            raise SessionError(_at(where, unknown_init(init)))
         node.init = init
         if init == "values":
             node.values = d.get("values")
             _check_values(node.values, node.shape, where)
         rg = d.get("requires_grad", True)
         if not isinstance(rg, bool):
-            raise SessionError(f"{where}: requires_grad must be true or false")
+            raise SessionError(_at(where, Msg("Session", "requires_grad must be true or false")))
         node.requires_grad = rg
     else:
         ins = d.get("inputs", {})
         if not isinstance(ins, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in ins.items()):
-            raise SessionError(f"{where}: inputs must map port names to node names")
+            raise SessionError(_at(where, Msg("Session", "inputs must map port names to node names")))
         unknown = set(ins) - set(PORTS[kind])
         if unknown:
             raise SessionError(
-                f"{where}: unknown input port(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])} for {kind}"
+                _at(
+                    where,
+                    Msg("Session", "unknown input port(s) {ports} for {kind}").format(
+                        ports=", ".join(quote(u, 40) for u in sorted(unknown)[:5]), kind=kind
+                    ),
+                )
             )
         node.inputs = dict(ins)
     return node
@@ -262,12 +308,24 @@ def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
     def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
         if not dims:
             if not _finite(v):
-                raise SessionError(f"{where}: value {path or ''} is {_short_repr(v)}; values must be finite numbers")
+                raise SessionError(
+                    _at(
+                        where,
+                        Msg("Session", "value {path} is {value}; values must be finite numbers").format(
+                            path=path or "", value=_short_repr(v)
+                        ),
+                    )
+                )
             return
         if not isinstance(v, list) or len(v) != dims[0]:
-            got = f"a list of {len(v)}" if isinstance(v, list) else repr(v)[:40]
+            got = Msg("Session", "a list of {n}").format(n=len(v)) if isinstance(v, list) else repr(v)[:40]
             raise SessionError(
-                f"{where}: values do not match shape {shape_str(shape)} (found {got} at {path or 'top level'})"
+                _at(
+                    where,
+                    Msg("Session", "values do not match shape {shape} (found {found} at {path})").format(
+                        shape=shape_str(shape), found=got, path=path or Msg("Session", "top level")
+                    ),
+                )
             )
         for i, item in enumerate(v):
             walk(item, dims[1:], f"{path}[{i}]")
@@ -276,16 +334,18 @@ def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
 
 
 def options_from_dict(d: dict) -> Options:
-    return _parse_options(d, "options")
+    return _parse_options(d, Msg("Session", "options"))
 
 
 def _parse_options(d: Any, where: str) -> Options:
     if not isinstance(d, dict):
-        raise SessionError(f'{where}: "options" must be an object')
+        raise SessionError(_at(where, Msg("Session", '"options" must be an object')))
     known = {f.name for f in fields(Options)}
     unknown = set(d) - known
     if unknown:
-        raise SessionError(f"{where}: unknown option(s) {', '.join(quote(u, 40) for u in sorted(unknown)[:5])}")
+        raise SessionError(
+            _at(where, Msg("Session", "unknown option(s) {options}").format(options=", ".join(quote(u, 40) for u in sorted(unknown)[:5])))
+        )
     opts = Options(**{k: v for k, v in d.items() if k in known})
     if _finite(opts.lr):
         opts.lr = float(opts.lr)

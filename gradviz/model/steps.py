@@ -16,13 +16,23 @@ or a count of updates uses these functions, so the words never disagree."""
 
 from __future__ import annotations
 
+from ..i18n import Msg
+
 # end reasons whose last step's update is not kept (see training.finish_step)
 UPDATE_DISCARDED = ("until_loss", "non_finite")
 
 
+_COUNTS = {  # (word, one): how many, in words (every language forms its own plural)
+    ("update", True): Msg("Steps", "{n:,} update"),
+    ("update", False): Msg("Steps", "{n:,} updates"),
+    ("step", True): Msg("Steps", "{n:,} step"),
+    ("step", False): Msg("Steps", "{n:,} steps"),
+}
+
+
 def count(n: int, word: str) -> str:
-    """'1 update', '0 updates', '12 updates'."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    """'1 update', '0 updates', '12 updates' ("update" or "step")."""
+    return _COUNTS[(word, n == 1)].format(n=n)
 
 
 def updates_kept(steps: int, end_reason: str | None) -> int:
@@ -39,49 +49,54 @@ def step_of_parameters(updates: int) -> int:
 
 def state_at(step: int) -> str:
     """The state a step shows: 'step 12 (parameters after 11 updates)'."""
-    return f"step {step:,} (parameters after {count(step - 1, 'update')})"
+    return Msg("Steps", "step {step:,} (parameters after {updates})").format(step=step, updates=count(step - 1, "update"))
 
 
 def progress(steps: int, updates: int) -> str:
     """The status bar's count: 'step 12 · 11 updates' (the last step computed, the updates kept)."""
-    return f"step {steps:,} · {count(updates, 'update')}"
+    return Msg("Steps", "step {step:,} · {updates}").format(step=steps, updates=count(updates, "update"))
 
 
 def loss_at(step: int, loss: str) -> str:
-    return f"loss at step {step:,}: {loss}"
+    return Msg("Steps", "loss at step {step:,}: {loss}").format(step=step, loss=loss)
 
 
 def nodes_caption(updates: int, last_step: int) -> str:
     """What the numbers on the nodes are, and how they relate to the plots' last step."""
     k = step_of_parameters(updates)
-    text = f"Nodes: {state_at(k)}"
     if last_step == k:
-        return text + ", the plots' last step"
+        return Msg("Steps", "Nodes: {state}, the plots' last step").format(state=state_at(k))
     if last_step == 0:
-        return text + ", what the first step computes"
-    return text + f", what the next step computes (the plots end at step {last_step:,})"
+        return Msg("Steps", "Nodes: {state}, what the first step computes").format(state=state_at(k))
+    return Msg("Steps", "Nodes: {state}, what the next step computes (the plots end at step {last:,})").format(
+        state=state_at(k), last=last_step
+    )
 
 
 def heatmap_title(name: str, step: int, grads: bool) -> str:
     """A plot heat map's title, two lines: the tensor, and the state it shows (a history row)."""
     what = f"∂L/∂{name}" if grads else name
-    return f"{what}\n{state_at(step)}"
+    return Msg("Steps", "{tensor}\n{state}").format(tensor=what, state=state_at(step))
 
 
 def end_message(reason: str, step: int) -> str:
     """Why a run ended at `step`, with the updates it kept."""
     kept = count(updates_kept(step, reason), "update")
     if reason == "max_steps":
-        return f"Finished at step {step:,}: reached the maximum of {count(step, 'step')} ({kept} kept)."
+        return Msg("Steps", "Finished at step {step:,}: reached the maximum of {steps} ({kept} kept).").format(
+            step=step, steps=count(step, "step"), kept=kept
+        )
     if reason == "until_loss":
-        return (
-            f"Finished at step {step:,}: the loss fell below the target, so that step's update "
-            f"was not kept ({kept} kept)."
-        )
+        return Msg(
+            "Steps",
+            "Finished at step {step:,}: the loss fell below the target, so that step's update "
+            "was not kept ({kept} kept).",
+        ).format(step=step, kept=kept)
     if reason == "non_finite":
-        return (
-            f"Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "
-            f"was not kept ({kept} kept). The learning rate is probably too large: lower it and "
-            "press Reset."
-        )
-    return f"Ended at step {step:,} ({reason}; {kept} kept)."
+        return Msg(
+            "Steps",
+            "Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "
+            "was not kept ({kept} kept). The learning rate is probably too large: lower it and "
+            "press Reset.",
+        ).format(step=step, kept=kept)
+    return Msg("Steps", "Ended at step {step:,} ({reason}; {kept} kept).").format(step=step, reason=reason, kept=kept)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from ..model.codegen import grad_call, returned_structure, returned_values
@@ -23,14 +23,14 @@ def call_lines(graph: Graph, options: Options) -> list[str]:
     """The program's lines that the options change, as the generated program writes them, and
     what grad_fn returns."""
     jit = (
-        "@mindspore.jit  # Graph mode: train_step compiled"
+        QCoreApplication.translate("CallView", "@mindspore.jit  # Graph mode: train_step compiled")
         if options.mode == "graph"
-        else "# PyNative: no mindspore.jit"
+        else QCoreApplication.translate("CallView", "# PyNative: no mindspore.jit")
     )
     return [
         f"def function(...): return {', '.join(returned_values(graph, options))}",
         f"grad_fn = {grad_call(graph, options)}",
-        f"grad_fn(...) returns {returned_structure(graph, options)}",
+        QCoreApplication.translate("CallView", "grad_fn(...) returns {structure}").format(structure=returned_structure(graph, options)),
         jit,
     ]
 
@@ -77,6 +77,8 @@ class CallView(QLabel):
             + "</div>"
         )
         self.setToolTip(
-            "The lines of the MindSpore program (the MindSpore program tab) that change with the "
-            "options; the highlighted ones changed with the last change"
+            self.tr(
+                "The lines of the MindSpore program (the MindSpore program tab) that change with the "
+                "options; the highlighted ones changed with the last change"
+            )
         )

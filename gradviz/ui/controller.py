@@ -151,12 +151,12 @@ class TrainingController(QObject):
         h = self.history
         if h is not None and h.n and self._pending_history is None:
             self._pending_history = (h, self.end_reason or "stopped")
-        self.message.emit("Restarting the engine; the session and the history are kept")
+        self.message.emit(self.tr("Restarting the engine; the session and the history are kept"))
         self.start_engine()
 
     def wait(self) -> None:
         """Keep waiting for an engine that does not answer (the watchdog stays on)."""
-        self.message.emit("Waiting for the engine to answer…")
+        self.message.emit(self.tr("Waiting for the engine to answer…"))
 
     def _build(self) -> None:
         assert self.session is not None
@@ -166,8 +166,8 @@ class TrainingController(QObject):
             # MindSpore fixes the device once per process, and PyNative and Graph mode train
             # fastest with different runtime settings, also fixed per process
             # (devices.prepare_process): either change needs a new process.
-            what = dev if c.device != dev else ("Graph mode" if mode == "graph" else "PyNative mode")
-            self.message.emit(f"Starting a new engine process for {what}...")
+            what = dev if c.device != dev else (self.tr("Graph mode") if mode == "graph" else self.tr("PyNative mode"))
+            self.message.emit(self.tr("Starting a new engine process for {what}...").format(what=what))
             self.start_engine()
             return
         self.run_id += 1
@@ -198,7 +198,7 @@ class TrainingController(QObject):
 
     def cancel(self) -> None:
         """Cancel a start, build or Graph-mode compile: restart the engine, keep the session."""
-        self.message.emit("Cancelled: restarting the engine")
+        self.message.emit(self.tr("Cancelled: restarting the engine"))
         self.start_engine()
 
     def set_live_option(self, name: str, value) -> None:
@@ -251,7 +251,7 @@ class TrainingController(QObject):
 
     def _send(self, m) -> None:
         if self._client is not None and not self._client.send(m):
-            self.message.emit("The engine is not reading its commands")
+            self.message.emit(self.tr("The engine is not reading its commands"))
 
     # -- replies ------------------------------------------------------------------------------
     def poll(self) -> None:
@@ -260,7 +260,7 @@ class TrainingController(QObject):
         if c is None:
             return
         if self.state == Phase.NOT_ANSWERING and c.silent_for() < WATCHDOG_SECONDS:
-            self.message.emit("The engine answers again")
+            self.message.emit(self.tr("The engine answers again"))
             self._apply(Event.ANSWER)
         new_data = False
         for m in c.drain():
@@ -291,8 +291,10 @@ class TrainingController(QObject):
         if self.state not in (Phase.STOPPED, Phase.ENGINE_LOST):  # ENGINE_LOST already said why
             code = self._client.process.exitcode
             self._error(
-                f"The engine process stopped unexpectedly (exit code {code}). "
-                "Your session is kept: press Reset to start a fresh engine."
+                self.tr(
+                    "The engine process stopped unexpectedly (exit code {code}). "
+                    "Your session is kept: press Reset to start a fresh engine."
+                ).format(code=code)
             )
             self._apply(Event.LOSE)
         self._timer.stop()

@@ -3,7 +3,7 @@ permissions (model/runstate.py): a disabled control says why in its tooltip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,30 +23,40 @@ from PySide6.QtWidgets import (
 from ..model.presets import preset_names
 from ..model.runstate import Control, Permissions, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
+from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
+from .language import tr_msg
 
 API_ITEMS = [
     ("grad", "mindspore.grad"),
     ("value_and_grad", "mindspore.value_and_grad"),
     ("cell", "nn.Cell + value_and_grad(weights=)"),
 ]
-MODE_ITEMS = [("pynative", "PyNative"), ("graph", "Graph (mindspore.jit)")]
-OPT_ITEMS = [("sgd", "SGD"), ("momentum", "Momentum (0.9)"), ("adam", "Adam")]
+MODE_ITEMS = [
+    ("pynative", QT_TRANSLATE_NOOP("ControlPanel", "PyNative")),
+    ("graph", QT_TRANSLATE_NOOP("ControlPanel", "Graph (mindspore.jit)")),
+]
+OPT_ITEMS = [
+    ("sgd", QT_TRANSLATE_NOOP("ControlPanel", "SGD")),
+    ("momentum", QT_TRANSLATE_NOOP("ControlPanel", "Momentum (0.9)")),
+    ("adam", QT_TRANSLATE_NOOP("ControlPanel", "Adam")),
+]
 
-AUX_TIP = (
+AUX_TIP = QT_TRANSLATE_NOOP(
+    "ControlPanel",
     "function_with_logits: the function returns the auxiliary outputs after the loss.\n"
-    "MindSpore then differentiates every output: the gradients include sum(z)."
+    "MindSpore then differentiates every output: the gradients include sum(z).",
 )
 
 # options that need a new run when changed, hence locked while training
 RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
 
 
-def _combo(name: str, items) -> QComboBox:
+def _combo(name: str, items, translated: bool = True) -> QComboBox:
     c = QComboBox()
     c.setObjectName(name)
     for key, text in items:
-        c.addItem(text, key)
+        c.addItem(QCoreApplication.translate("ControlPanel", text) if translated else text, key)
     return c
 
 
@@ -78,16 +88,16 @@ class ControlPanel(QWidget):
         self.presetCombo = QComboBox()
         self.presetCombo.setObjectName("presetCombo")
         self.presetCombo.addItems(preset_names())
-        self.presetCombo.setToolTip("Load a ready-made graph (replaces the current one)")
+        self.presetCombo.setToolTip(self.tr("Load a ready-made graph (replaces the current one)"))
         top = QFormLayout()
-        top.addRow("Preset", self.presetCombo)
+        top.addRow(self.tr("Preset"), self.presetCombo)
         lay.addLayout(top)
 
-        box = QGroupBox("What MindSpore differentiates")
+        box = QGroupBox(self.tr("What MindSpore differentiates"))
         bl = QVBoxLayout(box)
-        self.auxOutputCheck = QCheckBox("Return z too  (return loss, z)")
+        self.auxOutputCheck = QCheckBox(self.tr("Return z too  (return loss, z)"))
         self.auxOutputCheck.setObjectName("auxOutputCheck")
-        self.auxOutputCheck.setToolTip(AUX_TIP)
+        self.auxOutputCheck.setToolTip(self.tr(AUX_TIP))
         self.stopGradientCheck = QCheckBox("ops.stop_gradient(z)")
         self.stopGradientCheck.setObjectName("stopGradientCheck")
         self.hasAuxCheck = QCheckBox("has_aux=True")
@@ -98,8 +108,8 @@ class ControlPanel(QWidget):
 
         form = QFormLayout()
         form.setVerticalSpacing(4)
-        self.apiCombo = _combo("apiCombo", API_ITEMS)
-        self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES])
+        self.apiCombo = _combo("apiCombo", API_ITEMS, translated=False)  # code
+        self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES], translated=False)
         self.modeCombo = _combo("modeCombo", MODE_ITEMS)
         self.optimizerCombo = _combo("optimizerCombo", OPT_ITEMS)
         self.lrSpin = QDoubleSpinBox()
@@ -107,7 +117,7 @@ class ControlPanel(QWidget):
         self.lrSpin.setDecimals(6)
         self.lrSpin.setRange(MIN_LR, 1000.0)
         self.lrSpin.setSingleStep(0.01)
-        self.lrSpin.setToolTip("Learning rate; can change while training")
+        self.lrSpin.setToolTip(self.tr("Learning rate; can change while training"))
         self.seedSpin = QSpinBox()
         self.seedSpin.setObjectName("seedSpin")
         self.seedSpin.setRange(0, MAX_SEED)
@@ -116,8 +126,8 @@ class ControlPanel(QWidget):
         self.untilLossSpin.setDecimals(8)
         self.untilLossSpin.setRange(0.0, 1e6)
         self.untilLossSpin.setSingleStep(0.001)
-        self.untilLossSpin.setSpecialValueText("off")
-        self.untilLossSpin.setToolTip("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)")
+        self.untilLossSpin.setSpecialValueText(self.tr("off"))
+        self.untilLossSpin.setToolTip(self.tr("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)"))
         self.maxStepsSpin = QSpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
         self.maxStepsSpin.setRange(1, MAX_STEPS)
@@ -125,17 +135,17 @@ class ControlPanel(QWidget):
         self.speedSpin.setObjectName("speedSpin")
         self.speedSpin.setRange(0.0, MAX_SPEED)
         self.speedSpin.setDecimals(1)
-        self.speedSpin.setSpecialValueText("as fast as possible")
-        self.speedSpin.setSuffix(" steps/s")
-        self.speedSpin.setToolTip("Slow training down to watch it; 0 = as fast as possible")
+        self.speedSpin.setSpecialValueText(self.tr("as fast as possible"))
+        self.speedSpin.setSuffix(self.tr(" steps/s"))
+        self.speedSpin.setToolTip(self.tr("Slow training down to watch it; 0 = as fast as possible"))
         form.addRow("API", self.apiCombo)
-        form.addRow("Device", self.deviceCombo)
-        form.addRow("Mode", self.modeCombo)
-        form.addRow("Optimizer", self.optimizerCombo)
-        form.addRow("Learning rate", self.lrSpin)
-        form.addRow("Seed", self.seedSpin)
-        form.addRow("Stop at loss", self.untilLossSpin)
-        form.addRow("Max steps", self.maxStepsSpin)
+        form.addRow(self.tr("Device"), self.deviceCombo)
+        form.addRow(self.tr("Mode"), self.modeCombo)
+        form.addRow(self.tr("Optimizer"), self.optimizerCombo)
+        form.addRow(self.tr("Learning rate"), self.lrSpin)
+        form.addRow(self.tr("Seed"), self.seedSpin)
+        form.addRow(self.tr("Stop at loss"), self.untilLossSpin)
+        form.addRow(self.tr("Max steps"), self.maxStepsSpin)
         lay.addLayout(form)
         lay.addStretch(1)
 
@@ -143,23 +153,23 @@ class ControlPanel(QWidget):
         bar.setContentsMargins(8, 4, 8, 8)
         outer.addLayout(bar)
         speed = QFormLayout()  # used while training: always in view, with the buttons
-        speed.addRow("Speed", self.speedSpin)
+        speed.addRow(self.tr("Speed"), self.speedSpin)
         bar.addLayout(speed)
         row = QHBoxLayout()
-        self.startButton = QPushButton("Start")
+        self.startButton = QPushButton(self.tr("Start"))
         self.startButton.setObjectName("startButton")
-        self.stepButton = QPushButton("Step")
+        self.stepButton = QPushButton(self.tr("Step"))
         self.stepButton.setObjectName("stepButton")
-        self.stepButton.setToolTip("Exactly one training step")
-        self.resetButton = QPushButton("Reset")
+        self.stepButton.setToolTip(self.tr("Exactly one training step"))
+        self.resetButton = QPushButton(self.tr("Reset"))
         self.resetButton.setObjectName("resetButton")
-        self.resetButton.setToolTip("Re-initialise from the seed and clear the history")
+        self.resetButton.setToolTip(self.tr("Re-initialise from the seed and clear the history"))
         for b in (self.startButton, self.stepButton, self.resetButton):
             b.setMinimumHeight(40)
             b.setFont(theme.font(12, bold=True))
             row.addWidget(b)
         bar.addLayout(row)
-        self.cancelButton = QPushButton("Cancel compiling")
+        self.cancelButton = QPushButton(self.tr("Cancel compiling"))
         self.cancelButton.setObjectName("cancelButton")
         self.cancelButton.setVisible(False)
         bar.addWidget(self.cancelButton)
@@ -237,23 +247,29 @@ class ControlPanel(QWidget):
             self.maxStepsSpin.setValue(o.steps)
             self.speedSpin.setValue(o.speed)
             has_aux_outputs = bool(self.doc.graph.aux_outputs())
-            locked = f"\n({self._perms.why(Control.EDIT)})" if self._locked and self._perms is not None else ""
+            locked = f"\n({tr_msg(self._perms.why(Control.EDIT))})" if self._locked and self._perms is not None else ""
             self.auxOutputCheck.setEnabled(has_aux_outputs and not self._locked)
             self.auxOutputCheck.setToolTip(
-                (AUX_TIP if has_aux_outputs else "This graph has a single Output: add a second Output to return z too")
+                (
+                    self.tr(AUX_TIP)
+                    if has_aux_outputs
+                    else self.tr("This graph has a single Output: add a second Output to return z too")
+                )
                 + locked
             )
-            why = "" if o.aux_output else "Only meaningful when z is returned too: tick 'Return z too' first."
+            why = "" if o.aux_output else self.tr("Only meaningful when z is returned too: tick 'Return z too' first.")
             for w in (self.stopGradientCheck, self.hasAuxCheck):
                 w.setEnabled(o.aux_output and not self._locked)
             self.stopGradientCheck.setToolTip(
-                (why or "Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.")
+                (why or self.tr("Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated."))
                 + locked
             )
             self.hasAuxCheck.setToolTip(
                 (
                     why
-                    or "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data."
+                    or self.tr(
+                        "grad(..., has_aux=True): only the first output is differentiated; z is returned as auxiliary data."
+                    )
                 )
                 + locked
             )
@@ -272,11 +288,11 @@ class ControlPanel(QWidget):
         model: QStandardItemModel = self.deviceCombo.model()  # type: ignore[assignment]
         for i in range(self.deviceCombo.count()):
             dev = self.deviceCombo.itemData(i)
-            ok, why = devices.get(dev, (False, "unknown"))
+            ok, why = devices.get(dev, (False, self.tr("unknown")))
             item = model.item(i)
             item.setEnabled(ok)
-            item.setToolTip("" if ok else why)
-            self.deviceCombo.setItemText(i, dev if ok else f"{dev} (not available)")
+            item.setToolTip("" if ok else tr_msg(why))
+            self.deviceCombo.setItemText(i, dev if ok else self.tr("{device} (not available)").format(device=dev))
 
     def show_run(self, run: RunState, perms: Permissions) -> None:
         """Enable each control as the run state allows, with the reason as the tooltip if not."""
@@ -296,26 +312,34 @@ class ControlPanel(QWidget):
         ):
             w.setEnabled(perms.ok(control))
             base = w.toolTip().split("\n(")[0]
-            w.setToolTip(base + (f"\n({perms.why(control)})" if not perms.ok(control) else ""))
-        self.startButton.setText(run.start_text)
+            w.setToolTip(base + (f"\n({tr_msg(perms.why(control))})" if not perms.ok(control) else ""))
+        self.startButton.setText(tr_msg(run.start_text))
         go = Control.PAUSE if run.offers_pause else Control.START
         self.startButton.setEnabled(perms.ok(go))
-        self.startButton.setToolTip(perms.why(go))
+        self.startButton.setToolTip(tr_msg(perms.why(go)))
         self.stepButton.setEnabled(perms.ok(Control.STEP))
-        self.stepButton.setToolTip("Exactly one training step" if perms.ok(Control.STEP) else perms.why(Control.STEP))
+        self.stepButton.setToolTip(
+            self.tr("Exactly one training step") if perms.ok(Control.STEP) else tr_msg(perms.why(Control.STEP))
+        )
         self.resetButton.setEnabled(perms.ok(Control.RESET))
         self.resetButton.setToolTip(
-            "Re-initialise from the seed and clear the history" if perms.ok(Control.RESET) else perms.why(Control.RESET)
+            self.tr("Re-initialise from the seed and clear the history")
+            if perms.ok(Control.RESET)
+            else tr_msg(perms.why(Control.RESET))
         )
         restart = perms.ok(Control.RESTART)
         self.cancelButton.setVisible(perms.ok(Control.CANCEL) or restart)
         self.cancelButton.setText(
-            "Restart the engine" if restart else "Cancel compiling" if run.phase == "compiling" else "Cancel"
+            self.tr("Restart the engine")
+            if restart
+            else self.tr("Cancel compiling")
+            if run.phase == "compiling"
+            else self.tr("Cancel")
         )
         self.cancelButton.setToolTip(
-            "Start a fresh engine process; the session and the history are kept"
+            self.tr("Start a fresh engine process; the session and the history are kept")
             if restart
-            else "Stop the engine process and start a fresh one; the session is kept"
+            else self.tr("Stop the engine process and start a fresh one; the session is kept")
         )
-        self.reasonLabel.setText("" if perms.ok(go) else perms.why(go))
+        self.reasonLabel.setText("" if perms.ok(go) else tr_msg(perms.why(go)))
         self.sync_from_document()

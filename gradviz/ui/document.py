@@ -129,7 +129,7 @@ class SessionDocument(QObject):
         if node.is_source:
             node.shape = (3,)
             node.init = "randn" if kind == "Parameter" else "ones"
-        self.edit(f"Add {kind} {name}", lambda g: g.nodes.append(node))
+        self.edit(self.tr("Add {kind} {name}").format(kind=kind, name=name), lambda g: g.nodes.append(node))
         return name
 
     def remove_nodes(self, names: list[str]) -> None:
@@ -139,16 +139,16 @@ class SessionDocument(QObject):
                 n.inputs = {p: s for p, s in n.inputs.items() if s not in names}
 
         if names:
-            self.edit(f"Delete {', '.join(names)}", fn)
+            self.edit(self.tr("Delete {names}").format(names=", ".join(names)), fn)
 
     def connect_ports(self, src: str, dst: str, port: str) -> None:
         def fn(g: Graph):
             g[dst].inputs[port] = src
 
-        self.edit(f"Connect {src} -> {dst}.{port}", fn)
+        self.edit(self.tr("Connect {source} -> {target}").format(source=src, target=f"{dst}.{port}"), fn)
 
     def disconnect_port(self, dst: str, port: str) -> None:
-        self.edit(f"Disconnect {dst}.{port}", lambda g: g[dst].inputs.pop(port, None))
+        self.edit(self.tr("Disconnect {target}").format(target=f"{dst}.{port}"), lambda g: g[dst].inputs.pop(port, None))
 
     def move_nodes(self, moves: dict[str, tuple[float, float]]) -> None:
         def fn(g: Graph):
@@ -164,7 +164,7 @@ class SessionDocument(QObject):
             for n in g.nodes:
                 n.inputs = {p: (new if s == old else s) for p, s in n.inputs.items()}
 
-        self.edit(f"Rename {old} to {new}", fn)
+        self.edit(self.tr("Rename {old} to {new}").format(old=old, new=new), fn)
 
     def update_node(self, name: str, text: str, **fields) -> None:
         def fn(g: Graph):

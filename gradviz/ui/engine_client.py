@@ -14,6 +14,7 @@ import time
 
 from ..engine import entry
 from ..engine import protocol as msg
+from ..i18n import Msg
 
 JOIN_SECONDS = 1.0  # polite quit, then kill: closing stays well under 2 s
 OUTBOX_LIMIT = 256  # commands waiting to be sent; past this, send() refuses (the engine is not reading)
@@ -43,7 +44,7 @@ class EngineClient:
                 self.inbox.append(msg.Gone())
                 return
             except Exception as e:  # an unreadable message: report, keep reading
-                m = msg.Error(None, f"unreadable message from the engine: {e}")
+                m = msg.Error(None, Msg("EngineClient", "unreadable message from the engine: {error}").format(error=str(e)))
             self.last_heard = time.monotonic()
             if not isinstance(m, msg.Heartbeat):
                 self.inbox.append(m)

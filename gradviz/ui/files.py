@@ -21,6 +21,7 @@ from ..model.presets import load_preset
 from ..formats.records import write_history
 from ..model.session import Session, SessionError, load_session, save_session
 from .jobs import FileJob
+from .language import tr_msg
 from .persistence import move_aside
 
 AUTOSAVE_MS = 2000
@@ -62,18 +63,25 @@ class SessionFiles(QObject):
         An autosave that cannot be read is renamed aside and reported (startup_problems)."""
         for path in self.store.orphaned_autosaves():
             try:
-                s = Session.from_json(self.store.read_autosave(path), f"the autosave {show_path(path.name)}")
+                where = self.tr("the autosave {name}").format(name=show_path(path.name))
+                s = Session.from_json(self.store.read_autosave(path), where)
             except (FileProblem, SessionError) as e:
                 try:
                     kept = move_aside(path)
-                    self.startup_problems.append(f"{e} It was kept as {show_path(kept)}.")
+                    self.startup_problems.append(
+                        self.tr("{problem} It was kept as {kept}.").format(problem=tr_msg(e), kept=show_path(kept))
+                    )
                 except OSError as err:
-                    self.startup_problems.append(f"{e} It could not be moved aside ({err.strerror or err}).")
+                    self.startup_problems.append(
+                        self.tr("{problem} It could not be moved aside ({error}).").format(
+                            problem=tr_msg(e), error=err.strerror or err
+                        )
+                    )
                 continue
             if (
                 self.ask(
-                    "Restore session?",
-                    "GradViz did not close cleanly last time. Restore the session you were editing?",
+                    self.tr("Restore session?"),
+                    self.tr("GradViz did not close cleanly last time. Restore the session you were editing?"),
                     B.Yes | B.No,
                 )
                 == B.Yes
@@ -89,7 +97,7 @@ class SessionFiles(QObject):
         text = self.store.text("lastSession")
         if text:
             try:
-                return Session.from_json(text, "the last session"), False
+                return Session.from_json(text, self.tr("the last session")), False
             except SessionError:
                 pass
         return None, False
@@ -114,8 +122,8 @@ class SessionFiles(QObject):
         if self.store is None or not self.document.modified:
             return True
         answer = self.ask(
-            "Unsaved changes",
-            "The current session has unsaved changes. Save them first?",
+            self.tr("Unsaved changes"),
+            self.tr("The current session has unsaved changes. Save them first?"),
             B.Save | B.Discard | B.Cancel,
         )
         if answer == B.Save:
@@ -130,7 +138,7 @@ class SessionFiles(QObject):
         try:
             session = load_preset(name)
         except SessionError as e:
-            self.w.show_error(str(e))
+            self.w.show_error(tr_msg(e))
             return
         self.document.replace_session(session)
         QTimer.singleShot(0, self.w.graphView.fit)
@@ -142,7 +150,7 @@ class SessionFiles(QObject):
         try:
             session = load_session(path)
         except SessionError as e:
-            self.w.show_error(f"Could not open the session. {e}")
+            self.w.show_error(self.tr("Could not open the session. {problem}").format(problem=tr_msg(e)))
             return False
         self.document.replace_session(session, path)
         self._remember(path)
@@ -158,11 +166,11 @@ class SessionFiles(QObject):
         try:
             save_session(self.document.session, path)
         except FileProblem as e:
-            self.w.show_error(f"Could not save the session. {e}")
+            self.w.show_error(self.tr("Could not save the session. {problem}").format(problem=tr_msg(e)))
             return False
         self.document.mark_saved(path)
         self._remember(path)
-        self.w.statusBar().showMessage(f"Saved {show_path(path)}", 4000)
+        self.w.statusBar().showMessage(self.tr("Saved {path}").format(path=show_path(path)), 4000)
         return True
 
     def _remember(self, path: str) -> None:
@@ -178,7 +186,7 @@ class SessionFiles(QObject):
             a = menu.addAction(f)
             a.triggered.connect(lambda _=False, path=f: self.open_session_file(path))
         if not files:
-            menu.addAction("(none yet)").setEnabled(False)
+            menu.addAction(self.tr("(none yet)")).setEnabled(False)
 
     def _schedule_autosave(self, *_args) -> None:
         if self.store is not None and not self._closed:
@@ -194,7 +202,7 @@ class SessionFiles(QObject):
         except FileProblem as e:
             if not self._autosave_failed:
                 self._autosave_failed = True
-                self.w.statusBar().showMessage(f"Autosave failed: {e}", 15000)
+                self.w.statusBar().showMessage(self.tr("Autosave failed: {problem}").format(problem=tr_msg(e)), 15000)
             return
         self._autosave_failed = False
 
@@ -214,7 +222,7 @@ class SessionFiles(QObject):
         c = self.w.controller
         h = c.history
         if h is None or not h.n:
-            self.w.show_error("There is no history to export yet: train a few steps first.")
+            self.w.show_error(self.tr("There is no history to export yet: train a few steps first."))
             return None
         run = c.session  # the session this history was trained with (not later edits)
         snapshot = copy.deepcopy(h)
@@ -232,15 +240,17 @@ class SessionFiles(QObject):
 
         def done(job: FileJob) -> None:
             if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage("Saving cancelled: nothing was written", 6000)
+                self.w.statusBar().showMessage(self.tr("Saving cancelled: nothing was written"), 6000)
             elif isinstance(job.error, FileProblem):
-                self.w.show_error(f"Could not save the run. {job.error}")
+                self.w.show_error(self.tr("Could not save the run. {problem}").format(problem=tr_msg(job.error)))
             elif job.error is not None:
-                self.w.show_error(f"Could not save the run: {job.error!r}"[:300])
+                self.w.show_error(self.tr("Could not save the run: {error}").format(error=repr(job.error))[:300])
             else:
-                self.w.statusBar().showMessage(f"Saved {job.result} steps to {show_path(path)}", 6000)
+                self.w.statusBar().showMessage(
+                    self.tr("Saved {n} steps to {path}").format(n=job.result, path=show_path(path)), 6000
+                )
 
-        return self._job(f"Saving the run to {show_path(path, 80)}…", work, done)
+        return self._job(self.tr("Saving the run to {path}…").format(path=show_path(path, 80)), work, done)
 
     def open_history_file(self, path: str) -> FileJob | None:
         """Open a run saved with its history: its session, and its plots as they were. Read and
@@ -253,33 +263,39 @@ class SessionFiles(QObject):
 
         def done(job: FileJob) -> None:
             if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage("Opening cancelled: nothing was changed", 6000)
+                self.w.statusBar().showMessage(self.tr("Opening cancelled: nothing was changed"), 6000)
             elif isinstance(job.error, SessionError):
-                self.w.show_error(f"Could not open the run. {job.error}")
+                self.w.show_error(self.tr("Could not open the run. {problem}").format(problem=tr_msg(job.error)))
             elif isinstance(job.error, MemoryError):
-                self.w.show_error(f"Could not open the run {show_path(path)}: not enough memory")
+                self.w.show_error(self.tr("Could not open the run {path}: not enough memory").format(path=show_path(path)))
             elif job.error is not None:
-                self.w.show_error(f"Could not open the run {show_path(path)}: {job.error!r}"[:300])
+                self.w.show_error(
+                    self.tr("Could not open the run {path}: {error}").format(path=show_path(path), error=repr(job.error))[:300]
+                )
             else:
                 session, layouts, arrays, reason = job.result
                 self.w.adopt_run(session, (layouts, arrays, reason))
 
-        return self._job(f"Opening the run {show_path(path, 80)}…", work, done)
+        return self._job(self.tr("Opening the run {path}…").format(path=show_path(path, 80)), work, done)
 
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, "Open session", "", "GradViz sessions (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, self.tr("Open session"), "", self.tr("GradViz sessions (*.json);;All files (*)")
+        )
         if path:
             self.open_session_file(path)
 
     def save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self.w, "Save session", self.document.path or "session.json", "GradViz sessions (*.json)"
+            self.w, self.tr("Save session"), self.document.path or "session.json", self.tr("GradViz sessions (*.json)")
         )
         return bool(path) and self.save_session_file(path)
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.w, "Save run with history", "history.jsonl", "JSON Lines (*.jsonl)")
+        path, _ = QFileDialog.getSaveFileName(
+            self.w, self.tr("Save run with history"), "history.jsonl", self.tr("JSON Lines (*.jsonl)")
+        )
         if path:
             self.export_history(path)
 
@@ -292,24 +308,29 @@ class SessionFiles(QObject):
             attrs = self.w.controller.info.get("cell_attributes")
             names = {p.name for p in session.graph.parameters()}
             if attrs is None or set(attrs) != names:
-                self.w.show_error("Could not export yet: wait until the engine has built this session, then try again.")
+                self.w.show_error(
+                    self.tr("Could not export yet: wait until the engine has built this session, then try again.")
+                )
                 return False
         try:
             text = script(session, framework, attrs)
             atomic_write_text(path, text, [self.document.path] if self.document.path else [])
         except (FileProblem, ValueError) as e:
-            self.w.show_error(f"Could not export the script. {e}")
+            self.w.show_error(self.tr("Could not export the script. {problem}").format(problem=tr_msg(e)))
             return False
-        note = f"Wrote {show_path(path)}: run it with python {show_path(path)}"
+        note = self.tr("Wrote {path}: run it with python {path}").format(path=show_path(path))
         if framework == "pytorch" and importlib.util.find_spec("torch") is None:
-            note += " (PyTorch is not installed here: pip install -e '.[torch]')"
+            note += self.tr(" (PyTorch is not installed here: pip install -e '.[torch]')")
         self.w.statusBar().showMessage(note, 10000)
         return True
 
     def _export_script_dialog(self, framework: str) -> None:
         title = "MindSpore" if framework == "mindspore" else "PyTorch"
         path, _ = QFileDialog.getSaveFileName(
-            self.w, f"Export as {title} script", f"gradviz_{framework}.py", "Python scripts (*.py)"
+            self.w,
+            self.tr("Export as {framework} script").format(framework=title),
+            f"gradviz_{framework}.py",
+            self.tr("Python scripts (*.py)"),
         )
         if path:
             self.export_script(path, framework)
@@ -322,7 +343,7 @@ class SessionFiles(QObject):
 
     def open_history_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, "Open run with history", "", "JSON Lines (*.jsonl);;All files (*)"
+            self.w, self.tr("Open run with history"), "", self.tr("JSON Lines (*.jsonl);;All files (*)")
         )
         if path:
             self.open_history_file(path)

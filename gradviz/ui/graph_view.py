@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import Property, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Property, QCoreApplication, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -35,6 +35,7 @@ from ..model.gradflow import (
 from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
+from .language import tr_msg
 
 W = 250  # node width
 W_OUTPUT = 200
@@ -58,7 +59,9 @@ class PortItem(QGraphicsEllipseItem):
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setToolTip(
-            f"input '{port}': drag an output here" if is_input else "output: drag to an input port to connect"
+            QCoreApplication.translate("PortItem", "input '{port}': drag an output here").format(port=port)
+            if is_input
+            else QCoreApplication.translate("PortItem", "output: drag to an input port to connect")
         )
         self.setZValue(2)
 
@@ -70,6 +73,8 @@ class PortItem(QGraphicsEllipseItem):
 
 
 class NodeItem(QGraphicsObject):
+    role_muted = False  # an Output that is not returned: its role drawn in grey
+
     def __init__(
         self,
         node: Node,
@@ -118,7 +123,7 @@ class NodeItem(QGraphicsObject):
             seed = self.flow.seed if self.flow is not None else None
             if seed is None or seed.size > SHOWN_IN_FULL:
                 return W_OUTPUT
-            return max(W_OUTPUT, 24 + fm.horizontalAdvance("flows back: " + fmt_values(seed)))
+            return max(W_OUTPUT, 24 + fm.horizontalAdvance(self.tr("flows back: {values}").format(values=fmt_values(seed))))
         shape = tuple(self.shape_ or ())
         if len(shape) != 1 or shape[0] > SHOWN_IN_FULL:
             return W
@@ -153,7 +158,10 @@ class NodeItem(QGraphicsObject):
     def share_lines(self) -> list[str]:
         """The gradient as the sum of its parts, as drawn: 'from out_loss  [0.326, 0.016, 0.042]',
         '+ from out_z  [1.000, 1.000, 1.000]'."""
-        return [f"{'+ ' if i else ''}from {o}  {fmt_values(self.parts[o])}" for i, o in enumerate(self.parts)]
+        return [
+            ("+ " if i else "") + self.tr("from {output}  {values}").format(output=o, values=fmt_values(self.parts[o]))
+            for i, o in enumerate(self.parts)
+        ]
 
     def set_problems(self, msgs: list[str]) -> None:
         self.problems = msgs
@@ -161,23 +169,27 @@ class NodeItem(QGraphicsObject):
         self.update()
 
     def _update_tooltip(self) -> None:
-        lines = [f'<b>{self.node.kind} "{self.name}"</b>', DESCRIPTIONS.get(self.node.kind, "")]
+        lines = [f'<b>{self.node.kind} "{self.name}"</b>', tr_msg(DESCRIPTIONS.get(self.node.kind, ""))]
         if self.shape_ is not None:
-            lines.append(f"shape {shape_str(self.shape_)}")
+            lines.append(self.tr("shape {shape}").format(shape=shape_str(self.shape_)))
         for m in self.problems:
-            lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {m}</span>")
+            lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {html.escape(tr_msg(m), quote=False)}</span>")
         if self.flow is not None:
-            lines.append(html.escape(self.flow.label))
+            lines.append(html.escape(tr_msg(self.flow.label)))
             if self.flow.seed is not None:
-                lines.append(f"<pre>gradient flowing back in =\n{fmt_full(self.flow.seed)}</pre>")
+                head = self.tr("gradient flowing back in =")
+                lines.append(f"<pre>{head}\n{fmt_full(self.flow.seed)}</pre>")
         if self.value is not None:
-            lines.append(f"<pre>value =\n{fmt_full(self.value)}</pre>")
+            head = self.tr("value =")
+            lines.append(f"<pre>{head}\n{fmt_full(self.value)}</pre>")
         if self.grad is not None:
             lines.append(f"<pre>∂L/∂{html.escape(self.name)} =\n{fmt_full(self.grad)}</pre>")
             if self.unrequested:
-                lines.append(f"<i>{html.escape(self.unrequested)}: grad_fn does not return it</i>")
+                why = self.tr("{why}: grad_fn does not return it").format(why=tr_msg(self.unrequested))
+                lines.append(f"<i>{html.escape(why)}</i>")
         for o, g in self.parts.items():
-            lines.append(f"<pre>from {html.escape(o)}:\n{fmt_full(g)}</pre>")
+            head = html.escape(self.tr("from {output}:").format(output=o))
+            lines.append(f"<pre>{head}\n{fmt_full(g)}</pre>")
         self.setToolTip("<br>".join(ln for ln in lines if ln))
 
     # painting
@@ -205,7 +217,7 @@ class NodeItem(QGraphicsObject):
             QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name
         )
         p.setFont(theme.font(10))
-        kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else "Parameter (frozen)"
+        kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else self.tr("Parameter (frozen)")
         right = 34 if self.problems else 12  # room for the warning sign
         p.drawText(
             QRectF(12, 0, self.width - 12 - right, HEADER),
@@ -227,7 +239,7 @@ class NodeItem(QGraphicsObject):
                 p.drawText(
                     QRectF(14, y, self.width - 20, ROW),
                     Qt.AlignmentFlag.AlignVCenter,
-                    f"{port} ← {src or '(not connected)'}",
+                    f"{port} ← " + (src or self.tr("(not connected)")),
                 )
                 y += ROW
         else:
@@ -236,14 +248,14 @@ class NodeItem(QGraphicsObject):
             p.drawText(
                 QRectF(12, y, self.width - 20, ROW),
                 Qt.AlignmentFlag.AlignVCenter,
-                f"shape {shape_str(tuple(n.shape))} · {init}",
+                self.tr("shape {shape}").format(shape=shape_str(tuple(n.shape))) + f" · {init}",
             )
             y += ROW
         p.setPen(QPen(QColor("#e5e7eb"), 1))
         p.drawLine(QPointF(6, y), QPointF(self.width - 6, y))
 
         if n.kind == "Output":
-            p.setPen(QColor("#14532d" if "not returned" not in self.role else theme.MUTED))
+            p.setPen(QColor("#14532d" if not self.role_muted else theme.MUTED))
             _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.role, 11, bold=True)
             self._paint_flow(p, y + ROW)
             return
@@ -251,12 +263,12 @@ class NodeItem(QGraphicsObject):
         if self._matrix():
             y = self._paint_matrices(p, y, grad_color)
         else:
-            self._paint_row(p, y, "value", self.value, QColor(theme.VALUE_COLOR))
+            self._paint_row(p, y, self.tr("value"), self.value, QColor(theme.VALUE_COLOR))
             self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, grad_color)
             y += 2 * ROW
             for i, o in enumerate(self.shares):
                 self._paint_row(
-                    p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR), tag="from"
+                    p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR), tag=self.tr("from")
                 )
                 y += ROW
         if self._matrix() and self.shares:
@@ -264,13 +276,13 @@ class NodeItem(QGraphicsObject):
             _fit_text(
                 p,
                 QRectF(12, y, self.width - 20, ROW),
-                "= " + " + ".join(f"from {o}" for o in self.shares) + " (hover)",
+                self.tr("= {sum} (hover)").format(sum=" + ".join(self.tr("from {output}").format(output=o) for o in self.shares)),
                 10,
             )
             y += ROW
         if self.unrequested:
             p.setPen(QColor(theme.MUTED))
-            _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.unrequested, 10.5, italic=True)
+            _fit_text(p, QRectF(12, y, self.width - 20, ROW), tr_msg(self.unrequested), 10.5, italic=True)
 
     def _paint_flow(self, p: QPainter, y: float) -> None:
         """An Output's second row: the gradient that flows back into what it returns, or why none."""
@@ -280,10 +292,10 @@ class NodeItem(QGraphicsObject):
         r = QRectF(12, y, self.width - 20, ROW)
         if f.seed is None:
             p.setPen(QColor(theme.MUTED))
-            _fit_text(p, r, f.label, 10.5, italic=True)
+            _fit_text(p, r, tr_msg(f.label), 10.5, italic=True)
             return
         p.setPen(QColor(theme.GRAD_COLOR))
-        _fit_text(p, r, f"flows back: {fmt_values(f.seed)}", VALUE_PT, bold=True, mono=True)
+        _fit_text(p, r, self.tr("flows back: {values}").format(values=fmt_values(f.seed)), VALUE_PT, bold=True, mono=True)
 
     def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor, tag: str = "") -> None:
         p.setPen(QColor("#6b7280"))
@@ -299,7 +311,7 @@ class NodeItem(QGraphicsObject):
             p.drawRoundedRect(r, 4, 4)
             p.setPen(QColor(theme.MUTED))
             p.setFont(theme.font(10, italic=True))
-            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "not computed")
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
             return
         bad = not np.all(np.isfinite(v))
         p.setPen(QColor(theme.ERROR_COLOR) if bad else color)
@@ -312,7 +324,7 @@ class NodeItem(QGraphicsObject):
         rows, cols = self.shape_
         p.setFont(theme.font(10))
         for i, (label, v, color) in enumerate(
-            (("value", self.value, theme.VALUE_COLOR), (f"∂L/∂{self.name}", self.grad, grad_color.name()))
+            ((self.tr("value"), self.value, theme.VALUE_COLOR), (f"∂L/∂{self.name}", self.grad, grad_color.name()))
         ):
             x = 12 + i * (self.width / 2)
             p.setPen(QColor(color))
@@ -325,7 +337,7 @@ class NodeItem(QGraphicsObject):
                 p.drawRect(r)
                 p.setPen(QColor(theme.MUTED))
                 p.setFont(theme.font(9, italic=True))
-                p.drawText(r.adjusted(0, 0, 60, 0), Qt.AlignmentFlag.AlignCenter, "not computed")
+                p.drawText(r.adjusted(0, 0, 60, 0), Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
                 p.setFont(theme.font(10))
             else:
                 p.drawImage(r, to_qimage(v))
@@ -336,9 +348,13 @@ class NodeItem(QGraphicsObject):
                 box_w = self.width / 2 - cell * cols - 16
                 if np.isfinite(v).any():
                     hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
-                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height() / 2), f"max {hi}", 9, mono=True)
+                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height() / 2), self.tr("max {v}").format(v=hi), 9, mono=True)
                     _fit_text(
-                        p, QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2), f"min {lo}", 9, mono=True
+                        p,
+                        QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2),
+                        self.tr("min {v}").format(v=lo),
+                        9,
+                        mono=True,
                     )
                 else:
                     _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
@@ -382,13 +398,16 @@ class EdgeItem(QGraphicsPathItem):
 
     def set_grad(self, grad, weight: float) -> None:
         self.grad, self.weight = grad, weight
-        tip = f"{self.src.name} → {self.dst.name}.{self.port} (select and press Delete to disconnect)"
+        tip = QCoreApplication.translate("EdgeItem", "{source} → {target} (select and press Delete to disconnect)").format(
+            source=self.src.name, target=f"{self.dst.name}.{self.port}"
+        )
         if self.cut:
-            tip += "\nops.stop_gradient: no gradient flows back along this edge"
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "ops.stop_gradient: no gradient flows back along this edge")
         elif self.stopped:
-            tip += f"\n{self.dst.flow.label}: no gradient flows back"
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "{why}: no gradient flows back").format(why=tr_msg(self.dst.flow.label))
         elif grad is not None:
-            tip += f"\ngradient flowing back to {self.src.name}:\n{fmt_full(grad)}"
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "gradient flowing back to {source}:").format(source=self.src.name)
+            tip += f"\n{fmt_full(grad)}"
         self.setToolTip(html.escape(tip).replace("\n", "<br>"))
         self._restyle()
 
@@ -480,23 +499,24 @@ class GraphScene(QGraphicsScene):
             if n.kind == "Output":
                 src = n.inputs.get("x", "?")
                 if outs and n is outs[0]:
-                    role = f"returns {src}: the loss"
+                    role = self.tr("returns {x}: the loss").format(x=src)
                 elif o.aux_output:
                     role = (
-                        f"returns ops.stop_gradient({src}), aux"
+                        self.tr("returns ops.stop_gradient({x}), aux")
                         if o.stop_gradient and o.has_aux
-                        else f"returns ops.stop_gradient({src})"
+                        else self.tr("returns ops.stop_gradient({x})")
                         if o.stop_gradient
-                        else f"returns {src} as aux (has_aux)"
+                        else self.tr("returns {x} as aux (has_aux)")
                         if o.has_aux
-                        else f"returns {src}: differentiated too!"
-                    )
+                        else self.tr("returns {x}: differentiated too!")
+                    ).format(x=src)
                 else:
-                    role = "not returned (z output off)"
+                    role = self.tr("not returned (z output off)")
             shares = None if n.name in unrequested else self.shares.get(n.name)  # x, y: no parts to explain
             item = NodeItem(
                 n, shapes.get(n.name), colors.get(n.name), role, flows.get(n.name), unrequested.get(n.name, ""), shares
             )
+            item.role_muted = n.kind == "Output" and not (outs and n is outs[0]) and not o.aux_output
             self.addItem(item)
             self.items_by_name[n.name] = item
         for n in g.nodes:
@@ -655,7 +675,7 @@ class GraphScene(QGraphicsScene):
                 for dst, port in edges:
                     g[dst].inputs.pop(port, None)
 
-            self.doc.edit("Disconnect", fn)
+            self.doc.edit(self.tr("Disconnect"), fn)
 
 
 class GraphView(QGraphicsView):
@@ -707,7 +727,13 @@ class GraphView(QGraphicsView):
     def _caption_height(self) -> float:
         if not self.caption:
             return 0.0
-        return QFontMetricsF(theme.font(11.5, bold=True)).height() * len(self.caption.split("\n")) + 18
+        return self._caption_size().height() + 18
+
+    def _caption_size(self):
+        """The caption's size as drawn: laid out, so that a line in a fallback font (Chinese in the
+        bundled font, taller than DejaVu's) gets its own height."""
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        return QFontMetricsF(theme.font(11.5, bold=True)).boundingRect(QRectF(0, 0, 1e6, 1e6), flags, self.caption).size()
 
     def drawForeground(self, p: QPainter, rect) -> None:
         if not self.caption:
@@ -716,11 +742,8 @@ class GraphView(QGraphicsView):
         p.resetTransform()  # viewport coordinates: the caption stays put when zooming
         f = theme.font(11.5, bold=True)
         p.setFont(f)
-        lines = self.caption.split("\n")
-        fm = QFontMetricsF(f)
-        w = max(fm.horizontalAdvance(line) for line in lines) + 20
-        h = fm.height() * len(lines) + 10
-        box = QRectF(8, 8, w, h)
+        size = self._caption_size()
+        box = QRectF(8, 8, size.width() + 20, size.height() + 10)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(255, 255, 255, 225))
         p.drawRoundedRect(box, 6, 6)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
 from . import theme
+from .language import tr_msg
 
 
 def parse_shape(text: str):
@@ -29,10 +30,14 @@ def parse_shape(text: str):
     try:
         shape = tuple(int(p) for p in t.replace("×", ",").replace("x", ",").split(",") if p.strip())
     except ValueError:
-        raise ValueError(f"'{text}' is not a shape: write sizes separated by commas, like 5, 3") from None
+        raise ValueError(
+            QCoreApplication.translate("Inspector", "'{text}' is not a shape: write sizes separated by commas, like 5, 3").format(
+                text=text
+            )
+        ) from None
     msg = check_shape(list(shape))
     if msg:
-        raise ValueError(msg)
+        raise ValueError(tr_msg(msg))
     return shape
 
 
@@ -42,7 +47,7 @@ class Inspector(QWidget):
         self.doc = document
         self.name: str = ""
         lay = QVBoxLayout(self)
-        self.title = QLabel("Select a node to edit it")
+        self.title = QLabel(self.tr("Select a node to edit it"))
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setFont(theme.font(12, bold=True))
         self.title.setWordWrap(True)
@@ -52,7 +57,7 @@ class Inspector(QWidget):
         self.nameEdit.setObjectName("inspectorName")
         self.shapeEdit = QLineEdit()
         self.shapeEdit.setObjectName("inspectorShape")
-        self.shapeEdit.setPlaceholderText("e.g. 5, 3")
+        self.shapeEdit.setPlaceholderText(self.tr("e.g. 5, 3"))
         self.initCombo = QComboBox()
         self.initCombo.setObjectName("inspectorInit")
         self.initCombo.addItems(INITS)
@@ -60,15 +65,15 @@ class Inspector(QWidget):
         self.valuesEdit.setObjectName("inspectorValues")
         self.valuesEdit.setPlaceholderText("[[1, 2], [3, 4]]")
         self.valuesEdit.setMaximumHeight(80)
-        self.gradCheck = QCheckBox("requires_grad (trainable)")
+        self.gradCheck = QCheckBox(self.tr("requires_grad (trainable)"))
         self.gradCheck.setObjectName("inspectorRequiresGrad")
-        form.addRow("Name", self.nameEdit)
-        form.addRow("Shape", self.shapeEdit)
-        form.addRow("Init", self.initCombo)
-        form.addRow("Values", self.valuesEdit)
+        form.addRow(self.tr("Name"), self.nameEdit)
+        form.addRow(self.tr("Shape"), self.shapeEdit)
+        form.addRow(self.tr("Init"), self.initCombo)
+        form.addRow(self.tr("Values"), self.valuesEdit)
         form.addRow("", self.gradCheck)
         lay.addLayout(form)
-        self.applyButton = QPushButton("Apply")
+        self.applyButton = QPushButton(self.tr("Apply"))
         self.applyButton.setObjectName("inspectorApply")
         lay.addWidget(self.applyButton)
         self.error = QLabel("")
@@ -95,12 +100,12 @@ class Inspector(QWidget):
         for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
             w.setEnabled(n is not None)
         if n is None:
-            self.title.setText("Select a node to edit it")
+            self.title.setText(self.tr("Select a node to edit it"))
             self.nameEdit.clear()
             self.shapeEdit.clear()
             self.valuesEdit.clear()
             return
-        self.title.setText(f'{n.kind} "{n.name}"\n{DESCRIPTIONS.get(n.kind, "")}')
+        self.title.setText(f'{n.kind} "{n.name}"\n{tr_msg(DESCRIPTIONS.get(n.kind, ""))}')
         self.nameEdit.setText(n.name)
         src = n.is_source
         self.shapeEdit.setText(", ".join(map(str, n.shape)) if src else "")
@@ -114,7 +119,7 @@ class Inspector(QWidget):
         if self.locked:
             for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
                 w.setEnabled(False)
-            self.applyButton.setToolTip("Pause training to edit the graph")
+            self.applyButton.setToolTip(self.tr("Pause training to edit the graph"))
         else:
             self.applyButton.setToolTip("")
 
@@ -132,9 +137,9 @@ class Inspector(QWidget):
         if new_name != n.name:
             msg = check_name(new_name)
             if msg is None and self.doc.graph.get(new_name) is not None:
-                msg = f'the name "{new_name}" is already used'
+                msg = self.tr('the name "{name}" is already used').format(name=new_name)
             if msg:
-                self.error.setText(msg)
+                self.error.setText(tr_msg(msg))
                 return
         fields = {}
         if n.is_source:
@@ -149,7 +154,7 @@ class Inspector(QWidget):
                 try:
                     values = json.loads(self.valuesEdit.toPlainText() or "null")
                 except json.JSONDecodeError as e:
-                    self.error.setText(f"values are not a list of numbers: {e.msg}")
+                    self.error.setText(self.tr("values are not a list of numbers: {error}").format(error=e.msg))
                     return
                 fields["values"] = values
             fields["requires_grad"] = self.gradCheck.isChecked()
@@ -161,7 +166,7 @@ class Inspector(QWidget):
         if fields:
             changed = {k: v for k, v in fields.items() if getattr(self.doc.graph[self.name], k) != v}
             if changed:
-                self.doc.update_node(self.name, f"Edit {self.name}", **changed)
-        problems = [p.message for p in self.doc.graph.validate() if p.node == self.name]
+                self.doc.update_node(self.name, self.tr("Edit {name}").format(name=self.name), **changed)
+        problems = [tr_msg(p.message) for p in self.doc.graph.validate() if p.node == self.name]
         if problems:
             self.error.setText("\n".join(problems))

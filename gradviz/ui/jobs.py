@@ -11,7 +11,7 @@ import threading
 from typing import Any
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog
 
 SHOW_AFTER_MS = 300  # quick operations finish without a dialog flashing up
@@ -36,7 +36,7 @@ class FileJob(QObject):
         self._work, self._done = work, done
         self._cancel = threading.Event()
         self._last = -1
-        self.dialog = QProgressDialog(label, "Cancel", 0, STEPS, parent)
+        self.dialog = QProgressDialog(label, QCoreApplication.translate("FileJob", "Cancel"), 0, STEPS, parent)
         self.dialog.setObjectName("fileProgress")
         self.dialog.setWindowTitle("GradViz")
         self.dialog.setWindowModality(Qt.WindowModality.WindowModal)

@@ -12,7 +12,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -33,13 +33,15 @@ from ..engine import protocol as msg
 from ..lessons.landscape import Plane
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
+from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
+from .language import tr_msg
 
 TITLES = {
-    "loss": "loss only",
-    "return_z": "{z} returned too",
-    "stop_gradient": "{z} behind stop_gradient",
-    "has_aux": "{z} as has_aux",
+    "loss": QT_TRANSLATE_NOOP("VariantsTab", "loss only"),
+    "return_z": QT_TRANSLATE_NOOP("VariantsTab", "{z} returned too"),
+    "stop_gradient": QT_TRANSLATE_NOOP("VariantsTab", "{z} behind stop_gradient"),
+    "has_aux": QT_TRANSLATE_NOOP("VariantsTab", "{z} as has_aux"),
 }
 DIFFERS = "#fed7aa"  # a gradient that differs from the loss-only column
 OK_COLOR, FAIL_COLOR = "#15803d", theme.ERROR_COLOR
@@ -77,7 +79,7 @@ class LessonTask(QObject):
         self.progress.setObjectName(f"{name}Progress")
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(220)
-        self.cancelButton = QPushButton("Cancel")
+        self.cancelButton = QPushButton(self.tr("Cancel"))
         self.cancelButton.setObjectName(f"{name}Cancel")
         self.cancelButton.clicked.connect(self.cancel)
         self.status = _label(name=f"{name}Status")
@@ -101,17 +103,17 @@ class LessonTask(QObject):
             self.cancel()
         self.task_id = self.controller.run_task(self.command, **fields)
         if self.task_id is None:
-            self.say("Waiting for the engine: try again once the graph is built", FAIL_COLOR)
+            self.say(self.tr("Waiting for the engine: try again once the graph is built"), FAIL_COLOR)
             return False
         self.progress.setValue(0)
-        self.say("Computing in the engine…")
+        self.say(self.tr("Computing in the engine…"))
         self._busy(True)
         return True
 
     def cancel(self) -> None:
         if self.task_id is not None:
             self.controller.cancel_task(self.task_id)
-            self.forget("Cancelled")
+            self.forget(self.tr("Cancelled"))
 
     def forget(self, text: str = "") -> None:
         """Drop the task in flight: whatever it answers later is stale."""
@@ -132,12 +134,12 @@ class LessonTask(QObject):
             return
         self.forget()
         if isinstance(m, msg.TaskFailed):
-            self.say(m.message, FAIL_COLOR)
+            self.say(tr_msg(m.message), FAIL_COLOR)
             self.status.setToolTip(m.detail)
             if self.on_failed is not None:
                 self.on_failed()
         elif isinstance(m, msg.TaskCancelled):
-            self.say("Cancelled")
+            self.say(self.tr("Cancelled"))
         else:
             self.say("")
             self.on_result(m)
@@ -159,7 +161,7 @@ class VariantsTab(QWidget):
         self.stale = True
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
-        self.computeButton = _button("Compute", "variantsCompute")
+        self.computeButton = _button(self.tr("Compute"), "variantsCompute")
         self.task = LessonTask(
             controller,
             msg.ComputeVariants,
@@ -207,13 +209,13 @@ class VariantsTab(QWidget):
         self._clear()
         base = m.variants[0]
         z = m.variants[1]["function_returns"].split(", ", 1)[-1]  # what the tutorial calls z
-        corner = _label("∂L/∂ parameter", 11, True)
+        corner = _label(self.tr("∂L/∂ parameter"), 11, True)
         self.grid.addWidget(corner, 0, 0, Qt.AlignmentFlag.AlignBottom)
         for c, v in enumerate(m.variants, start=1):
             head = _label(name=f"variantHead_{v['name']}")
             head.setTextFormat(Qt.TextFormat.RichText)
             head.setText(
-                f"<b style='font-size:12pt'>{html.escape(TITLES.get(v['name'], v['name']).format(z=z))}</b>"
+                f"<b style='font-size:12pt'>{html.escape(self.tr(TITLES.get(v['name'], v['name'])).format(z=z))}</b>"
                 f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
                 f'<span style="{_CODE}">{html.escape(v["function_returns"])}<br>'
                 f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>"
@@ -234,12 +236,12 @@ class VariantsTab(QWidget):
                 cell.setText(_matrix_html(g, differs))
                 cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
                 cell.setToolTip(
-                    "differs from the loss-only column" if differs.any() else "same as the loss-only column"
+                    self.tr("differs from the loss-only column") if differs.any() else self.tr("same as the loss-only column")
                 )
                 self.cells[(v["name"], p)] = cell
                 self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
         self.grid.setRowStretch(len(base["grads"]) + 1, 1)
-        self.whyLabel.setText(m.why)
+        self.whyLabel.setText(tr_msg(m.why))
         self.whyLabel.setVisible(True)
         self.stale = False
 
@@ -273,7 +275,7 @@ class GradCheckTab(QWidget):
         self.result: msg.GradCheckResult | None = None
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
-        self.checkButton = _button("Check gradients", "gradcheckButton")
+        self.checkButton = _button(self.tr("Check gradients"), "gradcheckButton")
         self.task = LessonTask(controller, msg.CheckGradients, self.show_result, row, self.checkButton, "gradcheck")
         self.checkButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
@@ -291,21 +293,26 @@ class GradCheckTab(QWidget):
     def show_result(self, m: msg.GradCheckResult) -> None:
         self.result = m
         ok = all(p["ok"] for p in m.params.values())
-        where = f"after {m.updates} update{'s' if m.updates != 1 else ''}" if m.updates else "at the initial parameters"
+        where = (
+            (self.tr("after {n} update") if m.updates == 1 else self.tr("after {n} updates")).format(n=m.updates)
+            if m.updates
+            else self.tr("at the initial parameters")
+        )
         n = sum(p["checked"] for p in m.params.values())
+        bad = sum(int(np.nansum(p["rel_error"] > m.tolerance)) for p in m.params.values())
         self.verdict.setText(
             (
-                f"PASS: all {n} elements agree"
+                self.tr("PASS: all {n} elements agree ({where})")
                 if ok
-                else f"FAIL: {sum(int(np.nansum(p['rel_error'] > m.tolerance)) for p in m.params.values())}"
-                f" of {n} elements disagree"
-            )
-            + f" ({where})"
+                else self.tr("FAIL: {bad} of {n} elements disagree ({where})")
+            ).format(n=n, bad=bad, where=where)
         )
         self.verdict.setStyleSheet(f"color: {OK_COLOR if ok else FAIL_COLOR};")
         self.settings.setText(
-            f"MindSpore against float64 central differences: eps = {m.eps:g}, "
-            f"tolerance {m.tolerance:g} (relative error = |error| / max(1, |difference|))"
+            self.tr(
+                "MindSpore against float64 central differences: eps = {eps:g}, "
+                "tolerance {tolerance:g} (relative error = |error| / max(1, |difference|))"
+            ).format(eps=m.eps, tolerance=m.tolerance)
         )
         self.plots.clear()
         self.images.clear()
@@ -314,10 +321,13 @@ class GradCheckTab(QWidget):
         for c, (name, p) in enumerate(m.params.items()):
             worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
             color = OK_COLOR if p["ok"] else FAIL_COLOR
+            verdict = self.tr("✓ agrees") if p["ok"] else self.tr("✗ DISAGREES")
             title = (
                 f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
-                f"<span style='font-size:11pt; color:{color}'>{'✓ agrees' if p['ok'] else '✗ DISAGREES'}</span><br>"
-                f"<span style='font-size:10pt'>max abs {worst[0]}, max rel {worst[1]}</span>"
+                f"<span style='font-size:11pt; color:{color}'>{verdict}"
+                "</span><br><span style='font-size:10pt'>"
+                + self.tr("max abs {abs}, max rel {rel}").format(abs=worst[0], rel=worst[1])
+                + "</span>"
             )
             item = self.plots.addPlot(row=0, col=c, title=title)
             item.hideAxis("left")
@@ -333,7 +343,7 @@ class GradCheckTab(QWidget):
             item.addItem(img)
             self.images[name] = img
         if self.images:
-            bar = pg.ColorBarItem(values=(lo, hi), colorMap=cmap, label="log₁₀ relative error", interactive=False)
+            bar = pg.ColorBarItem(values=(lo, hi), colorMap=cmap, label=self.tr("log₁₀ relative error"), interactive=False)
             bar.setImageItem(list(self.images.values()))
             self.plots.addItem(bar, row=0, col=len(m.params))
 
@@ -346,12 +356,12 @@ class ModeCostTab(QWidget):
         self.result: msg.ModeCostResult | None = None
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
-        self.measureButton = _button("Measure", "modecostButton")
+        self.measureButton = _button(self.tr("Measure"), "modecostButton")
         self.stepsSpin = QSpinBox()
         self.stepsSpin.setObjectName("modecostSteps")
         self.stepsSpin.setRange(2, 5000)
         self.stepsSpin.setValue(50)
-        self.stepsSpin.setSuffix(" steps in each mode")
+        self.stepsSpin.setSuffix(self.tr(" steps in each mode"))
         row.addWidget(self.stepsSpin)
         self.task = LessonTask(controller, msg.MeasureModeCost, self.show_result, row, self.measureButton, "modecost")
         self.measureButton.clicked.connect(lambda: self.task.start(steps=self.stepsSpin.value()))
@@ -366,18 +376,19 @@ class ModeCostTab(QWidget):
         c = m.cost
         gain = c["pynative_ms"] - c["graph_ms"]
         pays = (
-            f"Graph mode saves {gain:.3f} ms a step: the compile pays for itself after "
-            f"{int(np.ceil(c['graph_compile_s'] * 1e3 / gain))} steps."
+            self.tr("Graph mode saves {gain:.3f} ms a step: the compile pays for itself after {n} steps.").format(
+                gain=gain, n=int(np.ceil(c["graph_compile_s"] * 1e3 / gain))
+            )
             if gain > 0
-            else "Graph mode is not faster per step on this graph."
+            else self.tr("Graph mode is not faster per step on this graph.")
         )
         rows = [
-            ("PyNative", f"{c['pynative_ms']:.3f} ms/step"),
-            ("Graph (mindspore.jit)", f"{c['graph_ms']:.3f} ms/step"),
-            ("first Graph step (compiles)", f"{c['graph_compile_s'] * 1e3:.0f} ms"),
+            (self.tr("PyNative"), self.tr("{ms:.3f} ms/step").format(ms=c["pynative_ms"])),
+            (self.tr("Graph (mindspore.jit)"), self.tr("{ms:.3f} ms/step").format(ms=c["graph_ms"])),
+            (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c["graph_compile_s"] * 1e3)),
             (
-                f"largest difference after {c['steps']} steps",
-                f"{c['max_abs_difference']:.3g} (relative {c['max_rel_difference']:.3g})",
+                self.tr("largest difference after {n} steps").format(n=c["steps"]),
+                self.tr("{abs:.3g} (relative {rel:.3g})").format(abs=c["max_abs_difference"], rel=c["max_rel_difference"]),
             ),
         ]
         body = "".join(
@@ -386,9 +397,12 @@ class ModeCostTab(QWidget):
             for a, b in rows
         )
         self.table.setText(
-            f"<table>{body}</table><p style='font-size:11pt'>{html.escape(pays)} Medians over the "
-            "steps after the first; the difference covers the loss, parameters and gradients of "
-            "every step.</p>"
+            f"<table>{body}</table><p style='font-size:11pt'>{html.escape(pays)} "
+            + self.tr(
+                "Medians over the steps after the first; the difference covers the loss, parameters and "
+                "gradients of every step."
+            )
+            + "</p>"
         )
 
 
@@ -409,7 +423,7 @@ class LandscapeTab(QWidget):
         form = QFormLayout()
         self.planeCombo = QComboBox()
         self.planeCombo.setObjectName("landscapePlane")
-        self.planeCombo.addItems(["two parameter elements", "two random directions (filter-normalised)"])
+        self.planeCombo.addItems([self.tr("two parameter elements"), self.tr("two random directions (filter-normalised)")])
         self.planeCombo.currentIndexChanged.connect(self._plane_kind_changed)
         self.xCombo, self.yCombo = QComboBox(), QComboBox()
         self.xCombo.setObjectName("landscapeX")
@@ -424,18 +438,18 @@ class LandscapeTab(QWidget):
         self.gridSpin.setObjectName("landscapeGrid")
         self.gridSpin.setRange(5, 201)
         self.gridSpin.setValue(41)
-        self.gridSpin.setSuffix(" points")
-        form.addRow("plane", self.planeCombo)
-        form.addRow("x axis", self.xCombo)
-        form.addRow("y axis", self.yCombo)
+        self.gridSpin.setSuffix(self.tr(" points"))
+        form.addRow(self.tr("plane"), self.planeCombo)
+        form.addRow(self.tr("x axis"), self.xCombo)
+        form.addRow(self.tr("y axis"), self.yCombo)
         grid_row = QHBoxLayout()
         grid_row.addWidget(self.spanSpin)
-        grid_row.addWidget(QLabel("grid"))
+        grid_row.addWidget(QLabel(self.tr("grid")))
         grid_row.addWidget(self.gridSpin)
-        form.addRow("range", grid_row)
+        form.addRow(self.tr("range"), grid_row)
         side.addLayout(form)
         row = QHBoxLayout()
-        self.computeButton = _button("Compute", "landscapeCompute")
+        self.computeButton = _button(self.tr("Compute"), "landscapeCompute")
         self.task = LessonTask(controller, msg.ComputeLandscape, self.show_result, row, self.computeButton, "landscape")
         self.computeButton.clicked.connect(self.compute)
         side.addLayout(row)
@@ -480,9 +494,9 @@ class LandscapeTab(QWidget):
             self.planeCombo.setCurrentIndex(1 if len(labels) > DIRECTIONS_ABOVE else 0)
         self._plane_kind_changed()
         if self.task.busy:
-            self.task.forget("The run was rebuilt: compute again")
+            self.task.forget(self.tr("The run was rebuilt: compute again"))
         if self._key != self._session_key():
-            self.clear("The graph or the options changed: compute the landscape again")
+            self.clear(self.tr("The graph or the options changed: compute the landscape again"))
         self._history, self._projected, self.path = h, 0, np.zeros((0, 2))
         self.update_path()
 
@@ -503,7 +517,7 @@ class LandscapeTab(QWidget):
         if self.planeCombo.currentIndex() == 0:
             i, j = self.xCombo.currentIndex(), self.yCombo.currentIndex()
             if i == j or i < 0 or j < 0:
-                self.task.say("Choose two different parameter elements", FAIL_COLOR)
+                self.task.say(self.tr("Choose two different parameter elements"), FAIL_COLOR)
                 return
             elements = (i, j)
         self.task.start(elements=elements, span=float(self.spanSpin.value()), resolution=int(self.gridSpin.value()))
@@ -551,10 +565,15 @@ class LandscapeTab(QWidget):
         self.plot.setLabel("left", m.labels[1])
         self.plot.setXRange(a[0], a[-1], padding=0)
         self.plot.setYRange(b[0], b[-1], padding=0)
-        at = f"after {m.updates} updates" if m.updates else "at the initial parameters"
+        at = (
+            (self.tr("after {n} update") if m.updates == 1 else self.tr("after {n} updates")).format(n=m.updates)
+            if m.updates
+            else self.tr("at the initial parameters")
+        )
         self.note.setText(
-            f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
-            f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now."
+            self.tr(
+                "L ({x}, {y}) through the parameters {at}: {lo} to {hi}. White: the optimizer's path, red: now."
+            ).format(x=m.labels[0], y=m.labels[1], at=at, lo=fmt_number(lo), hi=fmt_number(hi))
         )
         self._projected, self.path = 0, np.zeros((0, 2))
         self.update_path()
@@ -605,7 +624,7 @@ class ParityTab(QWidget):
         self.result: msg.ParityResult | None = None
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
-        self.compareButton = _button("Compare with PyTorch", "parityButton")
+        self.compareButton = _button(self.tr("Compare with PyTorch"), "parityButton")
         self.task = LessonTask(controller, msg.ComparePyTorch, self.show_result, row, self.compareButton, "parity")
         self.compareButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
@@ -615,12 +634,19 @@ class ParityTab(QWidget):
         self.plot.setObjectName("parityPlot")
         self.plot.setLogMode(False, True)
         self.plot.addLegend(offset=(-10, 10))
-        self.plot.setLabel("bottom", "step")
-        self.plot.setLabel("left", "difference")
+        self.label_axes()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # the log ticks say the powers of ten
-        colours = (("loss", theme.LOSS_COLOR), ("gradients", theme.GRAD_COLOR), ("parameters", "#1f77b4"))
-        self.curves = {k: self.plot.plot(pen=pg.mkPen(c, width=2), name=k) for k, c in colours}
+        colours = (
+            ("loss", self.tr("loss"), theme.LOSS_COLOR),
+            ("gradients", self.tr("gradients"), theme.GRAD_COLOR),
+            ("parameters", self.tr("parameters"), "#1f77b4"),
+        )
+        self.curves = {k: self.plot.plot(pen=pg.mkPen(c, width=2), name=label) for k, label, c in colours}
         lay.addWidget(self.plot, 1)
+
+    def label_axes(self) -> None:
+        self.plot.setLabel("bottom", self.tr("step"))
+        self.plot.setLabel("left", self.tr("difference"))
 
     def show_result(self, m: msg.ParityResult) -> None:
         self.result = m
@@ -630,12 +656,21 @@ class ParityTab(QWidget):
             d = np.asarray(r[key], np.float64)
             # a log axis: steps where the two agree exactly (0) are gaps, not a spike to 1e-12
             self.curves[name].setData(steps, np.where(d > 0, d, np.nan), connect="finite")
-        verdict = "they agree" if r["ok"] else "they DIFFER"
+        verdict = self.tr("they agree") if r["ok"] else self.tr("they DIFFER")
         worst = max(r["max_loss_difference"], r["max_grad_difference"], r["max_param_difference"])
         self.summary.setText(
-            f"MindSpore ended by {r['mindspore_end'][0]} at step {r['mindspore_end'][1]}, PyTorch by "
-            f"{r['pytorch_end'][0]} at step {r['pytorch_end'][1]}. Largest difference {worst:.2g} "
-            f"(each divided by its largest size in the run), tolerance {r['tolerance']:g}: {verdict}."
+            self.tr(
+                "MindSpore ended by {ms_end} at step {ms_step}, PyTorch by {pt_end} at step {pt_step}. Largest "
+                "difference {worst:.2g} (each divided by its largest size in the run), tolerance {tolerance:g}: {verdict}."
+            ).format(
+                ms_end=r["mindspore_end"][0],
+                ms_step=r["mindspore_end"][1],
+                pt_end=r["pytorch_end"][0],
+                pt_step=r["pytorch_end"][1],
+                worst=worst,
+                tolerance=r["tolerance"],
+                verdict=verdict,
+            )
         )
 
 
@@ -651,11 +686,11 @@ class LessonsPanel(QTabWidget):
         self.landscape = LandscapeTab(controller)
         self.parity = ParityTab(controller)
         for w, title in (
-            (self.variants, "Four variants"),
-            (self.gradcheck, "Gradient check"),
-            (self.modecost, "Mode cost"),
-            (self.landscape, "Loss landscape"),
-            (self.parity, "PyTorch parity"),
+            (self.variants, self.tr("Four variants")),
+            (self.gradcheck, self.tr("Gradient check")),
+            (self.modecost, self.tr("Mode cost")),
+            (self.landscape, self.tr("Loss landscape")),
+            (self.parity, self.tr("PyTorch parity")),
         ):
             if w is self.variants:  # as many rows as the graph has parameters: it scrolls
                 scroll = QScrollArea()
@@ -668,10 +703,18 @@ class LessonsPanel(QTabWidget):
         self.setFont(theme.font(11))
         controller.built.connect(self._built)
 
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # the results shown, said again in the new language
+            self.parity.label_axes()
+            for tab in (self.variants, self.gradcheck, self.modecost, self.parity):
+                if tab.result is not None:
+                    tab.show_result(tab.result)
+
     def _built(self) -> None:
         for t in (self.gradcheck.task, self.modecost.task, self.parity.task):
             if t.busy:
-                t.forget("The run was rebuilt: ask again")
+                t.forget(self.tr("The run was rebuilt: ask again"))
         if self.variants.task.busy:
             self.variants.task.forget()
         self.variants.graph_changed()

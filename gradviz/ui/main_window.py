@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,28 +27,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..i18n import QT_TRANSLATE_NOOP
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.runstate import Control, Phase, RunState, permissions
 from ..model.steps import end_message, loss_at, nodes_caption, progress
 from ..model.session import Session
-from . import theme
+from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel
 from .document import SessionDocument
 from .call_view import CallView
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
+from .language import tr_msg
 from .files import SessionFiles
 from .persistence import AppStore
 from .lessons_panel import LessonsPanel
 from .plots import PlotPanel
 from .timetravel import TimeTravel
 
-NOT_ANSWERING_TEXT = (
-    "The engine has not answered for {:.0f} s (stopped, or frozen inside MindSpore). "
-    "Wait for it, or Restart it: the session and the history are kept."
+NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
+    "MainWindow",
+    "The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). "
+    "Wait for it, or Restart it: the session and the history are kept.",
 )
 
 
@@ -71,7 +74,7 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session | None = None, store: AppStore | None = None, ask=None):
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("GradViz: MindSpore autodiff, live")
+        self.setWindowTitle(self.tr("GradViz: MindSpore autodiff, live"))
         self.store = store
         self.files = SessionFiles(self, store, ask)
         restored_from_autosave = False
@@ -101,23 +104,23 @@ class MainWindow(QMainWindow):
         self.errorBanner.setStyleSheet(
             f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;"
         )
-        dismiss = QPushButton("Dismiss")
+        dismiss = QPushButton(self.tr("Dismiss"))
         dismiss.clicked.connect(self.dismiss_error)
         self.bannerRow = QWidget()
         banner_row = QHBoxLayout(self.bannerRow)
         banner_row.setContentsMargins(0, 0, 0, 0)
         banner_row.addWidget(self.errorBanner, 1)
         dismiss.setObjectName("dismissButton")
-        self.detailsButton = QPushButton("Details…")
+        self.detailsButton = QPushButton(self.tr("Details…"))
         self.detailsButton.setObjectName("detailsButton")
-        self.detailsButton.setToolTip("The engine's full traceback")
+        self.detailsButton.setToolTip(self.tr("The engine's full traceback"))
         self.detailsButton.clicked.connect(self.show_details)
-        self.waitButton = QPushButton("Wait")
+        self.waitButton = QPushButton(self.tr("Wait"))
         self.waitButton.setObjectName("waitButton")
-        self.waitButton.setToolTip("Keep waiting for the engine to answer")
-        self.restartButton = QPushButton("Restart")
+        self.waitButton.setToolTip(self.tr("Keep waiting for the engine to answer"))
+        self.restartButton = QPushButton(self.tr("Restart"))
         self.restartButton.setObjectName("restartButton")
-        self.restartButton.setToolTip("Start a fresh engine process; the session and the history are kept")
+        self.restartButton.setToolTip(self.tr("Start a fresh engine process; the session and the history are kept"))
         for b in (self.detailsButton, self.waitButton, self.restartButton):
             banner_row.addWidget(b)
             b.setVisible(False)
@@ -130,31 +133,31 @@ class MainWindow(QMainWindow):
         cl.addWidget(self.callView)
         cl.addWidget(self.graphView, 1)
         self.setCentralWidget(central)
-        self.palette = QToolBar("Add node")
+        self.palette = QToolBar(self.tr("Add node"))
         self.palette.setObjectName("paletteToolbar")
         self._build_palette()
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.palette)
 
         # docks
         self.controls = ControlPanel(self.document)
-        self._dock("Training", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
+        self._dock(self.tr("Training"), self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
         inspector_scroll = QScrollArea()  # the inspector and its update table scroll on a small screen
         inspector_scroll.setWidget(self.inspector)
         inspector_scroll.setWidgetResizable(True)
         inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self._dock("Node", inspector_scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
+        self._dock(self.tr("Node"), inspector_scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
         self.problemsList.setObjectName("problemsList")
         self.problemsList.setWordWrap(True)
         self.problemsList.setStyleSheet(f"color: {theme.ERROR_COLOR};")
-        self._dock("Problems", self.problemsList, Qt.DockWidgetArea.LeftDockWidgetArea, "problemsDock")
+        self._dock(self.tr("Problems"), self.problemsList, Qt.DockWidgetArea.LeftDockWidgetArea, "problemsDock")
         self.codeView = QPlainTextEdit()
         self.codeView.setObjectName("codeView")
         self.codeView.setReadOnly(True)
         self.codeView.setFont(theme.font(10, mono=True))
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self._dock("MindSpore program", self.codeView, Qt.DockWidgetArea.LeftDockWidgetArea, "codeDock")
+        self._dock(self.tr("MindSpore program"), self.codeView, Qt.DockWidgetArea.LeftDockWidgetArea, "codeDock")
         self.plots = PlotPanel()
         self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
         plots_box = QWidget()
@@ -164,7 +167,7 @@ class MainWindow(QMainWindow):
         pl.addWidget(self.timeTravel.bar)
         pl.addWidget(self.plots, 1)
         self.inspector.layout().insertWidget(self.inspector.layout().count() - 1, self.timeTravel.view)
-        self._dock("Plots", plots_box, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
+        self._dock(self.tr("Plots"), plots_box, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
         self.lossPlot, self.paramPlot, self.gradPlot = self.plots.lossPlot, self.plots.paramPlot, self.plots.gradPlot
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "problemsDock"))
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "codeDock"))
@@ -173,12 +176,12 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
         self.lessons = LessonsPanel(self.controller)
-        self._dock("Lessons", self.lessons, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
+        self._dock(self.tr("Lessons"), self.lessons, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
 
         # status bar
-        self.stepLabel = QLabel(progress(0, 0))
+        self.stepLabel = QLabel(tr_msg(progress(0, 0)))
         self.stepLabel.setObjectName("stepLabel")
         self.rateLabel = QLabel("")
         self.rateLabel.setObjectName("rateLabel")
@@ -230,7 +233,7 @@ class MainWindow(QMainWindow):
             if restored_from_autosave:
                 self.document._saved = ""  # restored work is unsaved work
                 self.document._check_modified()
-                self._status_message("Restored the session autosaved before GradViz last stopped")
+                self._status_message(self.tr("Restored the session autosaved before GradViz last stopped"))
         self._update_problems()
         self._update_title()
         QTimer.singleShot(0, self.graphView.fit)
@@ -256,16 +259,16 @@ class MainWindow(QMainWindow):
         return d
 
     def _menus(self) -> None:
-        m = self.menuBar().addMenu("&File")
+        m = self.menuBar().addMenu(self.tr("&File"))
         f = self.files
         for text, key, fn in (
-            ("&Open session…", QKeySequence.StandardKey.Open, f.open_dialog),
-            ("&Save session", QKeySequence.StandardKey.Save, f.save),
-            ("Save session &as…", QKeySequence.StandardKey.SaveAs, f.save_dialog),
-            ("Save run with &history (JSON Lines)…", None, f.export_dialog),
-            ("Open run with h&istory…", None, f.open_history_dialog),
-            ("Export as &MindSpore script…", None, f.export_mindspore_dialog),
-            ("Export as &PyTorch script…", None, f.export_pytorch_dialog),
+            (self.tr("&Open session…"), QKeySequence.StandardKey.Open, f.open_dialog),
+            (self.tr("&Save session"), QKeySequence.StandardKey.Save, f.save),
+            (self.tr("Save session &as…"), QKeySequence.StandardKey.SaveAs, f.save_dialog),
+            (self.tr("Save run with &history (JSON Lines)…"), None, f.export_dialog),
+            (self.tr("Open run with h&istory…"), None, f.open_history_dialog),
+            (self.tr("Export as &MindSpore script…"), None, f.export_mindspore_dialog),
+            (self.tr("Export as &PyTorch script…"), None, f.export_pytorch_dialog),
         ):
             a = m.addAction(text)
             if key is not None:
@@ -274,19 +277,19 @@ class MainWindow(QMainWindow):
             if fn == f.export_dialog:
                 self.saveRunAction = a
                 a.setObjectName("saveRunAction")
-        self.recentMenu = m.addMenu("Open &recent")
+        self.recentMenu = m.addMenu(self.tr("Open &recent"))
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
         m.addSeparator()
-        q = m.addAction("&Quit")
+        q = m.addAction(self.tr("&Quit"))
         q.setShortcut(QKeySequence.StandardKey.Quit)
         q.triggered.connect(self.close)
-        e = self.menuBar().addMenu("&Edit")
+        e = self.menuBar().addMenu(self.tr("&Edit"))
         stack = self.document.undo_stack
-        self.undoAction = QAction("&Undo", self)
+        self.undoAction = QAction(self.tr("&Undo"), self)
         self.undoAction.setShortcut(QKeySequence.StandardKey.Undo)
         self.undoAction.triggered.connect(self.document.undo)
-        self.redoAction = QAction("&Redo", self)
+        self.redoAction = QAction(self.tr("&Redo"), self)
         self.redoAction.setShortcut(QKeySequence.StandardKey.Redo)
         self.redoAction.triggered.connect(self.document.redo)
         stack.canUndoChanged.connect(self._update_undo_actions)
@@ -294,32 +297,70 @@ class MainWindow(QMainWindow):
         self._update_undo_actions()
         e.addAction(self.undoAction)
         e.addAction(self.redoAction)
-        dl = e.addAction("&Delete selection")
+        dl = e.addAction(self.tr("&Delete selection"))
         dl.triggered.connect(self.scene.delete_selection)
-        v = self.menuBar().addMenu("&View")
-        fit = v.addAction("&Fit graph")
+        v = self.menuBar().addMenu(self.tr("&View"))
+        fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
+        self._language_menu(v)
+
+    def _language_menu(self, view: QMenu) -> None:
+        """View > Language: follow the system, or a language (each named in itself); kept in the store."""
+        menu = view.addMenu(self.tr("&Language"))
+        menu.setObjectName("languageMenu")
+        group = QActionGroup(self)
+        chosen = self.store.text(language.SETTING) if self.store is not None else ""
+        for code, name in [("", None), *language.LANGUAGES.items()]:
+            a = menu.addAction(name or self.tr("Follow the system"))
+            a.setObjectName(f"language_{code or 'system'}")
+            a.setCheckable(True)
+            a.setChecked(code == chosen)
+            group.addAction(a)
+            a.triggered.connect(lambda _=False, code=code: self.set_language(code))
+
+    def set_language(self, preference: str) -> None:
+        """Switch the language now ("" follows the system) and remember the choice."""
+        if self.store is not None:
+            self.store.set_value(language.SETTING, preference)
+        language.set_language(language.resolve(preference))
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+
+    def _retranslate(self) -> None:
+        """Texts made with values, made again in the new language (language.py re-sets the others)."""
+        self.statusBar().clearMessage()  # a passing message in the old language
+        self._update_problems()
+        self._update_buttons()
+        self._update_status()
+        self.scene.rebuild()
+        self.timeTravel.retranslate()
+        self.inspector.show_node(self.inspector.name)
+        self.callView.lines = []  # made again, nothing highlighted
+        self.callView.show_call(self.document.graph, self.document.options)
 
     # -- session ------------------------------------------------------------------------------
     def _build_palette(self) -> None:
         """Sources and Output as buttons; operations and losses in one menu each (op table roles)."""
-        menus = {"op": ("Operation", QMenu(self)), "loss": ("Loss", QMenu(self))}
+        menus = {"op": (self.tr("Operation ▾"), QMenu(self)), "loss": (self.tr("Loss ▾"), QMenu(self))}
         for k in TABLE:
             act = QAction(k.name, self)
             act.setObjectName(f"add{k.name}")
-            act.setToolTip(f"Add a {k.name} node: {k.description}")
+            act.setToolTip(self.tr("Add a {kind} node: {description}").format(kind=k.name, description=tr_msg(k.description)))
             act.triggered.connect(lambda _=False, kind=k.name: self.add_node(kind))
             if k.role in menus:
                 menus[k.role][1].addAction(act)
             else:
                 self.palette.addAction(act)
-        for title, menu in menus.values():
+        for role, (title, menu) in menus.items():
             button = QToolButton(self)
-            button.setObjectName(f"add{title}Menu")
-            button.setText(f"{title} ▾")
-            button.setToolTip(f"Add a{'n' if title[0] in 'AEIOU' else ''} {title.lower()} node")
+            button.setObjectName("addOperationMenu" if role == "op" else "addLossMenu")
+            button.setText(title)
+            button.setToolTip(self.tr("Add an operation node") if role == "op" else self.tr("Add a loss node"))
             button.setMenu(menu)
             button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
             self.palette.addWidget(button)
@@ -335,6 +376,7 @@ class MainWindow(QMainWindow):
 
     def show_error(self, text: str, detail: str = "") -> None:
         """The banner, with a Details… button when there is a traceback behind the message."""
+        text = tr_msg(text)
         self._banner(f"⚠ {text}", detail=detail)
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
@@ -353,7 +395,7 @@ class MainWindow(QMainWindow):
         """The engine's traceback in a read-only text window (non-modal: training goes on)."""
         d = QDialog(self)
         d.setObjectName("detailsDialog")
-        d.setWindowTitle("Error details")
+        d.setWindowTitle(self.tr("Error details"))
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         lay = QVBoxLayout(d)
         text = QPlainTextEdit(self._detail)
@@ -401,20 +443,21 @@ class MainWindow(QMainWindow):
         if key != self._built_key:
             self._built_key = key
             if self.controller.history is not None and self.controller.history.n:
-                self.statusBar().showMessage("Changed: training restarts from step 0 with the new settings", 5000)
+                self.statusBar().showMessage(self.tr("Changed: training restarts from step 0 with the new settings"), 5000)
             self.controller.load(self.document.session)
         self._update_buttons()
 
     def _update_problems(self) -> None:
         self.problemsList.clear()
         for p in self.document.session.problems():
-            self.problemsList.addItem(p)
+            self.problemsList.addItem(tr_msg(p))
         dock = self.findChild(QDockWidget, "problemsDock")
         if dock is not None:
-            dock.setWindowTitle(f"Problems ({self.problemsList.count()})" if self.problemsList.count() else "Problems")
+            n = self.problemsList.count()
+            dock.setWindowTitle(self.tr("Problems ({n})").format(n=n) if n else self.tr("Problems"))
             if self.problemsList.count():
                 dock.raise_()
-        self.problemsList.setToolTip("Fix these to train" if self.problemsList.count() else "No problems")
+        self.problemsList.setToolTip(self.tr("Fix these to train") if self.problemsList.count() else self.tr("No problems"))
 
     def reset(self) -> None:
         self.dismiss_error()
@@ -453,7 +496,7 @@ class MainWindow(QMainWindow):
 
     def _on_ended(self, reason: str, step: int) -> None:
         self.plots.refresh(force=True)
-        text = end_message(reason, step)
+        text = tr_msg(end_message(reason, step))
         if reason == "non_finite":
             self.show_error(text)
         self.statusBar().showMessage(text, 10000)
@@ -463,7 +506,7 @@ class MainWindow(QMainWindow):
         if run.phase in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED):
             self.plots.refresh(force=True)  # everything, heat maps included, at the last step
         if run.phase == Phase.NOT_ANSWERING:
-            self._banner("⚠ " + NOT_ANSWERING_TEXT.format(self.controller.silent_for), watchdog=True)
+            self._banner("⚠ " + self.tr(NOT_ANSWERING_TEXT).format(seconds=self.controller.silent_for), watchdog=True)
         elif self.waitButton.isVisible():
             self.dismiss_error()  # the engine answers again, or was restarted
         self._update_buttons()
@@ -486,22 +529,26 @@ class MainWindow(QMainWindow):
         self.document.locked = not editable
         self._update_undo_actions()
         self.palette.setEnabled(editable)
-        self.palette.setToolTip("" if editable else perms.why(Control.EDIT))
+        self.palette.setToolTip("" if editable else tr_msg(perms.why(Control.EDIT)))
         self.saveRunAction.setEnabled(perms.ok(Control.SAVE_RUN))
-        self.saveRunAction.setToolTip(perms.why(Control.SAVE_RUN) or "Save the run with every step, as JSON Lines")
+        self.saveRunAction.setToolTip(
+            tr_msg(perms.why(Control.SAVE_RUN)) or self.tr("Save the run with every step, as JSON Lines")
+        )
 
     def _update_status(self, caption: bool = True) -> None:
         c = self.controller
         h = c.history
-        self.stepLabel.setText(progress(c.step_count, c.updates))
-        self.rateLabel.setText(f"{c.steps_per_second:,.0f} steps/s" if c.state == Phase.TRAINING else "")
+        self.stepLabel.setText(tr_msg(progress(c.step_count, c.updates)))
+        rate = self.tr("{rate:,.0f} steps/s").format(rate=c.steps_per_second)
+        self.rateLabel.setText(rate if c.state == Phase.TRAINING else "")
         if h is not None and h.n:
-            self.lossLabel.setText(loss_at(int(h.steps[-1]), fmt_number(h.loss[-1])))
+            self.lossLabel.setText(tr_msg(loss_at(int(h.steps[-1]), fmt_number(h.loss[-1]))))
         else:
-            self.lossLabel.setText("loss —")
+            self.lossLabel.setText(self.tr("loss —"))
         o = self.document.options
-        self.modeLabel.setText(f"{'Graph' if o.mode == 'graph' else 'PyNative'} · {c.engine_device or o.device}")
-        self.stateLabel.setText(c.run.label)
+        mode = self.tr("Graph") if o.mode == "graph" else self.tr("PyNative")
+        self.modeLabel.setText(f"{mode} · {c.engine_device or o.device}")
+        self.stateLabel.setText(tr_msg(c.run.label))
         if caption:
             self._update_caption()
 
@@ -509,31 +556,31 @@ class MainWindow(QMainWindow):
         stack, locked = self.document.undo_stack, self.document.locked
         self.undoAction.setEnabled(stack.canUndo() and not locked)
         self.redoAction.setEnabled(stack.canRedo() and not locked)
-        self.undoAction.setToolTip("Pause training to undo" if locked else stack.undoText())
+        self.undoAction.setToolTip(self.tr("Pause training to undo") if locked else stack.undoText())
 
     def _update_caption(self) -> None:
         """Say what the numbers on the nodes are, and what L means with the current options."""
         c, o = self.controller, self.document.options
         if self.document.session.problems():
-            first = "Nodes: fix the problems to see values"
+            first = self.tr("Nodes: fix the problems to see values")
         elif self.timeTravel.showing_past:
-            first = self.timeTravel.caption()
+            first = tr_msg(self.timeTravel.caption())
         elif c.recorded:
-            first = "Nodes: not computed for a saved run (press Reset to train it again)"
+            first = self.tr("Nodes: not computed for a saved run (press Reset to train it again)")
         elif c.nodes is None:
-            first = "Nodes: values not computed yet"
+            first = self.tr("Nodes: values not computed yet")
         else:
-            first = nodes_caption(c.nodes.updates, c.step_count)
+            first = tr_msg(nodes_caption(c.nodes.updates, c.step_count))
         aux = self.document.graph.aux_outputs()
         z = aux[0].inputs.get("x", "z") if aux else "z"
         if not (o.aux_output and aux):
             second = "L = loss"
         elif o.stop_gradient:
-            second = f"L = loss: {z} is returned through ops.stop_gradient"
+            second = self.tr("L = loss: {z} is returned through ops.stop_gradient").format(z=z)
         elif o.has_aux:
-            second = f"L = loss: {z} is returned as auxiliary data (has_aux=True)"
+            second = self.tr("L = loss: {z} is returned as auxiliary data (has_aux=True)").format(z=z)
         else:
-            second = f"L = loss + sum({z}): {z} is returned and differentiated too"
+            second = self.tr("L = loss + sum({z}): {z} is returned and differentiated too").format(z=z)
         self.graphView.set_caption(f"{first}\n{second}")
 
     def _node_selected(self, name: str) -> None:
@@ -544,7 +591,7 @@ class MainWindow(QMainWindow):
         self._session_changed(None)
 
     def _status_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 5000)
+        self.statusBar().showMessage(tr_msg(text), 5000)
 
     def _update_title(self, *_args) -> None:
         name = shorten(os.path.basename(self.document.path) if self.document.path else self.document.session.name)

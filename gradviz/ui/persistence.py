@@ -20,11 +20,12 @@ import re
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths
 
 from ..safe_io import FileProblem, atomic_write_text, read_bytes, read_text_file
 from ..model.formatting import show_path
 from ..model.session import MAX_FILE_BYTES
+from .language import tr_msg
 
 MAX_RECENT = 8
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
@@ -78,20 +79,23 @@ class AppStore:
         except FileProblem as e:
             if not os.path.lexists(path):
                 return settings
-            raw, why = None, str(e)
+            raw, why = None, tr_msg(e)
         else:
-            why = "it holds serialized objects that GradViz never writes" if b"@Variant(" in raw else ""
+            why = QCoreApplication.translate("AppStore", "it holds serialized objects that GradViz never writes") if b"@Variant(" in raw else ""
         if raw is not None and not why:
             return settings
         try:
             dest = move_aside(Path(path))
             self.problems.append(
-                f"The settings file {show_path(path)} was not used ({why}); it was kept as {show_path(dest.name)}."
+                QCoreApplication.translate("AppStore", "The settings file {path} was not used ({why}); it was kept as {kept}.").format(
+                    path=show_path(path), why=why, kept=show_path(dest.name)
+                )
             )
         except OSError as e:
             self.problems.append(
-                f"The settings file {show_path(path)} was not used ({why}) and could not be "
-                f"moved aside ({e.strerror or e})."
+                QCoreApplication.translate("AppStore", "The settings file {path} was not used ({why}) and could not be moved aside ({error}).").format(
+                    path=show_path(path), why=why, error=e.strerror or e
+                )
             )
             return QSettings()  # in memory only: nothing from that file is read
         return QSettings(path, settings.format())
@@ -128,7 +132,9 @@ class AppStore:
         """Write the settings now; a message if they could not be written."""
         self.settings.sync()
         if self.settings.status() != QSettings.Status.NoError:
-            return f"The settings could not be saved to {show_path(self.settings.fileName())} (recent files and layout will be lost)."
+            return QCoreApplication.translate("AppStore", "The settings could not be saved to {path} (recent files and layout will be lost).").format(
+                path=show_path(self.settings.fileName())
+            )
         return None
 
     # autosave
@@ -137,7 +143,9 @@ class AppStore:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise FileProblem(f"{show_path(self.folder)}: cannot be made ({e.strerror or e})") from None
+            raise FileProblem(
+                QCoreApplication.translate("AppStore", "{path}: cannot be made ({error})").format(path=show_path(self.folder), error=e.strerror or e)
+            ) from None
         atomic_write_text(self.autosave_path, text)
 
     def read_autosave(self, path: Path | None = None) -> str:

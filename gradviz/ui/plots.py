@@ -12,13 +12,15 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ..i18n import QT_TRANSLATE_NOOP
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from ..model.steps import heatmap_title
 from . import theme
+from .language import tr_msg
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
 
@@ -26,9 +28,7 @@ pg.setConfigOptions(antialias=False, background="w", foreground="k")
 def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
     w = pg.PlotWidget()
     w.setObjectName(name)
-    w.setTitle(f"<span style='font-size:13pt; font-weight:bold'>{title}</span>")
-    w.setLabel("bottom", "step")
-    w.setLabel("left", ylabel)
+    _title(w, title, ylabel)
     w.showGrid(x=True, y=True, alpha=0.25)
     w.setMenuEnabled(True)
     for ax in ("left", "bottom"):
@@ -36,6 +36,14 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
         w.getAxis(ax).enableAutoSIPrefix(False)  # "(x1e+27)" beside 8e+10 ticks misleads
     w.setMinimumHeight(160)
     return w
+
+
+def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
+    """The title and axis labels in the current language (title, ylabel: marked in context PlotPanel)."""
+    w.gv_titles = (title, ylabel)
+    w.setTitle(f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>")
+    w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
+    w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
 
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
@@ -76,13 +84,17 @@ class HoverReadout:
 class PlotPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.lossPlot = _plot("lossPlot", "Loss", "loss")
-        self.paramPlot = _plot("paramPlot", "Parameters", "value")
-        self.gradPlot = _plot("gradPlot", "Gradients", "dL/dp")
-        self.logCheck = QCheckBox("log scale")
+        self.lossPlot = _plot("lossPlot", QT_TRANSLATE_NOOP("PlotPanel", "Loss"), QT_TRANSLATE_NOOP("PlotPanel", "loss"))
+        self.paramPlot = _plot(
+            "paramPlot", QT_TRANSLATE_NOOP("PlotPanel", "Parameters"), QT_TRANSLATE_NOOP("PlotPanel", "value")
+        )
+        self.gradPlot = _plot(
+            "gradPlot", QT_TRANSLATE_NOOP("PlotPanel", "Gradients"), QT_TRANSLATE_NOOP("PlotPanel", "dL/dp")
+        )
+        self.logCheck = QCheckBox(self.tr("log scale"))
         self.logCheck.setObjectName("lossLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
-        self.readout = QLabel("Hover a plot to read values")
+        self.readout = QLabel(self.tr("Hover a plot to read values"))
         self.readout.setObjectName("plotReadout")
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
@@ -92,10 +104,10 @@ class PlotPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         top.addWidget(self.logCheck)
-        self.followCheck = QCheckBox("follow the run")
+        self.followCheck = QCheckBox(self.tr("follow the run"))
         self.followCheck.setObjectName("followCheck")
         self.followCheck.setChecked(True)
-        self.followCheck.setToolTip("Keep the whole run in view. Zooming or panning a plot turns this off.")
+        self.followCheck.setToolTip(self.tr("Keep the whole run in view. Zooming or panning a plot turns this off."))
         self.followCheck.toggled.connect(self.set_follow)
         top.addWidget(self.followCheck)
         top.addWidget(self.readout, 1)
@@ -134,6 +146,7 @@ class PlotPanel(QWidget):
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
+        self._legend_names: dict = {}  # legend curve -> (tensor, elements), to retitle in another language
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
@@ -147,6 +160,30 @@ class PlotPanel(QWidget):
                 (self.gradPlot, lambda s: self._text_elements(s, True)),
             )
         ]
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+
+    def _retranslate(self) -> None:
+        """Titles, axes, legends and line labels in the new language (language.py does the widgets)."""
+        for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+            _title(w, *w.gv_titles)
+            legend = w.plotItem.legend
+            for sample, label in legend.items if legend is not None else ():
+                if sample.item in self._legend_names:
+                    label.setText(self._element_label(*self._legend_names[sample.item]))
+        for c in self.cursors:
+            c.label.setFormat(self.tr("step {value:.0f}"))
+        for ln in self.bad_lines:
+            ln.label.setFormat(self.tr("not finite"))
+        self.heat_step = -1  # retitle the heat maps
+        if self.history is not None and self.history.n:
+            self.refresh(force=True)
+
+    def _element_label(self, name: str, size: int) -> str:
+        return name if size == 1 else self.tr("{name} ({size} elements)").format(name=name, size=size)
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -176,6 +213,7 @@ class PlotPanel(QWidget):
         self.param_curves, self.grad_curves = [], []
         self.heat.clear()
         self.images = []
+        self._legend_names = {}
         self.heat_titles = []
         self.heat_step = 0
         self._ranges = {}
@@ -218,8 +256,9 @@ class PlotPanel(QWidget):
         off = self.history.columns(kind).start
         for name, size in zip(layout.names, layout.sizes):
             pi = color_layout.names.index(name) if name in color_layout.names else 0
-            label = name if size == 1 else f"{name} ({size} elements)"
-            out.append((_lines(w, theme.param_color(pi), label), off, size))
+            item = _lines(w, theme.param_color(pi), self._element_label(name, size))
+            self._legend_names[item] = (name, size)
+            out.append((item, off, size))
             off += size
         return out
 
@@ -269,7 +308,7 @@ class PlotPanel(QWidget):
                     c = pg.InfiniteLine(
                         angle=90,
                         pen=pg.mkPen(theme.CURSOR_COLOR, width=2, style=Qt.PenStyle.DashLine),
-                        label="step {value:.0f}",
+                        label=self.tr("step {value:.0f}"),
                         labelOpts={"color": theme.CURSOR_COLOR, "position": 0.08, "fill": (255, 255, 255, 200)},
                     )
                     c.setZValue(50)
@@ -305,7 +344,7 @@ class PlotPanel(QWidget):
             return
         self.heat_step = step
         for label, name, grads in self.heat_titles:
-            label.setText(heatmap_title(name, step, grads).replace("\n", "<br>"))
+            label.setText(tr_msg(heatmap_title(name, step, grads)).replace("\n", "<br>"))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly
@@ -386,7 +425,7 @@ class PlotPanel(QWidget):
                     pos=float(bx[0]),
                     angle=90,
                     pen=pg.mkPen(theme.ERROR_COLOR, width=2),
-                    label="not finite",
+                    label=self.tr("not finite"),
                     labelOpts={"color": theme.ERROR_COLOR, "position": 0.92, "anchors": [(0, 0.5), (0, 0.5)]},
                 )
                 w.addItem(ln)
@@ -402,7 +441,9 @@ class PlotPanel(QWidget):
 
     def _text_loss(self, step: int) -> str:
         i = self._index(step)
-        return "" if i is None else f"step {self.history.steps[i]}: loss {fmt_number(self.history.loss[i])}"
+        if i is None:
+            return ""
+        return self.tr("step {step}: loss {loss}").format(step=self.history.steps[i], loss=fmt_number(self.history.loss[i]))
 
     def _text_elements(self, step: int, grads: bool) -> str:
         """'step 120: w[0,0]=0.49  w[0,1]=-0.14 ...' for the parameter or gradient plot."""
@@ -411,7 +452,9 @@ class PlotPanel(QWidget):
             return ""
         h = self.history
         layout, vals = (h.grad_layout, h.grads[i]) if grads else (h.param_layout, h.params[i])
-        head = f"step {h.steps[i]}: " + (f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else "")
+        head = self.tr("step {step}: ").format(step=h.steps[i]) + (
+            f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else ""
+        )
         return head + "  ".join(f"{lab}={fmt_number(v)}" for lab, v in list(zip(layout.labels(), vals))[:8])
 
 

@@ -15,7 +15,7 @@ def take_screenshot(
 
     from ..model.presets import load_preset
     from ..model.session import SessionError
-    from . import theme
+    from . import language, theme
     from .main_window import MainWindow
 
     try:
@@ -30,6 +30,7 @@ def take_screenshot(
         session.options.mode = mode
     app = QApplication.instance() or QApplication([])
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
+    language.install()  # the system's language, and the bundled Chinese font
     w = MainWindow(session)
     w.resize(1600, 1000)
     w.show()

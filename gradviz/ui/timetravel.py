@@ -39,14 +39,17 @@ from ..model.formatting import fmt_number, fmt_tensor
 from ..model.runstate import Control, Phase
 from ..model.session import MIN_LR
 from ..model.steps import state_at
+from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
+from .language import tr_msg
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
-SLIDER_TIP = "Drag back through the run: the plots, the nodes and the inspector show that step"
-CONTINUE_TIP = (
+SLIDER_TIP = QT_TRANSLATE_NOOP("TimeTravel", "Drag back through the run: the plots, the nodes and the inspector show that step")
+CONTINUE_TIP = QT_TRANSLATE_NOOP(
+    "TimeTravel",
     "Go back to the state before the step shown and train on from there with the options now set "
-    "(change the learning rate first to try another)"
+    "(change the learning rate first to try another)",
 )
 
 
@@ -58,7 +61,7 @@ class TimeTravelBar(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         row = QHBoxLayout()
-        title = QLabel("History")
+        title = QLabel(self.tr("History"))
         title.setFont(theme.font(11, bold=True))
         row.addWidget(title)
         self.slider = QSlider(Qt.Orientation.Horizontal)
@@ -70,7 +73,7 @@ class TimeTravelBar(QWidget):
         self.stepShown.setFont(theme.font(11, mono=True))
         self.stepShown.setMinimumWidth(170)
         row.addWidget(self.stepShown)
-        self.continueButton = QPushButton("Continue from here")
+        self.continueButton = QPushButton(self.tr("Continue from here"))
         self.continueButton.setObjectName("continueButton")
         row.addWidget(self.continueButton)
         lay.addLayout(row)
@@ -92,7 +95,7 @@ class TimeTravelBar(QWidget):
         self.coachSteps.setObjectName("coachStepsSpin")
         self.coachSteps.setRange(1, 1_000_000)
         self.coachSteps.setValue(10)
-        self.coachSteps.setToolTip("How many steps before the first non-finite one to go back")
+        self.coachSteps.setToolTip(self.tr("How many steps before the first non-finite one to go back"))
         self.coachFactor = QDoubleSpinBox()
         self.coachFactor.setObjectName("coachFactorSpin")
         self.coachFactor.setDecimals(3)
@@ -100,16 +103,16 @@ class TimeTravelBar(QWidget):
         self.coachFactor.setSingleStep(0.05)
         self.coachFactor.setValue(0.1)
         self.coachFactor.setPrefix("× ")
-        self.coachFactor.setToolTip("The learning rate is multiplied by this")
+        self.coachFactor.setToolTip(self.tr("The learning rate is multiplied by this"))
         self.coachButton = QPushButton("")
         self.coachButton.setObjectName("coachButton")
         self.coachSteps.setMaximumWidth(90)
         self.coachFactor.setMaximumWidth(90)
         cl.addStretch(1)
         for w in (
-            QLabel("Go back"),
+            QLabel(self.tr("Go back")),
             self.coachSteps,
-            QLabel("steps, learning rate"),
+            QLabel(self.tr("steps, learning rate")),
             self.coachFactor,
             self.coachButton,
         ):
@@ -139,7 +142,7 @@ class UpdateView(QWidget):
         lay.addWidget(self.values)
         self.element = QComboBox()
         self.element.setObjectName("updateElementCombo")
-        self.element.setToolTip("One element (signed values), or the whole tensor (norms)")
+        self.element.setToolTip(self.tr("One element (signed values), or the whole tensor (norms)"))
         lay.addWidget(self.element)
         self.table = QTableWidget(0, 5)
         self.table.setObjectName("updateTable")
@@ -148,7 +151,7 @@ class UpdateView(QWidget):
         # every number in full (a narrow dock scrolls sideways rather than cut them)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setToolTip("g = ∂L/∂p at that step; ratio = |lr·g| / |p| (norms for the whole tensor)")
+        self.table.setToolTip(self.tr("g = ∂L/∂p at that step; ratio = |lr·g| / |p| (norms for the whole tensor)"))
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(120)
         lay.addWidget(self.table)
@@ -208,8 +211,9 @@ class TimeTravel(QObject):
         """The graph caption's first line while a past step is shown ("" otherwise)."""
         if self.shown is None:
             return ""
-        where = "" if self.past is not None else " (computing…)"
-        return f"Nodes: {state_at(self.shown)}, from the history slider{where}"
+        if self.past is None:
+            return self.tr("Nodes: {state}, from the history slider (computing…)").format(state=tr_msg(state_at(self.shown)))
+        return self.tr("Nodes: {state}, from the history slider").format(state=tr_msg(state_at(self.shown)))
 
     def _sync(self) -> None:
         """Slider range and permissions after new steps or a new state."""
@@ -230,8 +234,8 @@ class TimeTravel(QObject):
             (self.bar.continueButton, Control.CONTINUE, CONTINUE_TIP),
         ):
             widget.setEnabled(perms.ok(control))
-            widget.setToolTip(perms.why(control) or tip)
-        self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}" if n else "no steps yet")
+            widget.setToolTip(tr_msg(perms.why(control)) or self.tr(tip))
+        self.bar.stepShown.setText(self._step_of(s) if n else self.tr("no steps yet"))
         self.bar.coachButton.setEnabled(perms.ok(Control.CONTINUE))
         if self.c.state != Phase.DIVERGED and self.bar.coachBox.isVisible():
             self.bar.coachBox.setVisible(False)
@@ -248,11 +252,22 @@ class TimeTravel(QObject):
         s.setRange(int(h.steps[0]), int(h.steps[-1]))
         s.setValue(s.maximum())
         self._setting = False
-        self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}")
+        self.bar.stepShown.setText(self._step_of(s))
         now = time.perf_counter()
         if self.node and now - self._view_time > VIEW_SECONDS:
             self._view_time = now
             self._update_view()
+
+    def _step_of(self, s) -> str:
+        return self.tr("step {step:,} of {last:,}").format(step=s.value(), last=s.maximum())
+
+    def retranslate(self) -> None:
+        """The texts made with values, in the new language (language.py re-sets the others)."""
+        self._coach_button_text()
+        if self.bar.coachBox.isVisible() and self.c.history is not None:
+            self.bar.coachLabel.setText(tr_msg(coach_text(self.c.history)))
+        self._node_selected(self.node)
+        self._sync()
 
     def _on_built(self) -> None:
         self.shown, self.past = None, None
@@ -310,8 +325,9 @@ class TimeTravel(QObject):
         self.bar.coachBox.setVisible(False)
         self.w.dismiss_error()
         self.w.statusBar().showMessage(
-            f"Went back to {state_at(step)} with learning rate {fmt_number(self.w.document.options.lr)}; "
-            "the abandoned future is the faint curve on the loss plot",
+            self.tr(
+                "Went back to {state} with learning rate {lr}; the abandoned future is the faint curve on the loss plot"
+            ).format(state=tr_msg(state_at(step)), lr=fmt_number(self.w.document.options.lr)),
             8000,
         )
         self._sync()
@@ -324,7 +340,7 @@ class TimeTravel(QObject):
         text = coach_text(h)
         if not text:
             return
-        self.bar.coachLabel.setText(text)
+        self.bar.coachLabel.setText(tr_msg(text))
         self.bar.coachBox.setVisible(True)
         self._coach_button_text()
         last = last_finite_step(h)
@@ -333,7 +349,9 @@ class TimeTravel(QObject):
 
     def _coach_button_text(self, *_args) -> None:
         self.bar.coachButton.setText(
-            f"Rewind {self.bar.coachSteps.value()} steps and lower the learning rate ×{self.bar.coachFactor.value():g}"
+            self.tr("Rewind {steps} steps and lower the learning rate ×{factor:g}").format(
+                steps=self.bar.coachSteps.value(), factor=self.bar.coachFactor.value()
+            )
         )
 
     def recover_target(self) -> tuple[int, float] | None:
@@ -366,7 +384,7 @@ class TimeTravel(QObject):
             i = h.grad_layout.names.index(name)
             size = h.grad_layout.sizes[i]
             if size > 1:
-                v.element.addItem(f"{name}: whole tensor (norms)", None)
+                v.element.addItem(self.tr("{name}: whole tensor (norms)").format(name=name), None)
             start = sum(h.grad_layout.sizes[:i])
             for k, label in enumerate(h.grad_layout.labels()[start : start + size]):
                 v.element.addItem(label, k)
@@ -387,12 +405,12 @@ class TimeTravel(QObject):
                     {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None
                 )
             )
-            v.title.setText(f"{name} at {state_at(step)}" if step else name)
+            v.title.setText(self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name)
             if data is not None and name in data["values"]:
                 val, grad = np.asarray(data["values"][name]), np.asarray(data["grads"].get(name, np.nan))
-                v.values.setText(f"value {_short(val)}\n∂L/∂{name} {_short(grad)}")
+                v.values.setText(self.tr("value {value}").format(value=_short(val)) + f"\n∂L/∂{name} {_short(grad)}")
             else:
-                v.values.setText("value: not computed yet")
+                v.values.setText(self.tr("value: not computed yet"))
         trained = h is not None and name in h.grad_layout.names and h.n > 0
         v.element.setVisible(trained)
         v.table.setVisible(trained)
@@ -405,9 +423,9 @@ class TimeTravel(QObject):
         t = update_table(h, name, element, rows)
         whole = element is None
         heads = (
-            ["step", f"‖{name}‖", "‖g‖", "‖lr·g‖", "ratio"]
+            [self.tr("step"), f"‖{name}‖", "‖g‖", "‖lr·g‖", self.tr("ratio")]
             if whole
-            else ["step", "value", "g = ∂L/∂p", "−lr×g", "ratio"]
+            else [self.tr("step"), self.tr("value"), "g = ∂L/∂p", "−lr×g", self.tr("ratio")]
         )
         v.table.setHorizontalHeaderLabels(heads)
         n = len(t["step"])
