@@ -37,6 +37,7 @@ from . import theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel
 from .document import SessionDocument
+from .exports import WindowExports
 from .call_view import CallView
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
@@ -274,6 +275,8 @@ class MainWindow(QMainWindow):
             if fn == f.export_dialog:
                 self.saveRunAction = a
                 a.setObjectName("saveRunAction")
+        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
+        m.addMenu(self.exports.menu)
         self.recentMenu = m.addMenu("Open &recent")
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
