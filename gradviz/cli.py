@@ -379,7 +379,7 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
 
     from .formats.frames import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES
     from .model.formatting import quote
-    from .safe_io import FileProblem, check_output
+    from .safe_io import FileProblem, probe_output
 
     steps = SCREENSHOT_STEPS if a.steps is None else a.steps
     if steps < 0:
@@ -392,7 +392,7 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
     if fmt not in SCREENSHOT_FORMATS:
         raise BadInput(f"--out {quote(a.out)}: unknown extension; use .png, .svg or .gif (an animated GIF)")
     try:
-        check_output(a.out, [a.session] if a.session else [])
+        probe_output(a.out, [a.session] if a.session else [])
     except FileProblem as e:
         raise BadInput(f"--out {e}") from None
     frames = DEFAULT_FRAMES if a.frames is None else a.frames

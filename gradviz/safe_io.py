@@ -175,6 +175,14 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
     return target
 
 
+def probe_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLike] = ()) -> Path:
+    """check_output, and a temporary file made and removed beside the target: a folder that cannot
+    be written is said before a long piece of work (a GIF, a screenshot's training), not after."""
+    out = SafeOutput(path, not_same_as, binary=True)
+    out.discard()
+    return out.target
+
+
 class SafeOutput:
     """A text file (or, with binary=True, a file of bytes: pictures) written through a temporary
     file in the same folder, renamed over the target by commit() or removed by discard(). As a

@@ -35,7 +35,7 @@ from ..formats.frames import DEFAULT_FRAMES, TooFewSteps, frame_steps, gif_bytes
 from ..formats.table import write_csv
 from ..model.formatting import show_path
 from ..model.runstate import Control
-from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_bytes, check_output
+from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_bytes, probe_output
 
 PICTURE_FORMATS = ("png", "svg")
 SHARP = 2.0  # the graph and the plots are drawn at twice their size in a PNG: crisp on a projector
@@ -279,6 +279,7 @@ class WindowExports(QObject):
         self.gifAction.setObjectName("exportGifAction")
         self.gifAction.triggered.connect(self.gif_dialog)
         self.menu.aboutToShow.connect(self.update_actions)
+        window.controller.stateChanged.connect(lambda _run: self.update_actions())
 
         # Ctrl+E opens this menu wherever the focus is; the File menu lists the key beside it
         self.action = self.menu.menuAction()
@@ -352,7 +353,7 @@ class WindowExports(QObject):
             self._failed(name, self.tr("{path}: a picture is written as .png or .svg").format(path=full_path(path)))
             return False
         try:
-            check_output(path)  # before drawing: an unwritable folder is said at once
+            probe_output(path)  # before drawing: an unwritable folder is said at once
             data, size = self.picture(what, fmt)
             atomic_write_bytes(path, data)
         except FileProblem as e:
@@ -419,8 +420,8 @@ class WindowExports(QObject):
                 raise ValueError(perms.why(Control.SCRUB))
             if extension(path) != "gif":
                 raise ValueError(self.tr("{path}: an animated GIF is written as .gif").format(path=full_path(path)))
-            check_output(path)
             steps = frame_steps(h.steps, frames)
+            probe_output(path)  # before recording: an unwritable folder is said at once
         except (ValueError, TooFewSteps) as e:  # FileProblem is a ValueError
             self._failed(what, e)
             return None
