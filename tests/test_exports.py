@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image, ImageSequence
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 
 from gradviz.cli import main
 from gradviz.formats.frames import MIN_FRAMES, TooFewSteps, frame_steps, gif_bytes
@@ -322,6 +322,10 @@ def test_ctrl_e_opens_the_export_menu(qtbot, win):
     qtbot.keyClick(win, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(win.exports.menu.isVisible, timeout=5_000)
     win.exports.menu.close()
+    csv_action = win.exports.csvAction
+    csv_action.setText("")
+    QCoreApplication.sendEvent(win.exports.menu, QEvent(QEvent.Type.LanguageChange))  # as a new translator does
+    assert csv_action.text() == "History as CSV (one column per element)…"
 
 
 # -- the command line ----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QIODevice, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsItem, QGraphicsView, QMenu, QWidget
@@ -213,6 +213,9 @@ class GifRecorder(QObject):
         if len(self.frames) == len(self.steps):
             self._finish("")
             return
+        if not self.w.isVisible():
+            self._finish(self.tr("The window was closed while recording."))
+            return
         if not self.w.permissions().ok(Control.SCRUB):
             self._finish(self.w.permissions().why(Control.SCRUB) or self.tr("The run changed while recording."))
             return
@@ -241,41 +244,35 @@ class GifRecorder(QObject):
 
 # -- the window's exports ------------------------------------------------------------------------------
 class WindowExports(QObject):
-    """File > Export and Ctrl+E (`exportAction`), and an export entry in each plot's context menu."""
+    """File > Export and Ctrl+E (`exportAction`), and export entries in each plot's context menu.
+    Their texts are set in retranslate(), again whenever the language changes."""
 
     def __init__(self, window):
         super().__init__(window)
         self.w = window
         self.folder = ""  # where the last export went: the next dialog opens there
         self.recorder: GifRecorder | None = None
-        self.menu = QMenu(self.tr("E&xport"), window)
+        self.gif_job = None
+        self.menu = QMenu(window)
         self.menu.setObjectName("exportMenu")
         self.menu.setToolTipsVisible(True)
-        plots = {
-            "lossPlot": self.tr("Loss plot"),
-            "paramPlot": self.tr("Parameters plot"),
-            "gradPlot": self.tr("Gradients plot"),
-        }
-        self.names = {"window": self.tr("Window"), "graph": self.tr("Graph"), **plots}
         self.picture_actions: dict[tuple[str, str], QAction] = {}
         for what in ("window", "graph", *PLOTS):
             if what == PLOTS[0]:
                 self.menu.addSeparator()
             for fmt in PICTURE_FORMATS:
-                a = self.menu.addAction(
-                    self.tr("{what} as {format}…").format(what=self.names[what], format=fmt.upper())
-                )
+                a = self.menu.addAction("")
                 a.setObjectName(f"export_{what}_{fmt}")
                 a.triggered.connect(lambda _=False, what=what, fmt=fmt: self.picture_dialog(what, fmt))
                 self.picture_actions[(what, fmt)] = a
         self.menu.addSeparator()
-        self.csvAction = self.menu.addAction(self.tr("History as CSV (one column per element)…"))
+        self.csvAction = self.menu.addAction("")
         self.csvAction.setObjectName("exportCsvAction")
         self.csvAction.triggered.connect(self.csv_dialog)
-        self.jsonlAction = self.menu.addAction(self.tr("History as JSON Lines (as gradviz run writes)…"))
+        self.jsonlAction = self.menu.addAction("")
         self.jsonlAction.setObjectName("exportJsonlAction")
         self.jsonlAction.triggered.connect(self.w.files.export_dialog)
-        self.gifAction = self.menu.addAction(self.tr("Animated GIF of the run…"))
+        self.gifAction = self.menu.addAction("")
         self.gifAction.setObjectName("exportGifAction")
         self.gifAction.triggered.connect(self.gif_dialog)
         self.menu.aboutToShow.connect(self.update_actions)
@@ -286,27 +283,52 @@ class WindowExports(QObject):
         self.action.setObjectName("exportAction")
         self.action.setShortcut(QKeySequence("Ctrl+E"))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.action.setToolTip(self.tr("Pictures, the history and an animated GIF, for slides"))
         self.action.triggered.connect(self.popup)  # the key; choosing the entry opens the submenu
         window.addAction(self.action)
-        self.install_plot_menus()
-        self.update_actions()
 
-    def install_plot_menus(self) -> None:
-        """Each plot's right-click menu: export this plot (instead of pyqtgraph's Export...)."""
+        # each plot's right-click menu: these entries instead of pyqtgraph's Export... dialog
+        self.plot_actions: dict[tuple[str, str], QAction] = {}
         for name in PLOTS:
             plot = self.target(name)
-            entries = []
-            for fmt in PICTURE_FORMATS:
-                a = QAction(self.tr("Export this plot as {format}…").format(format=fmt.upper()), plot)
-                a.setObjectName(f"plotExport_{name}_{fmt}")
-                a.triggered.connect(lambda _=False, what=name, fmt=fmt: self.picture_dialog(what, fmt))
-                entries.append(a)
-            csv = QAction(self.tr("Export the history as CSV…"), plot)
-            csv.setObjectName(f"plotExport_{name}_csv")
-            csv.triggered.connect(self.csv_dialog)
-            entries.append(csv)
-            plot.scene().contextMenu = entries  # what pyqtgraph's scene adds to every context menu
+            for kind in (*PICTURE_FORMATS, "csv"):
+                a = QAction(plot)
+                a.setObjectName(f"plotExport_{name}_{kind}")
+                if kind == "csv":
+                    a.triggered.connect(self.csv_dialog)
+                else:
+                    a.triggered.connect(lambda _=False, what=name, fmt=kind: self.picture_dialog(what, fmt))
+                self.plot_actions[(name, kind)] = a
+            plot.scene().contextMenu = [self.plot_actions[(name, kind)] for kind in (*PICTURE_FORMATS, "csv")]
+        self.menu.installEventFilter(self)  # a language change reaches the menu: retranslate
+        self.retranslate()
+        self.update_actions()
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.menu and event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return False
+
+    def retranslate(self) -> None:
+        self.names = {
+            "window": self.tr("Window"),
+            "graph": self.tr("Graph"),
+            "lossPlot": self.tr("Loss plot"),
+            "paramPlot": self.tr("Parameters plot"),
+            "gradPlot": self.tr("Gradients plot"),
+        }
+        self.menu.setTitle(self.tr("E&xport"))
+        self.action.setToolTip(self.tr("Pictures, the history and an animated GIF, for slides"))
+        for (what, fmt), a in self.picture_actions.items():
+            a.setText(self.tr("{what} as {format}…").format(what=self.names[what], format=fmt.upper()))
+        self.csvAction.setText(self.tr("History as CSV (one column per element)…"))
+        self.jsonlAction.setText(self.tr("History as JSON Lines (as gradviz run writes)…"))
+        self.gifAction.setText(self.tr("Animated GIF of the run…"))
+        for (_name, kind), a in self.plot_actions.items():
+            if kind == "csv":
+                a.setText(self.tr("Export the history as CSV…"))
+            else:
+                a.setText(self.tr("Export this plot as {format}…").format(format=kind.upper()))
+        self.update_actions()
 
     def popup(self) -> None:
         """Ctrl+E: the export menu, in the middle of the window."""

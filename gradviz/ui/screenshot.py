@@ -132,6 +132,9 @@ def take_screenshot(
         print(f"{cmd}: error: {e}", file=sys.stderr)
         w.close()
         return 4
+    shot = (w.width(), w.height())
     w.close()
+    if shot != tuple(size):
+        print(f"{cmd}: note: the window cannot be smaller than {shot[0]}x{shot[1]}", file=sys.stderr)
     print(f"wrote {out} ({what})")
     return 0
