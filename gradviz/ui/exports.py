@@ -25,7 +25,20 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QEvent, QIODevice, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QDeadlineTimer,
+    QEvent,
+    QIODevice,
+    QObject,
+    QPoint,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsItem, QGraphicsView, QMenu, QWidget
@@ -158,9 +171,8 @@ def graph_picture(view, fmt: str, scale: float = SHARP) -> tuple[bytes, QSize]:
     cp.end()
     band = caption.boundingRect()
     top = band.bottom() + 8 if not band.isEmpty() else 0
-    size = QSize(
-        math.ceil(max(src.width(), band.right() + 24)), math.ceil(top + src.height())
-    )  # room: fonts differ a little between SVG viewers
+    width = max(src.width(), band.right() + 24)  # room to spare: fonts differ a little between SVG viewers
+    size = QSize(math.ceil(width), math.ceil(top + src.height()))
 
     def paint(p: QPainter) -> None:
         p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -187,10 +199,9 @@ class GifRecorder(QObject):
 
     finished = Signal()
 
-    def __init__(self, window, steps: list[int], target: QWidget | None = None):
+    def __init__(self, window, steps: list[int]):
         super().__init__(window)
         self.w, self.steps = window, list(steps)
-        self.target = target or window
         self.frames: list[np.ndarray] = []
         self.error = ""
         self.done = False
@@ -198,16 +209,12 @@ class GifRecorder(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._poll)
         self._restore: int | None = None
-        self._waited = 0
+        self._deadline = QDeadlineTimer()
 
     def start(self) -> GifRecorder:
         self._restore = self.w.timeTravel.shown
         self._next()
         return self
-
-    def cancel(self, why: str) -> None:
-        if not self.done:
-            self._finish(why)
 
     def _next(self) -> None:
         if len(self.frames) == len(self.steps):
@@ -219,7 +226,7 @@ class GifRecorder(QObject):
         if not self.w.permissions().ok(Control.SCRUB):
             self._finish(self.w.permissions().why(Control.SCRUB) or self.tr("The run changed while recording."))
             return
-        self._waited = 0
+        self._deadline = QDeadlineTimer(FRAME_WAIT_MS)
         self.w.timeTravel.show_step(self.steps[len(self.frames)])
         self._poll()
 
@@ -227,11 +234,10 @@ class GifRecorder(QObject):
         tt, c = self.w.timeTravel, self.w.controller
         step = self.steps[len(self.frames)]
         ready = tt.shown == step and tt.past is not None
-        if not ready and c.engine_running and self._waited < FRAME_WAIT_MS:
-            self._waited += POLL_MS
+        if not ready and c.engine_running and not self._deadline.hasExpired():
             self._timer.start(POLL_MS)
             return
-        self.frames.append(rgb_array(self.target.grab().toImage()))
+        self.frames.append(rgb_array(self.w.grab().toImage()))
         self._next()
 
     def _finish(self, error: str) -> None:
@@ -318,16 +324,30 @@ class WindowExports(QObject):
         }
         self.menu.setTitle(self.tr("E&xport"))
         self.action.setToolTip(self.tr("Pictures, the history and an animated GIF, for slides"))
-        for (what, fmt), a in self.picture_actions.items():
-            a.setText(self.tr("{what} as {format}…").format(what=self.names[what], format=fmt.upper()))
+        texts = {  # whole phrases, for translators
+            ("window", "png"): self.tr("Window as PNG…"),
+            ("window", "svg"): self.tr("Window as SVG…"),
+            ("graph", "png"): self.tr("Graph as PNG…"),
+            ("graph", "svg"): self.tr("Graph as SVG…"),
+            ("lossPlot", "png"): self.tr("Loss plot as PNG…"),
+            ("lossPlot", "svg"): self.tr("Loss plot as SVG…"),
+            ("paramPlot", "png"): self.tr("Parameters plot as PNG…"),
+            ("paramPlot", "svg"): self.tr("Parameters plot as SVG…"),
+            ("gradPlot", "png"): self.tr("Gradients plot as PNG…"),
+            ("gradPlot", "svg"): self.tr("Gradients plot as SVG…"),
+        }
+        for key, a in self.picture_actions.items():
+            a.setText(texts[key])
         self.csvAction.setText(self.tr("History as CSV (one column per element)…"))
         self.jsonlAction.setText(self.tr("History as JSON Lines (as gradviz run writes)…"))
         self.gifAction.setText(self.tr("Animated GIF of the run…"))
+        plot_texts = {
+            "png": self.tr("Export this plot as PNG…"),
+            "svg": self.tr("Export this plot as SVG…"),
+            "csv": self.tr("Export the history as CSV…"),
+        }
         for (_name, kind), a in self.plot_actions.items():
-            if kind == "csv":
-                a.setText(self.tr("Export the history as CSV…"))
-            else:
-                a.setText(self.tr("Export this plot as {format}…").format(format=kind.upper()))
+            a.setText(plot_texts[kind])
         self.update_actions()
 
     def popup(self) -> None:
@@ -386,7 +406,7 @@ class WindowExports(QObject):
 
     def picture_dialog(self, what: str, fmt: str) -> None:
         path = self._ask_path(
-            self.tr("Export {what} as {format}").format(what=self.names[what], format=fmt.upper()),
+            self.picture_actions[(what, fmt)].text().replace("&", "").rstrip("…"),
             f"gradviz-{what}.{fmt}",
             self.tr("PNG picture (*.png)") if fmt == "png" else self.tr("SVG drawing (*.svg)"),
         )
