@@ -275,11 +275,11 @@ class MainWindow(QMainWindow):
             if fn == f.export_dialog:
                 self.saveRunAction = a
                 a.setObjectName("saveRunAction")
-        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
-        m.addMenu(self.exports.menu)
         self.recentMenu = m.addMenu("Open &recent")
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
+        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
+        m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()
         q = m.addAction("&Quit")
         q.setShortcut(QKeySequence.StandardKey.Quit)
