@@ -1,5 +1,5 @@
 """Command line: `gradviz` opens the app, `gradviz run` trains headless and writes JSON Lines,
-`gradviz screenshot` renders the window to a PNG.
+`gradviz screenshot` renders the window to a PNG, an SVG or an animated GIF.
 
 Exit codes of `run`: 0 success, 2 bad input (one line on stderr, nothing written), 3 stopped on a
 non-finite value (the file is still complete), 4 the output could not be written (a full disk, an
@@ -85,8 +85,6 @@ def _ci(choices):
 
 
 def _build_parser() -> _Parser:
-    from .model.session import MODES
-
     p = _Parser(prog="gradviz", description="See MindSpore's automatic differentiation at work.")
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("run", help="train headless and write JSON Lines")
@@ -106,13 +104,39 @@ def _build_parser() -> _Parser:
     q = sub.add_parser("parity", help="train in PyTorch beside MindSpore from the same values and compare per step")
     _add_run_options(q)
     q.add_argument("--json", action="store_true", help="write JSON instead of a table")
-    s = sub.add_parser("screenshot", help="render the window with a trained preset to a PNG")
-    s.add_argument("--preset", default="tutorial")
-    s.add_argument("--steps", type=int, default=50)
-    s.add_argument("--out", required=True)
-    s.add_argument("--aux-output", action="store_true")
-    s.add_argument("--mode", type=_ci(MODES), default=None)
+    s = sub.add_parser("screenshot", help="render the window with a trained run to a PNG, an SVG or an animated GIF")
+    _add_run_options(s)
+    s.add_argument(
+        "--size", type=_size, help=f"the window and its screen, WxH (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})"
+    )
+    s.add_argument("--lang", type=_ci(LANGUAGES), help="the window's language: zh or en")
+    s.add_argument("--presentation", action="store_true", help="in presentation mode")
+    s.add_argument("--frames", type=int, help="frames of an animated GIF (10 to 200; default 20)")
+    s.add_argument("--out", required=True, help="FILE.png, FILE.svg or FILE.gif (an animated GIF across the run)")
     return p
+
+
+LANGUAGES = ("zh", "en")
+DEFAULT_SIZE = (1600, 1000)
+MIN_SIZE, MAX_SIZE = (320, 240), (7680, 4320)
+SCREENSHOT_FORMATS = ("png", "svg", "gif")
+SCREENSHOT_STEPS = 50
+
+
+def _size(text: str) -> tuple[int, int]:
+    """'1280x720' -> (1280, 720), within MIN_SIZE..MAX_SIZE."""
+    import re
+
+    from .model.formatting import quote
+
+    m = re.fullmatch(r"(\d{1,6})[xX](\d{1,6})", text.strip())
+    size = (int(m.group(1)), int(m.group(2))) if m else None
+    if size is None or not (MIN_SIZE[0] <= size[0] <= MAX_SIZE[0] and MIN_SIZE[1] <= size[1] <= MAX_SIZE[1]):
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)} is not a window size: give WIDTHxHEIGHT in pixels, from "
+            f"{MIN_SIZE[0]}x{MIN_SIZE[1]} to {MAX_SIZE[0]}x{MAX_SIZE[1]} (e.g. 1280x720)"
+        )
+    return size
 
 
 def _add_source(r) -> None:
@@ -349,9 +373,47 @@ def _silence_stdout() -> None:
 
 
 def cmd_screenshot(a: argparse.Namespace) -> int:
+    """The window, trained for --steps steps, as a PNG or SVG picture or an animated GIF of the
+    run (the time-travel cursor moved across it). Bad options are said before anything starts."""
+    import os
+
+    from .formats.frames import DEFAULT_FRAMES, MAX_FRAMES, MIN_FRAMES
+    from .model.formatting import quote
+    from .safe_io import FileProblem, probe_output
+
+    steps = SCREENSHOT_STEPS if a.steps is None else a.steps
+    if steps < 0:
+        raise BadInput("--steps must be 0 or more")
+    a.steps = max(steps, 1)
+    session, _ = session_from_args(a)
+    if a.until_loss is None:
+        session.options.until_loss = None  # the picture shows the steps asked for
+    fmt = os.path.splitext(a.out)[1].lower().lstrip(".")
+    if fmt not in SCREENSHOT_FORMATS:
+        raise BadInput(f"--out {quote(a.out)}: unknown extension; use .png, .svg or .gif (an animated GIF)")
+    try:
+        probe_output(a.out, [a.session] if a.session else [])
+    except FileProblem as e:
+        raise BadInput(f"--out {e}") from None
+    frames = DEFAULT_FRAMES if a.frames is None else a.frames
+    if fmt != "gif" and a.frames is not None:
+        raise BadInput("--frames is for an animated GIF: --out FILE.gif")
+    if fmt == "gif" and not MIN_FRAMES <= frames <= MAX_FRAMES:
+        raise BadInput(f"--frames must be from {MIN_FRAMES} to {MAX_FRAMES}")
+    if fmt == "gif" and steps < MIN_FRAMES:
+        raise BadInput(f"an animated GIF shows the run at {MIN_FRAMES} steps at least: --steps {MIN_FRAMES} or more")
     from .ui.screenshot import take_screenshot
 
-    return take_screenshot(a.preset, a.steps, a.out, aux_output=a.aux_output, mode=a.mode)
+    return take_screenshot(
+        session,
+        steps,
+        a.out,
+        fmt,
+        size=a.size or DEFAULT_SIZE,
+        lang=a.lang,
+        presentation=a.presentation,
+        frames=frames,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -392,8 +454,6 @@ def _main(argv: list[str], cmd: str) -> int:
                 a.command
             ](a)
         if a.command == "screenshot":
-            if a.steps < 0:
-                raise BadInput("--steps must be 0 or more")
             return cmd_screenshot(a)
     except BadInput as e:
         print(f"{cmd}: error: {e}", file=sys.stderr)

@@ -176,12 +176,21 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
     return target
 
 
-class SafeOutput:
-    """A text file written through a temporary file in the same folder, renamed over the target
-    by commit() or removed by discard(). As a context manager it commits on success and discards
-    on any exception (OSError becomes WriteFailed)."""
+def probe_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLike] = ()) -> Path:
+    """check_output, and a temporary file made and removed beside the target: a folder that cannot
+    be written is said before a long piece of work (a GIF, a screenshot's training), not after."""
+    out = SafeOutput(path, not_same_as, binary=True)
+    out.discard()
+    return out.target
 
-    def __init__(self, path: str | os.PathLike, not_same_as: Iterable[str | os.PathLike] = ()):
+
+class SafeOutput:
+    """A text file (or, with binary=True, a file of bytes: pictures) written through a temporary
+    file in the same folder, renamed over the target by commit() or removed by discard(). As a
+    context manager it commits on success and discards on any exception (OSError becomes
+    WriteFailed)."""
+
+    def __init__(self, path: str | os.PathLike, not_same_as: Iterable[str | os.PathLike] = (), binary: bool = False):
         self.where = show_path(path)
         self.target = check_output(path, not_same_as)
         try:
@@ -192,7 +201,7 @@ class SafeOutput:
         try:
             if self._old is not None:
                 self._copy_owner_and_mode(fd, self._old)
-            self.file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            self.file = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         except BaseException:
             os.close(fd)
             self._unlink_tmp()
@@ -224,7 +233,7 @@ class SafeOutput:
                     continue
         os.fchmod(fd, stat.S_IMODE(old.st_mode))
 
-    def write(self, text: str) -> None:
+    def write(self, text: str | bytes) -> None:
         self.file.write(text)
 
     def commit(self) -> None:
@@ -275,3 +284,9 @@ def atomic_write_text(path: str | os.PathLike, text: str, not_same_as: Iterable[
     """Write the whole text, or leave the file as it was (see SafeOutput)."""
     with SafeOutput(path, not_same_as) as out:
         out.write(text)
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, not_same_as: Iterable[str | os.PathLike] = ()) -> None:
+    """Write all the bytes (a picture), or leave the file as it was (see SafeOutput)."""
+    with SafeOutput(path, not_same_as, binary=True) as out:
+        out.write(data)

@@ -38,6 +38,7 @@ from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
 from .controls import ControlPanel
 from .document import SessionDocument
+from .exports import WindowExports
 from .call_view import CallView
 from .graph_view import GraphScene, GraphView
 from .inspector import Inspector
@@ -280,6 +281,8 @@ class MainWindow(QMainWindow):
         self.recentMenu = m.addMenu(self.tr("Open &recent"))
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
+        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
+        m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()
         q = m.addAction(self.tr("&Quit"))
         q.setShortcut(QKeySequence.StandardKey.Quit)

@@ -1,39 +1,82 @@
-"""`gradviz screenshot`: open the window offscreen, train N steps, save a PNG of the window."""
+"""`gradviz screenshot`: open the window offscreen on a screen of the size asked for, train N
+steps, and write the window as a PNG or SVG picture, or an animated GIF of the run (the
+time-travel cursor moved across it, as File > Export does). The options were checked by the
+command line (gradviz/cli.py) before anything here starts."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+import tempfile
+
+SCREEN_DPI = 96
+
+
+def _application(size: tuple[int, int]):
+    """The QApplication; offscreen, its screen is `size` (the offscreen default is 800x800, which
+    a window that fits its screen would shrink to)."""
+    from PySide6.QtWidgets import QApplication
+
+    from ..safe_io import atomic_write_text
+
+    app = QApplication.instance()
+    if app is not None:
+        return app
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform != "offscreen":
+        return QApplication(["gradviz"])
+    screen = {"name": "screenshot", "x": 0, "y": 0, "width": size[0], "height": size[1]}
+    screen.update(logicalDpi=SCREEN_DPI, logicalBaseDpi=SCREEN_DPI, dpr=1)
+    with tempfile.TemporaryDirectory(prefix="gradviz-") as folder:
+        config = os.path.join(folder, "screen.json")
+        atomic_write_text(config, json.dumps({"screens": [screen]}))
+        return QApplication(["gradviz", "-platform", f"offscreen:configfile={config}"])
+
+
+def _language(lang: str | None) -> str | None:
+    """The app's language code for --lang (zh or en); None: the system's."""
+    from . import language
+
+    return {"zh": "zh_CN", "en": language.SOURCE}.get(lang or "")
 
 
 def take_screenshot(
-    preset: str, steps: int, out: str, aux_output: bool = False, mode: str | None = None, timeout_s: float = 120.0
+    session,
+    steps: int,
+    out: str,
+    fmt: str,
+    size: tuple[int, int] = (1600, 1000),
+    lang: str | None = None,
+    presentation: bool = False,
+    frames: int = 20,
+    timeout_s: float = 120.0,
 ) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtGui import QAction
 
-    from ..model.presets import load_preset
-    from ..model.session import SessionError
+    from ..formats.frames import frame_steps, gif_bytes
+    from ..safe_io import FileProblem, atomic_write_bytes
     from . import language, theme
+    from .exports import GifRecorder
     from .main_window import MainWindow
 
-    try:
-        session = load_preset(preset)
-    except SessionError as e:
-        print(f"gradviz screenshot: error: {e}", file=sys.stderr)
-        return 2
-    session.options.aux_output = aux_output and bool(session.graph.aux_outputs())
-    session.options.steps = max(steps, 1)
-    session.options.until_loss = None
-    if mode:
-        session.options.mode = mode
-    app = QApplication.instance() or QApplication([])
+    cmd = "gradviz screenshot"
+    app = _application(size)
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    language.install()  # the system's language, and the bundled Chinese font
+    language.install(_language(lang))  # --lang, else the system's; and the bundled Chinese font
     w = MainWindow(session)
-    w.resize(1600, 1000)
+    w.resize(*size)
     w.show()
+    if presentation:
+        act = w.findChild(QAction, "presentationAction")
+        if act is None:
+            print(f"{cmd}: error: --presentation: this build has no presentation mode", file=sys.stderr)
+            w.close()
+            return 2
+        if not act.isChecked():
+            act.trigger()
     c = w.controller
     deadline = QDeadlineTimer(int(timeout_s * 1000))
     loop = QEventLoop()
@@ -54,17 +97,33 @@ def take_screenshot(
     elif ok:
         ok = wait(lambda: c.nodes is not None)
     if not ok:
-        print(f"gradviz screenshot: error: training did not finish ({c.last_error or c.state})", file=sys.stderr)
+        print(f"{cmd}: error: training did not finish ({c.last_error or c.state})", file=sys.stderr)
         w.close()
         return 1
     w.plots.refresh()
     w.graphView.fit()
     app.processEvents()
-    img = w.grab()
-    saved = img.save(out)
+    try:
+        if fmt == "gif":
+            rec = GifRecorder(w, frame_steps(c.history.steps, frames)).start()
+            if not wait(lambda: rec.done) or rec.error:
+                print(f"{cmd}: error: the GIF could not be recorded ({rec.error or c.state})", file=sys.stderr)
+                w.close()
+                return 1
+            atomic_write_bytes(out, gif_bytes(rec.frames))
+            height, width = rec.frames[0].shape[:2]
+            what = f"{width}x{height}, {len(rec.frames)} frames"
+        else:
+            data, picture = w.exports.picture("window", fmt)
+            atomic_write_bytes(out, data)
+            what = f"{picture.width()}x{picture.height()}"
+    except FileProblem as e:
+        print(f"{cmd}: error: {e}", file=sys.stderr)
+        w.close()
+        return 4
+    shot = (w.width(), w.height())
     w.close()
-    if not saved:
-        print(f"gradviz screenshot: error: could not write {out}", file=sys.stderr)
-        return 2
-    print(f"wrote {out} ({img.width()}x{img.height()})")
+    if shot != tuple(size):
+        print(f"{cmd}: note: the window cannot be smaller than {shot[0]}x{shot[1]}", file=sys.stderr)
+    print(f"wrote {out} ({what})")
     return 0

@@ -2,6 +2,201 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name></name>
+    <message>
+        <source>The window was closed while recording.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run changed while recording.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished">静态图</translation>
+    </message>
+    <message>
+        <source>Loss plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradients plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pictures, the history and an animated GIF, for slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss plot as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss plot as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters plot as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters plot as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradients plot as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradients plot as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History as CSV (one column per element)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History as JSON Lines (as gradviz run writes)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Animated GIF of the run…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this plot as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this plot as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the history as CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every step, one column per element, for a spreadsheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every step, in the format of gradviz run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The graph and the plots at steps across the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote {what} to {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not export {what}. {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path}: a picture is written as .png or .svg</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{what} ({w}x{h})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG picture (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no history yet: train a few steps first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export cancelled: nothing was written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} steps as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the history to {path}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the history as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the animated GIF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A GIF is being recorded already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path}: an animated GIF is written as .gif</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an animated GIF of {n} frames ({w}x{h})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the GIF to {path}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export an animated GIF of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AppStore</name>
     <message>
         <source>it holds serialized objects that GradViz never writes</source>
