@@ -524,17 +524,13 @@ def fmt_figure(v) -> str:
     return "[" + ", ".join(f"{x:.3f}" if 1e-3 <= abs(x) < 1e4 or x == 0 else fmt_number(x) for x in a.ravel()) + "]"
 
 
-def fmt_option(v) -> str:
-    return "off" if v is None else f"{v:g}"
-
-
 def figures(step: Step, seen: Observed) -> dict[str, tuple[object, str] | None]:
     """Each placeholder of the step: (the number, as quoted), or None while it is not known."""
     out: dict[str, tuple[object, str] | None] = {}
     for name, source in step.figures.items():
         v = figure_value(source, seen)
-        if source[0] == "option":
-            out[name] = (v, fmt_option(v))
+        if v is None:  # not computed yet, or an option that is off
+            out[name] = None
         else:
-            out[name] = None if v is None else (v, fmt_figure(v))
+            out[name] = (v, f"{v:g}" if source[0] == "option" else fmt_figure(v))
     return out

@@ -128,6 +128,8 @@ class LessonPanel(QWidget):
             signal.connect(self.refresh)
         window.document.graphChanged.connect(self._session_edited)
         window.document.optionsChanged.connect(self._session_edited)
+        if not plan.matches(self.step, window.document.session):  # e.g. a session restored at start-up
+            self.note_kind = "differs"
         self.retranslate()
 
     @staticmethod
