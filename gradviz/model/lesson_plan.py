@@ -381,31 +381,30 @@ PLAN: tuple[Step, ...] = (
             Para(
                 QT_TRANSLATE_NOOP(
                     "Lesson",
-                    "The comparison (“Using MindSpore for PyTorch's forward and backward passes”, a MindSpore "
-                    "tech blog) trains weight·x + bias with nn.MSELoss and SGD (learning rate {lr}) in both "
-                    "frameworks. PyTorch computes the gradients with loss.backward() and applies them with "
-                    "optimizer.step(); MindSpore gets them from value_and_grad and applies them with "
-                    "optimizer(grads).",
+                    "The comparison, a MindSpore tech blog, trains weight·x + bias with nn.MSELoss and SGD "
+                    "(learning rate {lr}) in both frameworks: PyTorch's loss.backward() and optimizer.step() "
+                    "are value_and_grad and optimizer(grads) in MindSpore.",
                 )
             ),
             Para(
                 QT_TRANSLATE_NOOP(
                     "Lesson",
-                    "GradViz starts from the comparison's MindSpore values, and its step k is its loop:k-1. "
-                    "Step 1 has loss {first_loss}; step {last_step} (loop:{last_loop}) has loss {last_loss}. "
-                    "Below {until_loss} the run stops before the update, as the comparison's break does.",
+                    "GradViz starts from the comparison's MindSpore values, and its step k is the comparison's "
+                    "loop:k-1: step 1 has loss {first_loss}; step {last_step} (loop:{last_loop}) has loss "
+                    "{last_loss}.",
                 ),
                 QT_TRANSLATE_NOOP(
                     "Lesson",
-                    "Press Start: the run stops once the loss is below {until_loss}, before that step's "
-                    "update, as the comparison's break does.",
+                    "Press Start. GradViz starts from the comparison's MindSpore values, and its step k is the "
+                    "comparison's loop:k-1.",
                 ),
             ),
             Para(
                 QT_TRANSLATE_NOOP(
                     "Lesson",
-                    "The PyTorch parity tab trains the same graph in PyTorch from the same values and plots "
-                    "the differences step by step.",
+                    "Once the loss is below {until_loss}, the run stops before that step's update, like the "
+                    "comparison's break. The PyTorch parity tab runs the same training in PyTorch and plots the "
+                    "differences.",
                 )
             ),
         ),

@@ -112,20 +112,20 @@
         <translation>MindSpore，摘自对照示例（略去打印和注释）</translation>
     </message>
     <message>
-        <source>The comparison (“Using MindSpore for PyTorch&apos;s forward and backward passes”, a MindSpore tech blog) trains weight·x + bias with nn.MSELoss and SGD (learning rate {lr}) in both frameworks. PyTorch computes the gradients with loss.backward() and applies them with optimizer.step(); MindSpore gets them from value_and_grad and applies them with optimizer(grads).</source>
-        <translation>对照示例（MindSpore 技术博客《使用MindSpore实现pytorch中的前反向传播》）在两个框架中用 nn.MSELoss 和 SGD（学习率 {lr}）训练 weight·x + bias。PyTorch 用 loss.backward() 求梯度、用 optimizer.step() 更新参数；MindSpore 用 value_and_grad 求得梯度，再用 optimizer(grads) 更新参数。</translation>
+        <source>The comparison, a MindSpore tech blog, trains weight·x + bias with nn.MSELoss and SGD (learning rate {lr}) in both frameworks: PyTorch&apos;s loss.backward() and optimizer.step() are value_and_grad and optimizer(grads) in MindSpore.</source>
+        <translation>对照示例（一篇 MindSpore 技术博客）在两个框架中用 nn.MSELoss 和 SGD（学习率 {lr}）训练 weight·x + bias：PyTorch 的 loss.backward() 和 optimizer.step()，在 MindSpore 中就是 value_and_grad 和 optimizer(grads)。</translation>
     </message>
     <message>
-        <source>GradViz starts from the comparison&apos;s MindSpore values, and its step k is its loop:k-1. Step 1 has loss {first_loss}; step {last_step} (loop:{last_loop}) has loss {last_loss}. Below {until_loss} the run stops before the update, as the comparison&apos;s break does.</source>
-        <translation>GradViz 从对照示例中 MindSpore 的初始值出发，它的第 k 步就是示例中的 loop:k-1。第 1 步的 loss 为 {first_loss}；第 {last_step} 步（loop:{last_loop}）的 loss 为 {last_loss}。loss 低于 {until_loss} 时，训练在该步更新之前停止，与示例中的 break 一样。</translation>
+        <source>GradViz starts from the comparison&apos;s MindSpore values, and its step k is the comparison&apos;s loop:k-1: step 1 has loss {first_loss}; step {last_step} (loop:{last_loop}) has loss {last_loss}.</source>
+        <translation>GradViz 从对照示例中 MindSpore 的初始值出发，它的第 k 步就是示例中的 loop:k-1：第 1 步的 loss 为 {first_loss}；第 {last_step} 步（loop:{last_loop}）的 loss 为 {last_loss}。</translation>
     </message>
     <message>
-        <source>Press Start: the run stops once the loss is below {until_loss}, before that step&apos;s update, as the comparison&apos;s break does.</source>
-        <translation>点击“开始”：loss 低于 {until_loss} 时，训练在该步更新之前停止，与示例中的 break 一样。</translation>
+        <source>Press Start. GradViz starts from the comparison&apos;s MindSpore values, and its step k is the comparison&apos;s loop:k-1.</source>
+        <translation>点击“开始”。GradViz 从对照示例中 MindSpore 的初始值出发，它的第 k 步就是示例中的 loop:k-1。</translation>
     </message>
     <message>
-        <source>The PyTorch parity tab trains the same graph in PyTorch from the same values and plots the differences step by step.</source>
-        <translation>“PyTorch 对照”标签页用 PyTorch 从相同的初始值训练同一个计算图，并逐步画出两者的差异。</translation>
+        <source>Once the loss is below {until_loss}, the run stops before that step&apos;s update, like the comparison&apos;s break. The PyTorch parity tab runs the same training in PyTorch and plots the differences.</source>
+        <translation>loss 一旦低于 {until_loss}，训练就在该步更新之前停止，与示例中的 break 一样。“PyTorch 对照”标签页用 PyTorch 运行同样的训练，并画出两者的差异。</translation>
     </message>
 </context>
 <context>
