@@ -11,7 +11,9 @@ computed (`figures`), never written here. Texts are marked for Qt's translation 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields
+from functools import cache
 
 import numpy as np
 
@@ -437,20 +439,26 @@ def setup_session(step: Step) -> Session:
     return s
 
 
+@cache
+def _setup(step_id: str) -> tuple[str, tuple]:
+    """A step's graph structure and options, worked out once (the window asks at every edit)."""
+    s = setup_session(PLAN[IDS.index(step_id)])
+    return _structure(s.graph), tuple((k, getattr(s.options, k)) for k in CONTROLLED)
+
+
 def setup_options(step: Step) -> dict:
     """Every option the step sets (CONTROLLED), with its value."""
-    o = setup_session(step).options
-    return {k: getattr(o, k) for k in CONTROLLED}
+    return dict(_setup(step.id)[1])
 
 
-def _structure(graph: Graph) -> list[dict]:
-    """The graph without node positions: moving a node changes no step."""
+def _structure(graph: Graph) -> str:
+    """The graph without node positions (moving a node changes no step), as text."""
     nodes = graph.to_dict()["nodes"]
-    return [{k: v for k, v in n.items() if k != "pos"} for n in nodes]
+    return json.dumps([{k: v for k, v in n.items() if k != "pos"} for n in nodes], sort_keys=True)
 
 
 def same_graph(step: Step, session: Session) -> bool:
-    return _structure(session.graph) == _structure(load_preset(step.preset).graph)
+    return _structure(session.graph) == _setup(step.id)[0]
 
 
 def matches(step: Step, session: Session) -> bool:

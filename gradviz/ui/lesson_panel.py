@@ -47,7 +47,8 @@ def tr(text: str) -> str:
 
 class LessonPanel(QWidget):
     """objectName "lessonPanel". `index` is the step shown; `numbers` the figures its text quotes
-    now ({placeholder: (number, as quoted) or None}); `note` what entering it did."""
+    now ({placeholder: (number, as quoted) or None}); `note_kind` what entering it did, or that
+    the session no longer is the step's."""
 
     stepChanged = Signal(int)
 
@@ -55,7 +56,6 @@ class LessonPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("lessonPanel")
         self.w = window
-        self.index = 0
         self.numbers: dict = {}
         self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
         stored = window.store.text(STORE_KEY) if window.store is not None else ""
