@@ -46,6 +46,7 @@ from .language import tr_msg
 from .files import SessionFiles
 from .persistence import AppStore
 from .lessons_panel import LessonsPanel
+from .lesson_panel import LessonPanel
 from .plots import PlotPanel
 from .timetravel import TimeTravel
 
@@ -180,6 +181,9 @@ class MainWindow(QMainWindow):
         self._dock(self.tr("Lessons"), self.lessons, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
+        self.lesson = LessonPanel(self)  # the guided lesson, beside the graph
+        self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.RightDockWidgetArea, "lessonDock")
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # full height
 
         # status bar
         self.stepLabel = QLabel(tr_msg(progress(0, 0)))

@@ -1,0 +1,335 @@
+"""The Lesson panel: walks MindSpore's functional-autodiff tutorial step by step (the plan,
+its set-ups and its texts are model/lesson_plan.py; this module shows them and applies them).
+
+Entering a step (Next, Previous, Set up again) puts the window where the tutorial is: the step's
+preset and options through the document, as the controls would. A run that is training is
+paused first, and the note under the text says so; a set-up that changes what the run is built
+from restarts it from step 0 (the window does that for any such change), one that does not
+leaves the paused run as it was. A session that holds the user's own work (modified, and not one
+of the lesson's set-ups) is only replaced after the window's usual question.
+
+The numbers in the texts come from the running app (the node values and gradients of the last
+snapshot, the history), filled in whenever those change. The step is remembered in the app's
+settings (key "lessonStep", the step's id); the panel never applies a step on its own, so a
+restored session is not overwritten at start-up."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..model import lesson_plan as plan
+from . import theme
+from .controller import LIVE_OPTIONS
+
+STORE_KEY = "lessonStep"
+NOTE_COLOR = "#92400e"
+WAITING = "…"
+
+
+def tr(text: str) -> str:
+    """A text of the plan (context "Lesson"), in the app's language."""
+    return QCoreApplication.translate(plan.CONTEXT, text)
+
+
+class LessonPanel(QWidget):
+    """objectName "lessonPanel". `index` is the step shown; `numbers` the figures its text quotes
+    now ({placeholder: (number, as quoted) or None}); `note_kind` what entering it did, or that
+    the session no longer is the step's."""
+
+    stepChanged = Signal(int)
+
+    def __init__(self, window, parent=None):
+        super().__init__(parent)
+        self.setObjectName("lessonPanel")
+        self.w = window
+        self.numbers: dict = {}
+        self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
+        stored = window.store.text(STORE_KEY) if window.store is not None else ""
+        self.index = plan.index_of(stored) or 0
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        nav = QHBoxLayout()
+        self.prevButton = QPushButton()
+        self.prevButton.setObjectName("lessonPrevious")
+        self.nextButton = QPushButton()
+        self.nextButton.setObjectName("lessonNext")
+        self.stepIndicator = QLabel()
+        self.stepIndicator.setObjectName("lessonStepIndicator")
+        self.stepIndicator.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stepIndicator.setFont(theme.font(13, bold=True))
+        self.setupButton = QPushButton()
+        self.setupButton.setObjectName("lessonSetup")
+        for b in (self.prevButton, self.nextButton, self.setupButton):
+            b.setFont(theme.font(11, bold=b is not self.setupButton))
+        nav.addWidget(self.prevButton)
+        nav.addWidget(self.stepIndicator)
+        nav.addWidget(self.nextButton)
+        nav.addStretch(1)
+        nav.addWidget(self.setupButton)
+        outer.addLayout(nav)
+
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.titleLabel = self._label("lessonTitle", 14, bold=True)
+        self.textLabel = self._label("lessonText", 12)
+        self.textLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.noteLabel = self._label("lessonNote", 11)
+        self.noteLabel.setStyleSheet(f"color: {NOTE_COLOR}; background: #fef3c7; padding: 4px;")
+        self.linkRow = QHBoxLayout()
+        self.links: dict[str, QPushButton] = {}
+        for key in ("variants", "parity", "program"):
+            b = QPushButton()
+            b.setObjectName(f"lessonLink_{key}")
+            b.clicked.connect(lambda _=False, k=key: self.follow(k))
+            self.links[key] = b
+            self.linkRow.addWidget(b)
+        self.linkRow.addStretch(1)
+        lay.addWidget(self.titleLabel)
+        lay.addWidget(self.textLabel)
+        lay.addLayout(self.linkRow)
+        lay.addWidget(self.noteLabel)
+        self.codeTitle = self._label("lessonCodeTitle", 11, bold=True)
+        lay.addWidget(self.codeTitle)
+        self.codeView = QPlainTextEdit()
+        self.codeView.setObjectName("lessonCode")
+        self.codeView.setReadOnly(True)
+        self.codeView.setFont(theme.font(10.5, mono=True))
+        self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.codeView.setMinimumHeight(120)
+        lay.addWidget(self.codeView, 1)
+        scroll = QScrollArea()  # on a small screen the text scrolls; the buttons stay in view
+        scroll.setWidget(body)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(scroll, 1)
+
+        self.prevButton.clicked.connect(self.previous)
+        self.nextButton.clicked.connect(self.next)
+        self.setupButton.clicked.connect(self.set_up)
+        c = window.controller
+        for signal in (c.nodesChanged, c.ended, c.built, c.stateChanged):
+            signal.connect(self.refresh)
+        window.document.graphChanged.connect(self._session_edited)
+        window.document.optionsChanged.connect(self._session_edited)
+        if not plan.matches(self.step, window.document.session):  # e.g. a session restored at start-up
+            self.note_kind = "differs"
+        self.retranslate()
+
+    @staticmethod
+    def _label(name: str, size: float, bold: bool = False) -> QLabel:
+        w = QLabel()
+        w.setObjectName(name)
+        w.setFont(theme.font(size, bold=bold))
+        w.setWordWrap(True)
+        w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the dock
+        return w
+
+    @property
+    def step(self) -> plan.Step:
+        return plan.PLAN[self.index]
+
+    def title(self) -> str:
+        return self.tr("Lesson")
+
+    # -- moving ------------------------------------------------------------------------------------
+    def next(self) -> bool:
+        return self.go(self.index + 1)
+
+    def previous(self) -> bool:
+        return self.go(self.index - 1)
+
+    def go(self, index: int) -> bool:
+        """Enter step `index` and set it up; False (and nothing changes) outside the plan or when
+        the user keeps a session the set-up would replace."""
+        if not 0 <= index < len(plan.PLAN):
+            return False
+        old = self.index
+        self.index = index
+        if not self.set_up():
+            self.index = old
+            self.retranslate()
+            return False
+        if self.w.store is not None:
+            self.w.store.set_value(STORE_KEY, self.step.id)
+        self.stepChanged.emit(index)
+        return True
+
+    def set_up(self) -> bool:
+        """Put the window where the step is (see the module's docstring); False if the user kept
+        a session it would have replaced."""
+        w, step = self.w, self.step
+        doc, c = w.document, w.controller
+        target = plan.setup_session(step)
+        want = plan.setup_options(step)
+        same_graph = plan.same_graph(step, doc.session)
+        new_run = not same_graph or any(getattr(doc.options, k) != v for k, v in want.items() if k not in LIVE_OPTIONS)
+        own_work = not same_graph and doc.modified and not any(plan.matches(s, doc.session) for s in plan.PLAN)
+        if own_work and not w.files.may_discard():  # the user's own work: the window's usual question
+            self._set_note("kept")
+            return False
+        was_busy = c.run.busy
+        if was_busy:
+            c.pause()
+        self._setting_up = True
+        try:
+            if same_graph:
+                # the options that need a new run first, then the live ones (the window sends those
+                # to the running engine): each group is heard as one change
+                doc.set_options(**{k: v for k, v in want.items() if k not in LIVE_OPTIONS})
+                doc.set_options(**{k: v for k, v in want.items() if k in LIVE_OPTIONS})
+            else:
+                target.options.device, target.options.speed = doc.options.device, doc.options.speed
+                doc.replace_session(target)
+                QTimer.singleShot(0, w.graphView.fit)
+        finally:
+            self._setting_up = False
+        self._set_note("restarted" if was_busy and new_run else "paused" if was_busy else "")
+        self.retranslate()
+        return True
+
+    _setting_up = False
+
+    def _session_edited(self, *_args) -> None:
+        """The user changed the graph or an option: say when the step's set-up no longer holds."""
+        if self._setting_up:
+            return
+        if plan.matches(self.step, self.w.document.session):
+            if self.note_kind == "differs":
+                self._set_note("")
+        elif self.note_kind != "differs":
+            self._set_note("differs")
+        self._show_code()
+
+    def _set_note(self, kind: str) -> None:
+        self.note_kind = kind
+        self._show_note()
+
+    def note_text(self) -> str:
+        """What entering the step did, or that the session no longer is the step's."""
+        k = self.note_kind
+        if k == "restarted":
+            return self.tr("Training was stopped: this step's set-up starts a new run from step 0.")
+        if k == "paused":
+            return self.tr("Training was paused for this step: press Start to go on.")
+        if k == "kept":
+            return self.tr("Not set up: the current session was kept.")
+        if k == "differs":
+            return self.tr("The graph or the options now differ from this step: press Set up again.")
+        return ""
+
+    def _show_note(self) -> None:
+        text = self.note_text()
+        self.noteLabel.setText(text)
+        self.noteLabel.setVisible(bool(text))
+
+    # -- links ---------------------------------------------------------------------------------------
+    def follow(self, key: str) -> None:
+        """Show the part of the window a step points to."""
+        w = self.w
+        if key == "program":
+            dock = w.findChild(QDockWidget, "codeDock")
+        else:
+            tab = {"variants": w.lessons.variants, "parity": w.lessons.parity}[key]
+            for i in range(w.lessons.count()):
+                page = w.lessons.widget(i)
+                if page is tab or (isinstance(page, QScrollArea) and page.widget() is tab):
+                    w.lessons.setCurrentIndex(i)
+            dock = w.findChild(QDockWidget, "lessonsDock")
+        dock.show()
+        dock.raise_()
+
+    # -- showing -------------------------------------------------------------------------------------
+    def observed(self) -> plan.Observed:
+        c = self.w.controller
+        n, h = c.nodes, c.history
+        steps = h.steps[: h.n] if h is not None else np.zeros(0)
+        loss = h.loss[: h.n] if h is not None else np.zeros(0)
+        return plan.Observed(
+            n.values if n is not None else None,
+            n.grads if n is not None else None,
+            n.parts if n is not None else {},
+            steps,
+            loss,
+            self.w.document.options,
+        )
+
+    def refresh(self, *_args) -> None:
+        """Fill the text's numbers from what the app computed last."""
+        step = self.step
+        self.numbers = plan.figures(step, self.observed())
+        paras = []
+        for p in step.paras:
+            names = [k for k in step.figures if "{" + k + "}" in p.text]
+            missing = any(self.numbers[k] is None for k in names)
+            if missing and p.waiting:
+                text = html.escape(tr(p.waiting))
+                shown = {k: self._fig(k) for k in step.figures if "{" + k + "}" in p.waiting}
+            else:
+                text = html.escape(tr(p.text))
+                shown = {k: self._fig(k) for k in names}
+            paras.append(text.format(**shown))
+        self.textLabel.setText("".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras))
+
+    def _fig(self, name: str) -> str:
+        v = self.numbers.get(name)
+        # a tensor never breaks inside its brackets
+        return f"<b>{html.escape(v[1]).replace(', ', ',&nbsp;')}</b>" if v is not None else WAITING
+
+    def retranslate(self) -> None:
+        """Every text in the app's language (also after View > Language)."""
+        step, n = self.step, len(plan.PLAN)
+        self.prevButton.setText(self.tr("◀ Previous"))
+        self.nextButton.setText(self.tr("Next ▶"))
+        self.setupButton.setText(self.tr("Set up again"))
+        self.setupButton.setToolTip(self.tr("Put the graph and the options back as this step sets them"))
+        self.prevButton.setEnabled(self.index > 0)
+        self.nextButton.setEnabled(self.index < n - 1)
+        self.stepIndicator.setText(self.tr("{step} / {total}").format(step=self.index + 1, total=n))
+        self.titleLabel.setText(tr(step.title))
+        self._show_code()
+        link_texts = {
+            "variants": self.tr("Show the Four variants tab"),
+            "parity": self.tr("Show the PyTorch parity tab"),
+            "program": self.tr("Show the MindSpore program"),
+        }
+        for key, b in self.links.items():
+            b.setText(link_texts[key])
+            b.setVisible(key in step.links)
+        self._show_note()
+        dock = self.parent()
+        if isinstance(dock, QDockWidget):
+            dock.setWindowTitle(self.title())
+        self.refresh()
+
+    def _show_code(self) -> None:
+        """The step's code: one piece under its title, several each after a comment naming it."""
+        pieces = plan.code(self.step, self.w.document.session)
+        one = len(pieces) == 1
+        self.codeTitle.setText(tr(pieces[0][0]) if one else "")
+        self.codeTitle.setVisible(one)
+        text = pieces[0][1] if one else "\n".join(f"# {tr(t)}\n{code}" for t, code in pieces)
+        if text != self.codeView.toPlainText():
+            self.codeView.setPlainText(text)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

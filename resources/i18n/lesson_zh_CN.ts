@@ -1,0 +1,186 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>The tutorial&apos;s code</source>
+        <translation>教程中的代码</translation>
+    </message>
+    <message>
+        <source>The function and its loss</source>
+        <translation>函数与 loss 值</translation>
+    </message>
+    <message>
+        <source>The graph is the tutorial&apos;s function: z = matmul(x, w) + b, and binary_cross_entropy_with_logits(z, y) gives the loss. x is the input (five ones), y the correct value (three zeros), and w and b, drawn with np.random.randn, are the parameters to optimise.</source>
+        <translation>图中就是教程的计算函数：z = matmul(x, w) + b，再由 binary_cross_entropy_with_logits(z, y) 求得 loss。x 为输入（5 个 1），y 为正确值（3 个 0），w 和 b 由 np.random.randn 随机生成，是我们需要优化的参数。</translation>
+    </message>
+    <message>
+        <source>Look at the loss node: loss = {loss}, the number print(loss) shows. Hover a node to see every value.</source>
+        <translation>请看 loss 节点：loss = {loss}，即 print(loss) 打印的值。鼠标悬停在节点上可查看全部数值。</translation>
+    </message>
+    <message>
+        <source>grad with grad_position=(2, 3)</source>
+        <translation>grad 与 grad_position=(2, 3)</translation>
+    </message>
+    <message>
+        <source>mindspore.grad(function, (2, 3)) is a function transformation: it returns a new function that computes the derivatives of the loss with respect to the inputs at positions 2 and 3 of function(x, y, w, b), that is w and b.</source>
+        <translation>mindspore.grad(function, (2, 3)) 是一种函数变换：输入为函数，输出也为函数。得到的微分函数求 loss 对 function(x, y, w, b) 中位置 2 和 3 的入参（即 w 和 b）的导数。</translation>
+    </message>
+    <message>
+        <source>The orange numbers are these gradients. On the b node, ∂loss/∂b = {db}; each row of ∂loss/∂w is the same, because x is all ones. The call above the graph is the call GradViz runs.</source>
+        <translation>橙色数字就是这些梯度。b 节点上 ∂loss/∂b = {db}；因为 x 全为 1，∂loss/∂w 的每一行都与它相同。计算图上方显示的正是 GradViz 实际执行的调用。</translation>
+    </message>
+    <message>
+        <source>Returning z: why the gradients change</source>
+        <translation>同时返回 z：梯度为什么变了</translation>
+    </message>
+    <message>
+        <source>function_with_logits returns loss, z. When a function has several outputs, grad differentiates all of them, as if their sum: L = loss + sum(z).</source>
+        <translation>function_with_logits 返回 loss, z。当函数输出多项时，微分函数会求所有输出项对参数的导数，相当于对它们的和求导：L = loss + sum(z)。</translation>
+    </message>
+    <message>
+        <source>So on the b node ∂L/∂b = {db}: {db_loss} from the loss plus {db_z} from z, because ∂sum(z)/∂b = 1. The gradient of w grows by x = 1 in every element too. The Four variants tab shows the four ways of returning z side by side.</source>
+        <translation>所以 b 节点上 ∂L/∂b = {db}：其中 {db_loss} 来自 loss，{db_z} 来自 z，因为 ∂sum(z)/∂b = 1。w 的梯度的每个元素也都增加了 x = 1。“四种写法”标签页把返回 z 的四种方式并排列出。</translation>
+    </message>
+    <message>
+        <source>Stop Gradient: ops.stop_gradient</source>
+        <translation>Stop Gradient：用 ops.stop_gradient 截断梯度</translation>
+    </message>
+    <message>
+        <source>function_stop_gradient returns loss, ops.stop_gradient(z): z is still returned, but the gradient is cut there, so only the loss is differentiated.</source>
+        <translation>function_stop_gradient 返回 loss, ops.stop_gradient(z)：z 仍然返回，但梯度在此处截断，因此仍只求参数对 loss 的导数。</translation>
+    </message>
+    <message>
+        <source>∂L/∂b = {db} is back to the value of step 2, the gradient of the loss alone, and the z output node says it returns ops.stop_gradient(z).</source>
+        <translation>∂L/∂b = {db}，又回到第 2 步的值，即只对 loss 求导的梯度；z 的输出节点显示它返回 ops.stop_gradient(z)。</translation>
+    </message>
+    <message>
+        <source>Auxiliary data: has_aux=True</source>
+        <translation>Auxiliary data（辅助数据）：has_aux=True</translation>
+    </message>
+    <message>
+        <source>Auxiliary data are the outputs after the first. With has_aux=True grad differentiates the first output only and returns the others as they are: the stop_gradient of step 4, done for you.</source>
+        <translation>辅助数据是函数除第一个输出项外的其他输出。设置 has_aux=True 时，grad 只对第一个输出求导，其他输出原样返回：自动实现了第 4 步手动添加 stop_gradient 的功能。</translation>
+    </message>
+    <message>
+        <source>The call above the graph says what grad_fn now returns: the gradients and (z,). ∂L/∂b = {db} as in step 2, and z = {z} is returned with it.</source>
+        <translation>计算图上方的调用说明了 grad_fn 现在返回什么：梯度和 (z,)。∂L/∂b = {db}，与第 2 步相同；z = {z} 也一同返回。</translation>
+    </message>
+    <message>
+        <source>nn.Cell and value_and_grad(..., weights=...)</source>
+        <translation>nn.Cell 与 value_and_grad(..., weights=...)</translation>
+    </message>
+    <message>
+        <source>The same model as an nn.Cell: w and b are the network&apos;s attributes, not inputs of the function, so grad_position is None and weights=...trainable_params() says what to differentiate.</source>
+        <translation>用 nn.Cell 构造同样的神经网络：w 和 b 是网络的内部属性，而不是函数的入参，因此 grad_position 配置为 None，并用 weights=...trainable_params() 指定对哪些参数求导。</translation>
+    </message>
+    <message>
+        <source>value_and_grad returns the loss, {loss}, together with the gradients: ∂loss/∂b = {db}, the same as with function in step 2. GradViz&apos;s Network calls the tutorial&apos;s function, loss included; the tutorial&apos;s forward_fn applies nn.BCEWithLogitsLoss to z instead, with the same result.</source>
+        <translation>value_and_grad 同时返回 loss（{loss}）和梯度：∂loss/∂b = {db}，与第 2 步用 function 求得的梯度一致。GradViz 的 Network 直接调用教程的 function（含 loss）；教程的 forward_fn 则对 z 使用 nn.BCEWithLogitsLoss，结果相同。</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>The exported MindSpore program (File &gt; Export), from the optimizer on</source>
+        <translation>导出的 MindSpore 程序（文件 &gt; 导出），从优化器开始</translation>
+    </message>
+    <message>
+        <source>Training repeats one step: compute the loss and the gradients, then optimizer(grads) moves every parameter against its gradient (SGD, learning rate {lr}).</source>
+        <translation>训练就是重复同一步：正向计算 loss，反向传播求梯度，再由 optimizer(grads) 沿梯度的反方向更新每个参数（SGD，学习率 {lr}）。</translation>
+    </message>
+    <message>
+        <source>Step 1 had loss {first_loss}; step {last_step} has loss {last_loss}. Pause, then drag the History slider above the plots to see the graph at any earlier step.</source>
+        <translation>第 1 步的 loss 为 {first_loss}；第 {last_step} 步的 loss 为 {last_loss}。暂停后拖动曲线图上方的“历史”滑块，即可查看之前任意一步的计算图。</translation>
+    </message>
+    <message>
+        <source>Press Start (or Step) and watch the loss plot fall.</source>
+        <translation>点击“开始”（或“单步”），观察 loss 曲线下降。</translation>
+    </message>
+    <message>
+        <source>The same training in PyTorch</source>
+        <translation>用 PyTorch 做同样的训练</translation>
+    </message>
+    <message>
+        <source>PyTorch, from the comparison (prints and comments left out)</source>
+        <translation>PyTorch，摘自对照示例（略去打印和注释）</translation>
+    </message>
+    <message>
+        <source>MindSpore, from the comparison (prints and comments left out)</source>
+        <translation>MindSpore，摘自对照示例（略去打印和注释）</translation>
+    </message>
+    <message>
+        <source>The comparison, a MindSpore tech blog, trains weight·x + bias with nn.MSELoss and SGD (learning rate {lr}) in both frameworks: PyTorch&apos;s loss.backward() and optimizer.step() are value_and_grad and optimizer(grads) in MindSpore.</source>
+        <translation>对照示例（一篇 MindSpore 技术博客）在两个框架中用 nn.MSELoss 和 SGD（学习率 {lr}）训练 weight·x + bias：PyTorch 的 loss.backward() 和 optimizer.step()，在 MindSpore 中就是 value_and_grad 和 optimizer(grads)。</translation>
+    </message>
+    <message>
+        <source>GradViz starts from the comparison&apos;s MindSpore values, and its step k is the comparison&apos;s loop:k-1: step 1 has loss {first_loss}; step {last_step} (loop:{last_loop}) has loss {last_loss}.</source>
+        <translation>GradViz 从对照示例中 MindSpore 的初始值出发，它的第 k 步就是示例中的 loop:k-1：第 1 步的 loss 为 {first_loss}；第 {last_step} 步（loop:{last_loop}）的 loss 为 {last_loss}。</translation>
+    </message>
+    <message>
+        <source>Press Start. GradViz starts from the comparison&apos;s MindSpore values, and its step k is the comparison&apos;s loop:k-1.</source>
+        <translation>点击“开始”。GradViz 从对照示例中 MindSpore 的初始值出发，它的第 k 步就是示例中的 loop:k-1。</translation>
+    </message>
+    <message>
+        <source>Once the loss is below {until_loss}, the run stops before that step&apos;s update, like the comparison&apos;s break. The PyTorch parity tab runs the same training in PyTorch and plots the differences.</source>
+        <translation>loss 一旦低于 {until_loss}，训练就在该步更新之前停止，与示例中的 break 一样。“PyTorch 对照”标签页用 PyTorch 运行同样的训练，并画出两者的差异。</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPanel</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Training was stopped: this step&apos;s set-up starts a new run from step 0.</source>
+        <translation>训练已停止：本步的设置从第 0 步开始新的训练。</translation>
+    </message>
+    <message>
+        <source>Training was paused for this step: press Start to go on.</source>
+        <translation>训练已为本步暂停：点击“开始”继续。</translation>
+    </message>
+    <message>
+        <source>Not set up: the current session was kept.</source>
+        <translation>未设置：当前会话已保留。</translation>
+    </message>
+    <message>
+        <source>The graph or the options now differ from this step: press Set up again.</source>
+        <translation>计算图或选项已与本步不同：点击“重新设置”恢复。</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Set up again</source>
+        <translation>重新设置</translation>
+    </message>
+    <message>
+        <source>Put the graph and the options back as this step sets them</source>
+        <translation>把计算图和选项恢复为本步的设置</translation>
+    </message>
+    <message>
+        <source>{step} / {total}</source>
+        <translation>{step} / {total}</translation>
+    </message>
+    <message>
+        <source>Show the Four variants tab</source>
+        <translation>显示“四种写法”标签页</translation>
+    </message>
+    <message>
+        <source>Show the PyTorch parity tab</source>
+        <translation>显示“PyTorch 对照”标签页</translation>
+    </message>
+    <message>
+        <source>Show the MindSpore program</source>
+        <translation>显示 MindSpore 程序</translation>
+    </message>
+</context>
+</TS>
