@@ -49,6 +49,7 @@ from ..formats.table import write_csv
 from ..model.formatting import show_path
 from ..model.runstate import Control
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_bytes, probe_output
+from .language import tr_msg
 
 PICTURE_FORMATS = ("png", "svg")
 SHARP = 2.0  # the graph and the plots are drawn at twice their size in a PNG: crisp on a projector
@@ -151,12 +152,14 @@ def _render(paint: Callable[[QPainter], None], size: QSize, fmt: str, scale: flo
 
 def widget_picture(widget: QWidget, fmt: str, scale: float = 1.0, min_size: QSize | None = None) -> tuple[bytes, QSize]:
     """A widget (the window, a plot) as it is on screen, children included: (file bytes, size)."""
+
+    def paint(p: QPainter) -> None:
+        QWidget.render(widget, p, QPoint(0, 0))  # as painted (a QGraphicsView's own render() draws its scene)
+
+    # (paint is defined outside the with block: pyside6-lupdate loses the class of every later
+    # self.tr() after a def nested in a with)
     with _at_least(widget, min_size), _drawn_afresh(widget):
         size = widget.size()
-
-        def paint(p: QPainter) -> None:
-            QWidget.render(widget, p, QPoint(0, 0))  # as painted (a QGraphicsView's own render() draws its scene)
-
         return _render(paint, size, fmt, scale, widget.windowTitle()), size
 
 
@@ -224,7 +227,7 @@ class GifRecorder(QObject):
             self._finish(self.tr("The window was closed while recording."))
             return
         if not self.w.permissions().ok(Control.SCRUB):
-            self._finish(self.w.permissions().why(Control.SCRUB) or self.tr("The run changed while recording."))
+            self._finish(tr_msg(self.w.permissions().why(Control.SCRUB)) or self.tr("The run changed while recording."))
             return
         self._deadline = QDeadlineTimer(FRAME_WAIT_MS)
         self.w.timeTravel.show_step(self.steps[len(self.frames)])
@@ -363,7 +366,7 @@ class WindowExports(QObject):
             (self.gifAction, Control.SCRUB, self.tr("The graph and the plots at steps across the run")),
         ):
             a.setEnabled(perms.ok(control))
-            a.setToolTip(perms.why(control) or tip)
+            a.setToolTip(tr_msg(perms.why(control)) or tip)
 
     # -- messages -----------------------------------------------------------------------------
     def _wrote(self, path: str, what: str) -> None:
@@ -459,7 +462,7 @@ class WindowExports(QObject):
         h = self.w.controller.history
         try:
             if not perms.ok(Control.SCRUB):
-                raise ValueError(perms.why(Control.SCRUB))
+                raise ValueError(tr_msg(perms.why(Control.SCRUB)))
             if extension(path) != "gif":
                 raise ValueError(self.tr("{path}: an animated GIF is written as .gif").format(path=full_path(path)))
             steps = frame_steps(h.steps, frames)

@@ -2,201 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
-    <name></name>
-    <message>
-        <source>The window was closed while recording.</source>
-        <translation>录制时窗口被关闭。</translation>
-    </message>
-    <message>
-        <source>The run changed while recording.</source>
-        <translation>录制时训练运行发生了变化。</translation>
-    </message>
-    <message>
-        <source>Window</source>
-        <translation>窗口</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Loss plot</source>
-        <translation>损失曲线图</translation>
-    </message>
-    <message>
-        <source>Parameters plot</source>
-        <translation>参数曲线图</translation>
-    </message>
-    <message>
-        <source>Gradients plot</source>
-        <translation>梯度曲线图</translation>
-    </message>
-    <message>
-        <source>E&amp;xport</source>
-        <translation>导出(&amp;X)</translation>
-    </message>
-    <message>
-        <source>Pictures, the history and an animated GIF, for slides</source>
-        <translation>图片、训练历史和 GIF 动画，用于幻灯片</translation>
-    </message>
-    <message>
-        <source>Window as PNG…</source>
-        <translation>窗口导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Window as SVG…</source>
-        <translation>窗口导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Graph as PNG…</source>
-        <translation>计算图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Graph as SVG…</source>
-        <translation>计算图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Loss plot as PNG…</source>
-        <translation>损失曲线图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Loss plot as SVG…</source>
-        <translation>损失曲线图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Parameters plot as PNG…</source>
-        <translation>参数曲线图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Parameters plot as SVG…</source>
-        <translation>参数曲线图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Gradients plot as PNG…</source>
-        <translation>梯度曲线图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Gradients plot as SVG…</source>
-        <translation>梯度曲线图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>History as CSV (one column per element)…</source>
-        <translation>训练历史导出为 CSV（每个元素一列）…</translation>
-    </message>
-    <message>
-        <source>History as JSON Lines (as gradviz run writes)…</source>
-        <translation>训练历史导出为 JSON Lines（与 gradviz run 的输出相同）…</translation>
-    </message>
-    <message>
-        <source>Animated GIF of the run…</source>
-        <translation>训练过程的 GIF 动画…</translation>
-    </message>
-    <message>
-        <source>Export this plot as PNG…</source>
-        <translation>将此图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Export this plot as SVG…</source>
-        <translation>将此图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Export the history as CSV…</source>
-        <translation>将训练历史导出为 CSV…</translation>
-    </message>
-    <message>
-        <source>Every step, one column per element, for a spreadsheet</source>
-        <translation>每一步一行、每个元素一列，可用电子表格打开</translation>
-    </message>
-    <message>
-        <source>Every step, in the format of gradviz run</source>
-        <translation>每一步，格式与 gradviz run 相同</translation>
-    </message>
-    <message>
-        <source>The graph and the plots at steps across the run</source>
-        <translation>训练过程中各个步骤的计算图和曲线图</translation>
-    </message>
-    <message>
-        <source>Wrote {what} to {path}</source>
-        <translation>已将{what}写入 {path}</translation>
-    </message>
-    <message>
-        <source>Could not export {what}. {problem}</source>
-        <translation>无法导出{what}。{problem}</translation>
-    </message>
-    <message>
-        <source>{path}: a picture is written as .png or .svg</source>
-        <translation>{path}：图片只能保存为 .png 或 .svg</translation>
-    </message>
-    <message>
-        <source>{what} ({w}x{h})</source>
-        <translation>{what}（{w}x{h}）</translation>
-    </message>
-    <message>
-        <source>PNG picture (*.png)</source>
-        <translation>PNG 图片 (*.png)</translation>
-    </message>
-    <message>
-        <source>SVG drawing (*.svg)</source>
-        <translation>SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>the history as CSV</source>
-        <translation>CSV 格式的训练历史</translation>
-    </message>
-    <message>
-        <source>There is no history yet: train a few steps first.</source>
-        <translation>还没有训练历史：请先训练几步。</translation>
-    </message>
-    <message>
-        <source>Export cancelled: nothing was written</source>
-        <translation>已取消导出：未写入任何文件</translation>
-    </message>
-    <message>
-        <source>{n} steps as CSV</source>
-        <translation>CSV 格式的 {n} 步</translation>
-    </message>
-    <message>
-        <source>Writing the history to {path}…</source>
-        <translation>正在将训练历史写入 {path}…</translation>
-    </message>
-    <message>
-        <source>Export the history as CSV</source>
-        <translation>将训练历史导出为 CSV</translation>
-    </message>
-    <message>
-        <source>CSV table (*.csv)</source>
-        <translation>CSV 表格 (*.csv)</translation>
-    </message>
-    <message>
-        <source>the animated GIF</source>
-        <translation>GIF 动画</translation>
-    </message>
-    <message>
-        <source>A GIF is being recorded already.</source>
-        <translation>已有一个 GIF 正在录制。</translation>
-    </message>
-    <message>
-        <source>{path}: an animated GIF is written as .gif</source>
-        <translation>{path}：GIF 动画只能保存为 .gif</translation>
-    </message>
-    <message>
-        <source>an animated GIF of {n} frames ({w}x{h})</source>
-        <translation>{n} 帧的 GIF 动画（{w}x{h}）</translation>
-    </message>
-    <message>
-        <source>Writing the GIF to {path}…</source>
-        <translation>正在将 GIF 写入 {path}…</translation>
-    </message>
-    <message>
-        <source>Export an animated GIF of the run</source>
-        <translation>导出训练过程的 GIF 动画</translation>
-    </message>
-    <message>
-        <source>GIF animation (*.gif)</source>
-        <translation>GIF 动画 (*.gif)</translation>
-    </message>
-</context>
-<context>
     <name>AppStore</name>
     <message>
         <source>it holds serialized objects that GradViz never writes</source>
@@ -817,6 +622,17 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Export</source>
         <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>GifRecorder</name>
+    <message>
+        <source>The window was closed while recording.</source>
+        <translation>录制时窗口被关闭。</translation>
+    </message>
+    <message>
+        <source>The run changed while recording.</source>
+        <translation>录制时训练运行发生了变化。</translation>
     </message>
 </context>
 <context>
@@ -2598,6 +2414,193 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>axis</source>
         <translation>轴</translation>
+    </message>
+</context>
+<context>
+    <name>WindowExports</name>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Loss plot</source>
+        <translation>损失曲线图</translation>
+    </message>
+    <message>
+        <source>Parameters plot</source>
+        <translation>参数曲线图</translation>
+    </message>
+    <message>
+        <source>Gradients plot</source>
+        <translation>梯度曲线图</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Pictures, the history and an animated GIF, for slides</source>
+        <translation>图片、训练历史和 GIF 动画，用于幻灯片</translation>
+    </message>
+    <message>
+        <source>Window as PNG…</source>
+        <translation>窗口导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Window as SVG…</source>
+        <translation>窗口导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Graph as PNG…</source>
+        <translation>计算图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Graph as SVG…</source>
+        <translation>计算图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Loss plot as PNG…</source>
+        <translation>损失曲线图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Loss plot as SVG…</source>
+        <translation>损失曲线图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Parameters plot as PNG…</source>
+        <translation>参数曲线图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Parameters plot as SVG…</source>
+        <translation>参数曲线图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Gradients plot as PNG…</source>
+        <translation>梯度曲线图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Gradients plot as SVG…</source>
+        <translation>梯度曲线图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>History as CSV (one column per element)…</source>
+        <translation>训练历史导出为 CSV（每个元素一列）…</translation>
+    </message>
+    <message>
+        <source>History as JSON Lines (as gradviz run writes)…</source>
+        <translation>训练历史导出为 JSON Lines（与 gradviz run 的输出相同）…</translation>
+    </message>
+    <message>
+        <source>Animated GIF of the run…</source>
+        <translation>训练过程的 GIF 动画…</translation>
+    </message>
+    <message>
+        <source>Export this plot as PNG…</source>
+        <translation>将此图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export this plot as SVG…</source>
+        <translation>将此图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Export the history as CSV…</source>
+        <translation>将训练历史导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Every step, one column per element, for a spreadsheet</source>
+        <translation>每一步一行、每个元素一列，可用电子表格打开</translation>
+    </message>
+    <message>
+        <source>Every step, in the format of gradviz run</source>
+        <translation>每一步，格式与 gradviz run 相同</translation>
+    </message>
+    <message>
+        <source>The graph and the plots at steps across the run</source>
+        <translation>训练过程中各个步骤的计算图和曲线图</translation>
+    </message>
+    <message>
+        <source>Wrote {what} to {path}</source>
+        <translation>已将{what}写入 {path}</translation>
+    </message>
+    <message>
+        <source>Could not export {what}. {problem}</source>
+        <translation>无法导出{what}。{problem}</translation>
+    </message>
+    <message>
+        <source>{path}: a picture is written as .png or .svg</source>
+        <translation>{path}：图片只能保存为 .png 或 .svg</translation>
+    </message>
+    <message>
+        <source>{what} ({w}x{h})</source>
+        <translation>{what}（{w}x{h}）</translation>
+    </message>
+    <message>
+        <source>PNG picture (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>the history as CSV</source>
+        <translation>CSV 格式的训练历史</translation>
+    </message>
+    <message>
+        <source>There is no history yet: train a few steps first.</source>
+        <translation>还没有训练历史：请先训练几步。</translation>
+    </message>
+    <message>
+        <source>Export cancelled: nothing was written</source>
+        <translation>已取消导出：未写入任何文件</translation>
+    </message>
+    <message>
+        <source>{n} steps as CSV</source>
+        <translation>CSV 格式的 {n} 步</translation>
+    </message>
+    <message>
+        <source>Writing the history to {path}…</source>
+        <translation>正在将训练历史写入 {path}…</translation>
+    </message>
+    <message>
+        <source>Export the history as CSV</source>
+        <translation>将训练历史导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>the animated GIF</source>
+        <translation>GIF 动画</translation>
+    </message>
+    <message>
+        <source>A GIF is being recorded already.</source>
+        <translation>已有一个 GIF 正在录制。</translation>
+    </message>
+    <message>
+        <source>{path}: an animated GIF is written as .gif</source>
+        <translation>{path}：GIF 动画只能保存为 .gif</translation>
+    </message>
+    <message>
+        <source>an animated GIF of {n} frames ({w}x{h})</source>
+        <translation>{n} 帧的 GIF 动画（{w}x{h}）</translation>
+    </message>
+    <message>
+        <source>Writing the GIF to {path}…</source>
+        <translation>正在将 GIF 写入 {path}…</translation>
+    </message>
+    <message>
+        <source>Export an animated GIF of the run</source>
+        <translation>导出训练过程的 GIF 动画</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif)</source>
+        <translation>GIF 动画 (*.gif)</translation>
     </message>
 </context>
 </TS>
