@@ -148,6 +148,40 @@ class PlotPanel(QWidget):
             )
         ]
 
+    # -- fitting narrow plots (a 1024-pixel screen, presentation mode's larger text) -------------
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        self.fit_labels()
+
+    def fit_labels(self) -> None:
+        """Nothing cut off: a legend wider than half its plot names only the tensors (their
+        colours are the nodes' colours in the graph), and the heat maps' titles wrap to their
+        column."""
+        for w in (self.paramPlot, self.gradPlot):
+            legend = w.plotItem.legend
+            if legend is None:
+                continue
+            room = w.plotItem.vb.width()
+            for _sample, label in legend.items:
+                label.setText(label.__dict__.setdefault("_gv_full", label.text))
+            if legend.boundingRect().width() > 0.6 * room:
+                for _sample, label in legend.items:
+                    label.setText(label._gv_full.split(" (")[0])
+            legend.updateSize()
+        # heat-map titles: in full, wrapped to their column; where the column is too short for
+        # them and the maps, the tensor's name only (the full titles in the tooltip)
+        width = max(80.0, self.heat.width() * 0.6)
+        full = [label.__dict__.get("_gv_title", label.text) for label, _n, _g in self.heat_titles]
+        need = 0.0
+        for (label, _name, _grads), text in zip(self.heat_titles, full):
+            label.item.setTextWidth(width)
+            label.setText(text)
+            need += label.item.boundingRect().height() + 24  # and a heat map of a few rows
+        short = need > self.heat.height()
+        for (label, _name, _grads), text in zip(self.heat_titles, full):
+            label.setText(text.split("<br>")[0] if short else text)
+        self.heat.setToolTip("\n".join(t.replace("<br>", " ") for t in full) if short else "")
+
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
         self._ranges.pop("loss", None)
@@ -211,6 +245,7 @@ class PlotPanel(QWidget):
                 off += size
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 2 if self.images else 0)  # no empty column without matrices
+        self.fit_labels()
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
         """One curve item per tensor: (item, first column in the history's view, element count)."""
@@ -305,7 +340,8 @@ class PlotPanel(QWidget):
             return
         self.heat_step = step
         for label, name, grads in self.heat_titles:
-            label.setText(heatmap_title(name, step, grads).replace("\n", "<br>"))
+            label._gv_title = heatmap_title(name, step, grads).replace("\n", "<br>")
+        self.fit_labels()
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly
