@@ -55,7 +55,9 @@ class CallView(QLabel):
     def restyle(self) -> None:
         """Colours for the current theme (theme.LOOK)."""
         bg, rule = ("#1e293b", "#334155") if theme.LOOK.dark else ("#f1f5f9", "#cbd5e1")
-        self.setStyleSheet(f"QLabel#callView {{ background: {bg}; border-bottom: 1px solid {rule}; padding: 4px 8px; }}")
+        self.setStyleSheet(
+            f"QLabel#callView {{ background: {bg}; border-bottom: 1px solid {rule}; padding: 4px 8px; }}"
+        )
         if self.lines:
             self._render()
 

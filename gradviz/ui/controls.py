@@ -3,9 +3,10 @@ permissions (model/runstate.py): a disabled control says why in its tooltip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -218,14 +219,26 @@ class ControlPanel(QWidget):
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
         self.cancelButton.clicked.connect(self._cancel_or_restart)
+        self._hold_minimum_widths()
         document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
 
+    def changeEvent(self, e) -> None:
+        super().changeEvent(e)
+        if e.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
+            self._hold_minimum_widths()
+
+    def _hold_minimum_widths(self) -> None:
+        """Each spin box's and combo box's minimum width, held as the layout's minimum: a
+        form that wraps long rows can otherwise leave a field a pixel short (no arrow)."""
+        for w in self.findChildren(QAbstractSpinBox) + self.findChildren(QComboBox):
+            w.setMinimumWidth(w.minimumSizeHint().width() + 1)
+
     def preferred_width(self) -> int:
         """The width that shows every option without scrolling sideways."""
         bar = self._scroll.verticalScrollBar().sizeHint().width()
-        return self._options.minimumSizeHint().width() + bar + 2 * self._scroll.frameWidth()
+        return self._options.minimumSizeHint().width() + bar + 2 * self._scroll.frameWidth() + 8  # (rounding)
 
     def fit_options(self, max_height: int) -> None:
         """Show every option without scrolling when there is room (at most max_height)."""

@@ -128,7 +128,9 @@ class NodeItem(QGraphicsObject):
         self.setPos(*node.pos)
         ports = PORTS.get(node.kind, ())
         body = self.height() - HEADER - BOTTOM  # input ports spread along the left edge
-        self.ports_in = {p: PortItem(self, p, True, HEADER + body * (i + 0.5) / len(ports)) for i, p in enumerate(ports)}
+        self.ports_in = {
+            p: PortItem(self, p, True, HEADER + body * (i + 0.5) / len(ports)) for i, p in enumerate(ports)
+        }
         self.port_out = None if node.kind == "Output" else PortItem(self, None, False, HEADER / 2)
         self.setObjectName(f"node_{node.name}")
         self._update_tooltip()
@@ -372,8 +374,17 @@ class NodeItem(QGraphicsObject):
             if np.isfinite(v).any():
                 hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
                 line = min(VALUE_H, heat_h / 2)
-                _fit_text(p, QRectF(box.left(), box.top(), box.width(), line), f"max {hi}", NOTE_PT + 1, mono=True, bold=True)
-                _fit_text(p, QRectF(box.left(), box.top() + line, box.width(), line), f"min {lo}", NOTE_PT + 1, mono=True, bold=True)
+                _fit_text(
+                    p, QRectF(box.left(), box.top(), box.width(), line), f"max {hi}", NOTE_PT + 1, mono=True, bold=True
+                )
+                _fit_text(
+                    p,
+                    QRectF(box.left(), box.top() + line, box.width(), line),
+                    f"min {lo}",
+                    NOTE_PT + 1,
+                    mono=True,
+                    bold=True,
+                )
             else:
                 _fit_text(p, box, "NaN", NOTE_PT + 1, mono=True, bold=True)
         return y + LABEL_H + heat_h + 6

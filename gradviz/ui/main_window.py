@@ -327,7 +327,7 @@ class MainWindow(QMainWindow):
             act.blockSignals(False)
 
     def set_theme(self, name: str) -> None:
-        """"light" or "dark"; kept for the next launch."""
+        """ "light" or "dark"; kept for the next launch."""
         dark = name == "dark"
         self.presenter.apply(theme.Look(scale=self.presenter.look.scale, dark=dark))
         (self.shortcuts.darkAction if dark else self.shortcuts.lightAction).setChecked(True)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout
 
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
-from ..model.steps import heatmap_title
+from ..model.steps import state_at
 from . import theme
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
@@ -38,6 +38,8 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
     return w
 
 
+HEAT_W = 56  # px: a heat map's width at most (its name beside it)
+HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
@@ -87,7 +89,7 @@ class PlotPanel(QWidget):
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
         self.heat.setObjectName("heatMaps")
-        self.heat.setMinimumWidth(200)
+        self.heat.setMinimumWidth(HEAT_COLUMN)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
@@ -135,6 +137,7 @@ class PlotPanel(QWidget):
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
+        self.heat_state: pg.LabelItem | None = None  # the step the heat maps show, above them
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
@@ -155,8 +158,8 @@ class PlotPanel(QWidget):
 
     def fit_labels(self) -> None:
         """Nothing cut off: a legend wider than half its plot names only the tensors (their
-        colours are the nodes' colours in the graph), and the heat maps' titles wrap to their
-        column."""
+        colours are the nodes' colours in the graph; where even that does not fit, no legend),
+        and the heat maps' state line wraps to their column."""
         for w in (self.paramPlot, self.gradPlot):
             legend = w.plotItem.legend
             if legend is None:
@@ -168,19 +171,14 @@ class PlotPanel(QWidget):
                 for _sample, label in legend.items:
                     label.setText(label._gv_full.split(" (")[0])
             legend.updateSize()
-        # heat-map titles: in full, wrapped to their column; where the column is too short for
-        # them and the maps, the tensor's name only (the full titles in the tooltip)
-        width = max(80.0, self.heat.width() * 0.6)
-        full = [label.__dict__.get("_gv_title", label.text) for label, _n, _g in self.heat_titles]
-        need = 0.0
-        for (label, _name, _grads), text in zip(self.heat_titles, full):
-            label.item.setTextWidth(width)
-            label.setText(text)
-            need += label.item.boundingRect().height() + 24  # and a heat map of a few rows
-        short = need > self.heat.height()
-        for (label, _name, _grads), text in zip(self.heat_titles, full):
-            label.setText(text.split("<br>")[0] if short else text)
-        self.heat.setToolTip("\n".join(t.replace("<br>", " ") for t in full) if short else "")
+            legend.setVisible(legend.boundingRect().width() <= room)  # too narrow even so: the node colours say it
+        # the heat maps' state line wraps to their column instead of running off its edge
+        self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
+        if self.heat_state is not None:
+            width = max(80.0, self.heat.width() - 16.0)
+            if self.heat_state.item.textWidth() != width:
+                self.heat_state.item.setTextWidth(width)
+                self.heat_state.setText(self.heat_state.text)
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -211,6 +209,7 @@ class PlotPanel(QWidget):
         self.heat.clear()
         self.images = []
         self.heat_titles = []
+        self.heat_state = None
         self.heat_step = 0
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
@@ -222,7 +221,9 @@ class PlotPanel(QWidget):
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
-        row = 0
+        # which state the heat maps show: one line for them all, above them, across the column
+        self.heat_state = self.heat.addLabel("", row=0, col=0, colspan=2, size="11pt", color=theme.VALUE_COLOR)
+        row = 1
         for layout, kind in ((pl, "params"), (gl, "grads")):
             off = 0
             for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
@@ -237,6 +238,7 @@ class PlotPanel(QWidget):
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
                     vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
+                    vb.setMaximumWidth(HEAT_W * theme.LOOK.scale)  # the name beside gets the rest
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
@@ -335,13 +337,11 @@ class PlotPanel(QWidget):
             self.branch_curves.append(item)
 
     def _title_heat_maps(self, step: int) -> None:
-        """Each heat map says which state it shows (model.steps), as the node heat maps do."""
+        """The heat maps say which state they show (model.steps), as the node heat maps do."""
         if step == self.heat_step:
             return
         self.heat_step = step
-        for label, name, grads in self.heat_titles:
-            label._gv_title = heatmap_title(name, step, grads).replace("\n", "<br>")
-        self.fit_labels()
+        self.heat_state.setText(state_at(step))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly

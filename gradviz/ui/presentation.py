@@ -98,12 +98,14 @@ class Presenter(QObject):
         self._palette_visible = True
         self._status_visible = True
         self._light_palette = QApplication.palette()
+        self._app_font = QFont(QApplication.font())
         self._style = QApplication.style().name()
         # a new run's curves and legends are made by the window's own slot: restyle after it
         window.controller.built.connect(lambda: QTimer.singleShot(0, self._restyle_plots))
         self._geometry = None  # the window's geometry and state before presenting (full screen)
         self._window_state = Qt.WindowState.WindowNoState
         self._plot_options: dict = {}
+        self._pending_state = None  # the dock layout to restore once the window is back to normal size
         self._places = _Places()
         self.runButtons = QWidget()  # Start, Step, Reset in the menu bar's row
         self.runButtons.setObjectName("lectureButtons")
@@ -128,14 +130,17 @@ class Presenter(QObject):
         entering, leaving = look.presenting and not before.presenting, before.presenting and not look.presenting
         if entering:
             self._normal_state = self.w.saveState()
-            self._geometry, self._window_state = self.w.saveGeometry(), self.w.windowState()
+            self._geometry, self._window_state = self.w.geometry(), self.w.windowState()
             self._palette_visible = self.w.palette.isVisibleTo(self.w.cornerBar)
             self._status_visible = self.w.statusBar().isVisibleTo(self.w)
         theme.set_look(look)
         app = QApplication.instance()
         if look.dark != before.dark:
             self._apply_palette(app, look.dark)
-        app.setFont(theme.font(theme.BASE_POINT_SIZE))
+        if look.scale != before.scale:
+            if before.scale == 1.0:
+                self._app_font = QFont(app.font())  # put back exactly on leaving
+            app.setFont(_scaled_font(self._app_font, look.scale) if look.scale != 1.0 else self._app_font)
         self._scale_widget_fonts(before.scale, look.scale)
         self._applied = look
         self._restyle_plots()
@@ -171,10 +176,9 @@ class Presenter(QObject):
 
     def _leave(self) -> None:
         w = self.w
-        w.removeEventFilter(self)
         w.setWindowState(self._window_state)
-        if self._geometry is not None:
-            w.restoreGeometry(self._geometry)
+        if self._geometry is not None and not self._window_state & Qt.WindowState.WindowMaximized:
+            w.setGeometry(self._geometry)
         for wd, vis in self._plot_options.items():
             wd.setVisible(vis)
         self.optionsRow.parentWidget().layout().removeWidget(self.optionsRow)
@@ -182,14 +186,31 @@ class Presenter(QObject):
         self._places.give_back()
         self.runButtons.setVisible(False)
         if self._normal_state is not None:
+            # now, and again once the layouts have taken the normal fonts' sizes (a dock is
+            # never laid out smaller than its contents' minimum, which is still the larger one)
+            # and, if it leaves full screen later, the window its normal size
             w.restoreState(self._normal_state)
+            self._pending_state = self._normal_state
+            QTimer.singleShot(0, self._restore_layout)
         w.palette.setVisible(self._palette_visible)
         w.statusBar().setVisible(self._status_visible)
 
     def eventFilter(self, obj, event) -> bool:
         if obj is self.w and event.type() == QEvent.Type.Resize:
-            self._place_options()
+            if self._applied.presenting:
+                self._place_options()
+            elif self._pending_state is not None and self.w.size() == self._geometry.size():
+                QTimer.singleShot(0, self._restore_layout)
         return False
+
+    def _restore_layout(self) -> None:
+        if self._pending_state is None or self._applied.presenting:
+            return
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the normal fonts' sizes first
+        self.w.restoreState(self._pending_state)
+        if self.w.size() == self._geometry.size():
+            self._pending_state = None
+            self.w.removeEventFilter(self)
 
     def _place_options(self) -> None:
         """The options in the menu bar's row where they fit beside the menus and run buttons,
@@ -261,16 +282,20 @@ def _restyle_item(item, look: theme.Look) -> None:
     k, dark = look.scale, look.dark
     fg = QColor(theme.PLOT_FG)
     if isinstance(item, pg.AxisItem):
-        tick, style, pen, text_pen = item.__dict__.setdefault(
+        tick, style, pen, text_pen, space = item.__dict__.setdefault(
             "_gv_orig",
             (
                 QFont(item.style["tickFont"]) if item.style.get("tickFont") else None,
                 dict(item.labelStyle),
                 QPen(item.pen()),
                 QPen(item.textPen()),
+                (item.textWidth, item.textHeight),
             ),
         )
         item.setTickFont(_scaled_font(tick, k) if tick is not None else (theme.font(10) if k != 1 else None))
+        if k == 1:  # the room for the tick labels: pyqtgraph only gives back 10 px or more
+            item.textWidth, item.textHeight = space
+            item._updateWidth() if item.orientation in ("left", "right") else item._updateHeight()
         new_style = dict(style)
         if k != 1:
             new_style["font-size"] = f"{_pt_of(style.get('font-size'), theme.BASE_POINT_SIZE) * k:g}pt"

@@ -31,8 +31,9 @@ def take_screenshot(
     app = QApplication.instance() or QApplication([])
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
     w = MainWindow(session)
-    w.resize(1600, 1000)
     w.show()
+    w.resize(1600, 1000)  # after show, which fits the window to the (offscreen) screen
+    w.size_docks()
     c = w.controller
     deadline = QDeadlineTimer(int(timeout_s * 1000))
     loop = QEventLoop()

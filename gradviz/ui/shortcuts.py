@@ -3,21 +3,18 @@ graph, Presentation mode, Theme), File > Export (Ctrl+E) and Help > Keyboard sho
 
 Space, S and F are single keys: they work wherever the focus is (a button, a check box, the
 graph, a plot), except in a text field, where they type. A line edit or spin box claims such a
-key itself (Qt's shortcut override); the read-only text views (the program) are excluded here.
-Each key does exactly what its button does, and only when the button is enabled; otherwise the
-status bar says why."""
+key itself (Qt's shortcut override); the window's read-only text views (the program) are made
+to claim them too. Each key does exactly what its button does, and only when the button is
+enabled; otherwise the status bar says why."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
-    QApplication,
     QDialog,
     QDialogButtonBox,
     QLabel,
-    QLineEdit,
     QMenu,
     QPlainTextEdit,
     QTableWidget,
@@ -35,16 +32,22 @@ FIT_KEY = "F"
 PRESENTATION_KEY = "F5"
 EXPORT_KEY = "Ctrl+E"
 
-_TEXT_FIELDS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QTextEdit)
+_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("Shortcuts", text)
 
 
-def typing_in_text_field() -> bool:
-    """Whether the focus is in a text field, where a single key types instead."""
-    return isinstance(QApplication.focusWidget(), _TEXT_FIELDS)
+class TextKeys(QObject):
+    """Installed on a read-only text view: it claims the keys that type (Qt's shortcut
+    override), as an editable text field does, so that Space, S and F stay with it."""
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and not event.modifiers() & _MODIFIERS and event.text():
+            event.accept()
+            return True
+        return False
 
 
 class Shortcuts:
@@ -54,9 +57,13 @@ class Shortcuts:
     def __init__(self, window):
         self.w = window
         c = window.controls
-        self.startAction = self._action(_tr("Start / Pause"), START_KEY, "startAction", lambda: self._press(c.startButton))
-        self.stepAction = self._action(_tr("Step (one training step)"), STEP_KEY, "stepAction", lambda: self._press(c.stepButton))
-        self.resetAction = self._action(_tr("Reset"), RESET_KEY, "resetAction", lambda: self._press(c.resetButton, single=False))
+        self.startAction = self._action(
+            _tr("Start / Pause"), START_KEY, "startAction", lambda: self._press(c.startButton)
+        )
+        self.stepAction = self._action(
+            _tr("Step (one training step)"), STEP_KEY, "stepAction", lambda: self._press(c.stepButton)
+        )
+        self.resetAction = self._action(_tr("Reset"), RESET_KEY, "resetAction", lambda: self._press(c.resetButton))
         run = QMenu(_tr("&Run"), window)
         run.setObjectName("runMenu")
         for a in (self.startAction, self.stepAction, self.resetAction):
@@ -69,9 +76,7 @@ class Shortcuts:
         self.fitAction.setObjectName("fitAction")
         self.fitAction.setShortcut(QKeySequence(FIT_KEY))
         window.addAction(self.fitAction)
-        self.presentationAction = self._action(
-            _tr("&Presentation mode"), PRESENTATION_KEY, "presentationAction", None
-        )
+        self.presentationAction = self._action(_tr("&Presentation mode"), PRESENTATION_KEY, "presentationAction", None)
         self.presentationAction.setCheckable(True)
         self.presentationAction.setToolTip(
             _tr("Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave.")
@@ -85,7 +90,10 @@ class Shortcuts:
         group = QActionGroup(window)
         self.lightAction = themes.addAction(_tr("&Light"))
         self.darkAction = themes.addAction(_tr("&Dark"))
-        for a, name, dark in ((self.lightAction, "lightThemeAction", False), (self.darkAction, "darkThemeAction", True)):
+        for a, name, dark in (
+            (self.lightAction, "lightThemeAction", False),
+            (self.darkAction, "darkThemeAction", True),
+        ):
             a.setObjectName(name)
             a.setCheckable(True)
             group.addAction(a)
@@ -112,6 +120,9 @@ class Shortcuts:
         self.keysAction.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
         self.keysAction.triggered.connect(self.show_keys)
         self.helpMenu = h
+        self._text_keys = TextKeys(window)
+        for view in window.findChildren(QPlainTextEdit) + window.findChildren(QTextEdit):
+            view.installEventFilter(self._text_keys)
 
     def _action(self, text: str, key: str, name: str, fn) -> QAction:
         a = QAction(text, self.w)
@@ -123,10 +134,8 @@ class Shortcuts:
         self.w.addAction(a)  # works with the menu bar hidden too
         return a
 
-    def _press(self, button, single: bool = True) -> None:
+    def _press(self, button) -> None:
         """Do what the button does, if it may; else say why in the status bar."""
-        if single and typing_in_text_field():
-            return
         if button.isEnabled():
             button.click()
         else:
@@ -160,9 +169,7 @@ class Shortcuts:
         d.setWindowTitle(_tr("Keyboard shortcuts"))
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         lay = QVBoxLayout(d)
-        note = QLabel(
-            _tr("Space, S and F work wherever the focus is, except in a text field, where they type.")
-        )
+        note = QLabel(_tr("Space, S and F work wherever the focus is, except in a text field, where they type."))
         note.setWordWrap(True)
         lay.addWidget(note)
         acts = self.actions()
