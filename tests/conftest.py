@@ -3,14 +3,21 @@ thread, timer or process running."""
 
 import os
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GLOG_v", "3")
 
 import gc
 import multiprocessing
 import threading
+from pathlib import Path
 
 import pytest
+
+# offscreen (read when the QApplication is made), with three screens (Qt orders them by name;
+# the first is the primary): a 1920x1080 monitor, a 1280x720 and a 1024x768 projector
+# (tests/test_presentation.py opens windows on each)
+SCREENS = Path(__file__).with_name("screens.json")
+if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={SCREENS}"
 
 
 def _delete_closed_widgets():

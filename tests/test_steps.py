@@ -5,7 +5,6 @@ import pytest
 from gradviz.model.steps import (
     count,
     end_message,
-    heatmap_title,
     nodes_caption,
     progress,
     state_at,
@@ -39,7 +38,6 @@ def test_a_step_names_the_parameters_it_computes_at():
     assert state_at(2) == "step 2 (parameters after 1 update)"
     assert step_of_parameters(11) == 12
     assert progress(12, 11) == "step 12 · 11 updates"
-    assert heatmap_title("w", 12, grads=True) == "∂L/∂w\nstep 12 (parameters after 11 updates)"
 
 
 def test_the_node_caption_says_how_it_relates_to_the_plots():

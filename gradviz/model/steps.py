@@ -73,12 +73,6 @@ def nodes_caption(updates: int, last_step: int) -> str:
     )
 
 
-def heatmap_title(name: str, step: int, grads: bool) -> str:
-    """A plot heat map's title, two lines: the tensor, and the state it shows (a history row)."""
-    what = f"∂L/∂{name}" if grads else name
-    return Msg("Steps", "{tensor}\n{state}").format(tensor=what, state=state_at(step))
-
-
 def end_message(reason: str, step: int) -> str:
     """Why a run ended at `step`, with the updates it kept."""
     kept = count(updates_kept(step, reason), "update")

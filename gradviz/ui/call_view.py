@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 from ..model.codegen import grad_call, returned_structure, returned_values
 from ..model.graph import Graph
 from ..model.session import Options
+from . import theme
 
 CALL_PT = 14
 CHANGED = "#fde68a"  # the background of a line the last change made different
@@ -46,11 +47,19 @@ class CallView(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Maximum)  # never widens the window
-        self.setStyleSheet(
-            "QLabel#callView { background: #f1f5f9; border-bottom: 1px solid #cbd5e1; padding: 4px 8px; }"
-        )
+        self.setFont(theme.font(CALL_PT, mono=True))  # the text's size: it follows presentation mode
         self.lines: list[str] = []
         self.changed: list[int] = []
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Colours for the current theme (theme.LOOK)."""
+        bg, rule = ("#1e293b", "#334155") if theme.LOOK.dark else ("#f1f5f9", "#cbd5e1")
+        self.setStyleSheet(
+            f"QLabel#callView {{ background: {bg}; border-bottom: 1px solid {rule}; padding: 4px 8px; }}"
+        )
+        if self.lines:
+            self._render()
 
     def show_call(self, graph: Graph, options: Options) -> None:
         try:
@@ -63,19 +72,23 @@ class CallView(QLabel):
             i for i, line in enumerate(lines) if self.lines and (i >= len(self.lines) or self.lines[i] != line)
         ]
         self.lines = lines
+        self._render()
+
+    def _render(self) -> None:
+        lines, dark = self.lines, theme.LOOK.dark
 
         def span(i: int) -> str:
-            style = f"background:{CHANGED};" if i in self.changed else ""
-            color = "#64748b" if lines[i].startswith("#") else "#0f172a"
+            changed = i in self.changed
+            style = f"background:{CHANGED};" if changed else ""
+            if lines[i].startswith("#"):
+                color = "#64748b" if not dark or changed else "#94a3b8"
+            else:
+                color = "#f1f5f9" if dark and not changed else "#0f172a"
             return f"<span style='{style} color:{color};'>{html.escape(lines[i])}</span>"
 
         # three rows: the return line, the grad_fn line, what grad_fn returns and the mode's jit
         rows = [span(0), span(1), span(2) + "&nbsp;&nbsp;&nbsp;" + span(3)]
-        self.setText(
-            f"<div style=\"font-family:'DejaVu Sans Mono',monospace; font-size:{CALL_PT}pt;\">"
-            + "<br>".join(rows)
-            + "</div>"
-        )
+        self.setText("<div>" + "<br>".join(rows) + "</div>")
         self.setToolTip(
             self.tr(
                 "The lines of the MindSpore program (the MindSpore program tab) that change with the "

@@ -3,9 +3,10 @@ permissions (model/runstate.py): a disabled control says why in its tooltip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -57,7 +59,25 @@ def _combo(name: str, items, translated: bool = True) -> QComboBox:
     c.setObjectName(name)
     for key, text in items:
         c.addItem(QCoreApplication.translate("ControlPanel", text) if translated else text, key)
+    _shrinkable(c)
     return c
+
+
+def _shrinkable(c: QComboBox) -> None:
+    """A combo box that fits a narrow dock (its text elided, its arrow kept) instead of being
+    as wide as its longest item; the list it opens still shows every item in full."""
+    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    c.setMinimumContentsLength(8)
+    c.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+
+def _form() -> QFormLayout:
+    """Labels beside their fields where the dock is wide enough, above them where it is not (a
+    spin box is never narrower than its text and arrows)."""
+    f = QFormLayout()
+    f.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+    f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    return f
 
 
 class ControlPanel(QWidget):
@@ -81,7 +101,7 @@ class ControlPanel(QWidget):
         scroll.setWidget(options)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # the last resort: nothing cut off
         outer.addWidget(scroll, 1)
         self._scroll, self._options = scroll, options
 
@@ -89,13 +109,20 @@ class ControlPanel(QWidget):
         self.presetCombo.setObjectName("presetCombo")
         self.presetCombo.addItems(preset_names())
         self.presetCombo.setToolTip(self.tr("Load a ready-made graph (replaces the current one)"))
-        top = QFormLayout()
+        _shrinkable(self.presetCombo)
+        top = _form()
         top.addRow(self.tr("Preset"), self.presetCombo)
         lay.addLayout(top)
 
-        box = QGroupBox(self.tr("What MindSpore differentiates"))
+        box = QGroupBox()
         bl = QVBoxLayout(box)
-        self.auxOutputCheck = QCheckBox(self.tr("Return z too  (return loss, z)"))
+        # the heading is a label, not the box's title: a label wraps in a narrow dock, a title cannot
+        heading = QLabel(self.tr("What MindSpore differentiates"))
+        heading.setObjectName("differentiatesHeading")
+        heading.setWordWrap(True)
+        heading.setFont(theme.font(theme.BASE_POINT_SIZE, bold=True))
+        bl.addWidget(heading)
+        self.auxOutputCheck = QCheckBox(self.tr("Return z too"))  # the call above the graph shows `return loss, z`
         self.auxOutputCheck.setObjectName("auxOutputCheck")
         self.auxOutputCheck.setToolTip(self.tr(AUX_TIP))
         self.stopGradientCheck = QCheckBox("ops.stop_gradient(z)")
@@ -106,7 +133,7 @@ class ControlPanel(QWidget):
             bl.addWidget(w)
         lay.addWidget(box)
 
-        form = QFormLayout()
+        form = _form()
         form.setVerticalSpacing(4)
         self.apiCombo = _combo("apiCombo", API_ITEMS, translated=False)  # code
         self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES], translated=False)
@@ -152,7 +179,7 @@ class ControlPanel(QWidget):
         bar = QVBoxLayout()
         bar.setContentsMargins(8, 4, 8, 8)
         outer.addLayout(bar)
-        speed = QFormLayout()  # used while training: always in view, with the buttons
+        speed = _form()  # used while training: always in view, with the buttons
         speed.addRow(self.tr("Speed"), self.speedSpin)
         bar.addLayout(speed)
         row = QHBoxLayout()
@@ -202,9 +229,26 @@ class ControlPanel(QWidget):
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
         self.cancelButton.clicked.connect(self._cancel_or_restart)
+        self._hold_minimum_widths()
         document.optionsChanged.connect(self.sync_from_document)
         document.sessionReplaced.connect(self.sync_from_document)
         self.sync_from_document()
+
+    def changeEvent(self, e) -> None:
+        super().changeEvent(e)
+        if e.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
+            self._hold_minimum_widths()
+
+    def _hold_minimum_widths(self) -> None:
+        """Each spin box's and combo box's minimum width, held as the layout's minimum: a
+        form that wraps long rows can otherwise leave a field a pixel short (no arrow)."""
+        for w in self.findChildren(QAbstractSpinBox) + self.findChildren(QComboBox):
+            w.setMinimumWidth(w.minimumSizeHint().width() + 1)
+
+    def preferred_width(self) -> int:
+        """The width that shows every option without scrolling sideways."""
+        bar = self._scroll.verticalScrollBar().sizeHint().width()
+        return self._options.minimumSizeHint().width() + bar + 2 * self._scroll.frameWidth() + 8  # (rounding)
 
     def fit_options(self, max_height: int) -> None:
         """Show every option without scrolling when there is room (at most max_height)."""

@@ -37,16 +37,42 @@ from . import theme
 from .heatmap import to_qimage
 from .language import tr_msg
 
-W = 250  # node width
-W_OUTPUT = 200
-VALUE_PT = 11.5
-HEADER = 34
-ROW = 26
-CELL = 11
+# Node geometry, in scene units (the view's zoom fits the whole graph to the room it has). The
+# numbers are the largest text on a node: a small label sits above each one (not beside it), so
+# that a node is little wider than its numbers and the graph fits wide, short views (a 1280x720
+# projector) at a zoom where the numbers stay legible.
+NAME_PT = 13  # the node's name, in its header
+KIND_PT = 10
+INFO_PT = 10  # one line under the header: "a ← x · b ← w", or "shape (5,) · ones"
+LABEL_PT = 9.5  # "value", "∂L/∂z", "from out_loss": above each number
+VALUE_PT = 14  # every number, bold monospace
+NOTE_PT = 10
+SHARE_PT = 12  # a part of a gradient ("+ from out_z  [1.000, 1.000, 1.000]"), on one line
+SHARE_H = 19
+HEADER = 30
+INFO = 20
+LABEL_H = 14
+VALUE_H = 22
+BLOCK = LABEL_H + VALUE_H  # a label and its number
+PAD = 10  # left and right inside a node
+BOTTOM = 8
+MIN_W = 210
+W_OUTPUT = 190
+CELL = 11  # a heat-map cell, at most
+HEAT_MAX = 66  # px: a heat map's height at most (a batch of 64 rows is 1 px a row)
 PORT_R = 7
-LABEL_W = 64  # the label column of a value row
 W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
+CAPTION_PT = 11  # the caption over the graph (viewport text: it follows the look's scale); not
+# bold: its first line fits a 1280-pixel projector's width in presentation mode
+
+
+def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = False):
+    return theme.font(size, bold=bold, italic=italic, mono=mono, scaled=False)
+
+
+def _value_width(text: str) -> float:
+    return QFontMetricsF(_font(VALUE_PT, bold=True, mono=True)).horizontalAdvance(text)
 
 
 class PortItem(QGraphicsEllipseItem):
@@ -54,8 +80,8 @@ class PortItem(QGraphicsEllipseItem):
         super().__init__(-PORT_R, -PORT_R, 2 * PORT_R, 2 * PORT_R, node)
         self.node, self.port, self.is_input = node, port, is_input
         self.setPos(0 if is_input else node.width, y)
-        self.setBrush(QBrush(QColor("#ffffff")))
-        self.setPen(QPen(QColor("#374151"), 2))
+        self.setBrush(QBrush(QColor(theme.CARD)))
+        self.setPen(QPen(QColor(theme.CARD_TEXT), 2))
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setToolTip(
@@ -69,12 +95,11 @@ class PortItem(QGraphicsEllipseItem):
         self.setBrush(QBrush(QColor("#fde68a")))
 
     def hoverLeaveEvent(self, e):
-        self.setBrush(QBrush(QColor("#ffffff")))
+        self.setBrush(QBrush(QColor(theme.CARD)))
 
 
 class NodeItem(QGraphicsObject):
     role_muted = False  # an Output that is not returned: its role drawn in grey
-
     def __init__(
         self,
         node: Node,
@@ -105,8 +130,10 @@ class NodeItem(QGraphicsObject):
             | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges
         )
         self.setPos(*node.pos)
+        ports = PORTS.get(node.kind, ())
+        body = self.height() - HEADER - BOTTOM  # input ports spread along the left edge
         self.ports_in = {
-            p: PortItem(self, p, True, HEADER + ROW * i + ROW / 2) for i, p in enumerate(PORTS.get(node.kind, ()))
+            p: PortItem(self, p, True, HEADER + body * (i + 0.5) / len(ports)) for i, p in enumerate(ports)
         }
         self.port_out = None if node.kind == "Output" else PortItem(self, None, False, HEADER / 2)
         self.setObjectName(f"node_{node.name}")
@@ -117,34 +144,42 @@ class NodeItem(QGraphicsObject):
         return self.shape_ is not None and len(self.shape_) == 2
 
     def _width(self) -> float:
-        """Wide enough for a vector of up to SHOWN_IN_FULL elements written out in full."""
-        fm = QFontMetricsF(theme.font(VALUE_PT, bold=True, mono=True))
+        """Wide enough for the header and for a vector of up to SHOWN_IN_FULL elements written
+        out in full."""
+        head = QFontMetricsF(_font(NAME_PT, bold=True)).horizontalAdvance(self.node.name)
+        head += QFontMetricsF(_font(KIND_PT)).horizontalAdvance(self._kind_text()) + 3 * PAD + 24
         if self.node.kind == "Output":
             seed = self.flow.seed if self.flow is not None else None
-            if seed is None or seed.size > SHOWN_IN_FULL:
-                return W_OUTPUT
-            return max(W_OUTPUT, 24 + fm.horizontalAdvance(self.tr("flows back: {values}").format(values=fmt_values(seed))))
+            text = fmt_values(seed) if seed is not None and seed.size <= SHOWN_IN_FULL else "1.000"
+            return max(W_OUTPUT, head, 2 * PAD + _value_width(text))
         shape = tuple(self.shape_ or ())
         if len(shape) != 1 or shape[0] > SHOWN_IN_FULL:
-            return W
-        return max(W, LABEL_W + 20 + fm.horizontalAdvance(fmt_values(-np.full(shape, 8.888))))
+            return max(MIN_W, head)
+        widest = fmt_values(-np.full(shape, 8.888))
+        share = QFontMetricsF(_font(SHARE_PT, bold=True, mono=True)).horizontalAdvance(widest) + self._share_label_w()
+        return max(MIN_W, head, 2 * PAD + _value_width(widest), 2 * PAD + share if self.shares else 0)
 
-    def _rows_top(self) -> float:
-        n_ports = len(self.ports_in)
-        return HEADER + ROW * max(n_ports, 1)
+    def _kind_text(self) -> str:
+        n = self.node
+        return n.kind if n.kind != "Parameter" or n.requires_grad else self.tr("Parameter (frozen)")
 
-    def _extra_rows(self) -> int:
-        """Rows under value and gradient: one per share, one for a 'not requested' note."""
+    def _heat_rows(self) -> float:
+        """A heat map's height: CELL a row, at most HEAT_MAX."""
+        return min(CELL * self.shape_[0], HEAT_MAX)
+
+    def _extra_rows(self) -> float:
+        """Height under value and gradient: a block per share (a line for a matrix). A gradient
+        grad_fn does not return says so in its label."""
         if self._matrix():
-            return (1 if self.shares else 0) + (1 if self.unrequested else 0)
-        return len(self.shares) + (1 if self.unrequested else 0)
+            return LABEL_H + 4 if self.shares else 0
+        return SHARE_H * len(self.shares) + (4 if self.shares else 0)
 
     def height(self) -> float:
         if self.node.kind == "Output":
-            return self._rows_top() + ROW * 2 + 6
+            return HEADER + INFO + LABEL_H + 2 + BLOCK + BOTTOM
         if self._matrix():
-            return self._rows_top() + 20 + CELL * self.shape_[0] + 10 + ROW * self._extra_rows()
-        return self._rows_top() + (2 + self._extra_rows()) * ROW + 6
+            return HEADER + INFO + LABEL_H + self._heat_rows() + 6 + self._extra_rows() + BOTTOM
+        return HEADER + INFO + 2 * BLOCK + self._extra_rows() + BOTTOM
 
     def boundingRect(self) -> QRectF:
         return QRectF(-PORT_R - 2, -2, self.width + 2 * PORT_R + 4, self.height() + 4)
@@ -172,6 +207,8 @@ class NodeItem(QGraphicsObject):
         lines = [f'<b>{self.node.kind} "{self.name}"</b>', tr_msg(DESCRIPTIONS.get(self.node.kind, ""))]
         if self.shape_ is not None:
             lines.append(self.tr("shape {shape}").format(shape=shape_str(self.shape_)))
+        for port in PORTS.get(self.node.kind, ()):
+            lines.append(f"{port} ← " + html.escape(self.node.inputs.get(port) or self.tr("(not connected)")))
         for m in self.problems:
             lines.append(f"<span style='color:{theme.ERROR_COLOR}'>⚠ {html.escape(tr_msg(m), quote=False)}</span>")
         if self.flow is not None:
@@ -195,122 +232,122 @@ class NodeItem(QGraphicsObject):
     # painting
     def paint(self, p: QPainter, option, widget=None) -> None:
         n = self.node
-        h = self.height()
+        h, w = self.height(), self.width
+        presenting = theme.LOOK.presenting
         kind_color = QColor(theme.KIND_COLORS.get(n.kind, "#555"))
         if n.kind == "Parameter" and self.color_index is not None:
             kind_color = theme.param_color(self.color_index)
         border = (
             QColor(theme.ERROR_COLOR)
             if self.problems
-            else (QColor("#f59e0b") if self.isSelected() else QColor("#374151"))
+            else (QColor("#f59e0b") if self.isSelected() else QColor(theme.CARD_TEXT))
         )
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(QPen(border, 4 if (self.problems or self.isSelected()) else 1.5))
-        p.setBrush(QBrush(QColor("#ffffff")))
-        p.drawRoundedRect(QRectF(0, 0, self.width, h), 8, 8)
+        p.setPen(QPen(border, 4 if (self.problems or self.isSelected()) else (2.5 if presenting else 1.5)))
+        p.setBrush(QBrush(QColor(theme.CARD)))
+        p.drawRoundedRect(QRectF(0, 0, w, h), 8, 8)
         path = QPainterPath()
-        path.addRoundedRect(QRectF(0, 0, self.width, HEADER), 8, 8)
+        path.addRoundedRect(QRectF(0, 0, w, HEADER), 8, 8)
         p.fillPath(path, kind_color)
         p.setPen(QColor("#ffffff"))
-        p.setFont(theme.font(13, bold=True))
+        right = 34 if self.problems else PAD  # room for the warning sign
+        kind_w = QFontMetricsF(_font(KIND_PT)).horizontalAdvance(self._kind_text())
+        _fit_text(p, QRectF(PAD, 0, w - 2 * PAD - right - kind_w, HEADER), n.name, NAME_PT, bold=True)
+        p.setPen(QColor("#ffffff"))
+        p.setFont(_font(KIND_PT))
         p.drawText(
-            QRectF(12, 0, self.width - 24, HEADER), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, n.name
-        )
-        p.setFont(theme.font(10))
-        kind_text = n.kind if n.kind != "Parameter" or n.requires_grad else self.tr("Parameter (frozen)")
-        right = 34 if self.problems else 12  # room for the warning sign
-        p.drawText(
-            QRectF(12, 0, self.width - 12 - right, HEADER),
+            QRectF(PAD, 0, w - PAD - right, HEADER),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
-            kind_text,
+            self._kind_text(),
         )
         if self.problems:
-            p.setPen(QColor("#fff"))
-            p.setFont(theme.font(13, bold=True))
-            p.drawText(QRectF(self.width - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
+            p.setFont(_font(NAME_PT, bold=True))
+            p.drawText(QRectF(w - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
 
-        # one row per input port ("a ← x"), or the source's shape and init
-        p.setFont(theme.font(11))
+        # one line: what each input port is connected to ("a ← x · b ← w"), or the source's shape
         y = HEADER
-        if self.ports_in:
-            for port in self.ports_in:
-                src = n.inputs.get(port)
-                p.setPen(QColor(theme.VALUE_COLOR if src else theme.ERROR_COLOR))
-                p.drawText(
-                    QRectF(14, y, self.width - 20, ROW),
-                    Qt.AlignmentFlag.AlignVCenter,
-                    f"{port} ← " + (src or self.tr("(not connected)")),
-                )
-                y += ROW
+        ports = PORTS.get(n.kind, ())
+        if ports:
+            missing = any(not n.inputs.get(port) for port in ports)
+            info = " · ".join(f"{port} ← " + (n.inputs.get(port) or self.tr("(not connected)")) for port in ports)
+            p.setPen(QColor(theme.ERROR_COLOR if missing else theme.CARD_TEXT))
         else:
-            p.setPen(QColor("#374151"))
-            init = n.init if n.init != "values" else "values"
-            p.drawText(
-                QRectF(12, y, self.width - 20, ROW),
-                Qt.AlignmentFlag.AlignVCenter,
-                self.tr("shape {shape}").format(shape=shape_str(tuple(n.shape))) + f" · {init}",
-            )
-            y += ROW
-        p.setPen(QPen(QColor("#e5e7eb"), 1))
-        p.drawLine(QPointF(6, y), QPointF(self.width - 6, y))
+            info = self.tr("shape {shape}").format(shape=shape_str(tuple(n.shape))) + f" · {n.init}"
+            p.setPen(QColor(theme.CARD_TEXT))
+        _fit_text(p, QRectF(PAD + 4, y, w - 2 * PAD - 4, INFO), info, INFO_PT)
+        y += INFO
+        p.setPen(QPen(QColor(theme.RULE), 1))
+        p.drawLine(QPointF(6, y), QPointF(w - 6, y))
 
         if n.kind == "Output":
-            p.setPen(QColor("#14532d" if not self.role_muted else theme.MUTED))
-            _fit_text(p, QRectF(12, y, self.width - 20, ROW), self.role, 11, bold=True)
-            self._paint_flow(p, y + ROW)
+            p.setPen(QColor(theme.MUTED if self.role_muted else theme.VALUE_COLOR))
+            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, LABEL_H + 2), self.role, LABEL_PT, bold=True)
+            self._paint_flow(p, y + LABEL_H + 2)
             return
         grad_color = QColor(theme.MUTED if self.unrequested else theme.GRAD_COLOR)
         if self._matrix():
             y = self._paint_matrices(p, y, grad_color)
         else:
-            self._paint_row(p, y, self.tr("value"), self.value, QColor(theme.VALUE_COLOR))
-            self._paint_row(p, y + ROW, f"∂L/∂{n.name}", self.grad, grad_color)
-            y += 2 * ROW
+            self._paint_block(p, y, self.tr("value"), self.value, QColor(theme.VALUE_COLOR))
+            self._paint_block(p, y + BLOCK, self._grad_label(), self.grad, grad_color)
+            y += 2 * BLOCK
             for i, o in enumerate(self.shares):
-                self._paint_row(
-                    p, y, f"{'+ ' if i else '= '}{o}", self.parts.get(o), QColor(theme.GRAD_COLOR), tag=self.tr("from")
-                )
-                y += ROW
+                self._paint_share(p, y, f"{'+' if i else '='} {o}", self.parts.get(o))
+                y += SHARE_H
         if self._matrix() and self.shares:
             p.setPen(QColor(theme.GRAD_COLOR))
             _fit_text(
                 p,
-                QRectF(12, y, self.width - 20, ROW),
-                self.tr("= {sum} (hover)").format(sum=" + ".join(self.tr("from {output}").format(output=o) for o in self.shares)),
-                10,
+                QRectF(PAD, y, w - 2 * PAD, LABEL_H + 4),
+                self.tr("= {sum} (hover)").format(
+                    sum=" + ".join(self.tr("from {output}").format(output=o) for o in self.shares)
+                ),
+                LABEL_PT,
             )
-            y += ROW
-        if self.unrequested:
-            p.setPen(QColor(theme.MUTED))
-            _fit_text(p, QRectF(12, y, self.width - 20, ROW), tr_msg(self.unrequested), 10.5, italic=True)
+            y += LABEL_H + 4
+
+    def _grad_label(self) -> str:
+        return f"∂L/∂{self.name}: {tr_msg(self.unrequested)}" if self.unrequested else f"∂L/∂{self.name}"
 
     def _paint_flow(self, p: QPainter, y: float) -> None:
-        """An Output's second row: the gradient that flows back into what it returns, or why none."""
+        """An Output's number: the gradient that flows back into what it returns, or why none."""
         f = self.flow
         if f is None:
             return
-        r = QRectF(12, y, self.width - 20, ROW)
         if f.seed is None:
             p.setPen(QColor(theme.MUTED))
-            _fit_text(p, r, tr_msg(f.label), 10.5, italic=True)
+            _fit_text(p, QRectF(PAD, y, self.width - 2 * PAD, VALUE_H), tr_msg(f.label), NOTE_PT, italic=True)
             return
-        p.setPen(QColor(theme.GRAD_COLOR))
-        _fit_text(p, r, self.tr("flows back: {values}").format(values=fmt_values(f.seed)), VALUE_PT, bold=True, mono=True)
+        self._paint_block(p, y, self.tr("gradient flowing back in"), f.seed, QColor(theme.GRAD_COLOR))
 
-    def _paint_row(self, p: QPainter, y: float, label: str, v, color: QColor, tag: str = "") -> None:
-        p.setPen(QColor("#6b7280"))
-        if tag:  # a share: "from" above the output's name
-            _fit_text(p, QRectF(10, y - 2, LABEL_W, ROW / 2), tag, 8)
-            _fit_text(p, QRectF(10, y + ROW / 2 - 4, LABEL_W, ROW / 2 + 2), label, 9)
+    def _paint_share(self, p: QPainter, y: float, label: str, v) -> None:
+        """One part of the gradient: its output's name, small, then its numbers."""
+        lw = self._share_label_w()
+        p.setPen(QColor(theme.LABEL))
+        _fit_text(p, QRectF(PAD, y, lw, SHARE_H), label, LABEL_PT)
+        p.setPen(QColor(theme.GRAD_COLOR))
+        r = QRectF(PAD + lw, y, self.width - 2 * PAD - lw, SHARE_H)
+        if v is None:
+            p.setPen(QColor(theme.MUTED))
+            _fit_text(p, r, self.tr("not computed"), NOTE_PT, italic=True)
         else:
-            _fit_text(p, QRectF(10, y, LABEL_W, ROW), label, 10)
-        r = QRectF(LABEL_W + 12, y + 2, self.width - LABEL_W - 16, ROW - 4)
+            _fit_text(p, r, fmt_values(v), SHARE_PT, bold=True, mono=True)
+
+    def _share_label_w(self) -> float:
+        fm = QFontMetricsF(_font(LABEL_PT))
+        return max((fm.horizontalAdvance(f"+ {o}") for o in self.shares), default=0) + 8
+
+    def _paint_block(self, p: QPainter, y: float, label: str, v, color: QColor) -> None:
+        """A small label, and under it the number(s) in the largest font of the node."""
+        p.setPen(QColor(theme.LABEL))
+        _fit_text(p, QRectF(PAD, y + 1, self.width - 2 * PAD, LABEL_H), label, LABEL_PT)
+        r = QRectF(PAD, y + LABEL_H, self.width - 2 * PAD, VALUE_H - 2)
         if v is None:
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QBrush(QColor("#e5e7eb"), Qt.BrushStyle.BDiagPattern))
+            p.setBrush(QBrush(QColor(theme.RULE), Qt.BrushStyle.BDiagPattern))
             p.drawRoundedRect(r, 4, 4)
             p.setPen(QColor(theme.MUTED))
-            p.setFont(theme.font(10, italic=True))
+            p.setFont(_font(NOTE_PT, italic=True))
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
             return
         bad = not np.all(np.isfinite(v))
@@ -320,46 +357,50 @@ class NodeItem(QGraphicsObject):
         _fit_text(p, r, fmt_values(v), VALUE_PT, bold=True, mono=True)
 
     def _paint_matrices(self, p: QPainter, y: float, grad_color: QColor) -> float:
-        """Value and gradient as heat maps side by side; returns the y below them."""
+        """Value and gradient as heat maps side by side, each with its max and min; returns the
+        y below them."""
         rows, cols = self.shape_
-        p.setFont(theme.font(10))
+        half = self.width / 2
+        heat_h = self._heat_rows()
         for i, (label, v, color) in enumerate(
-            ((self.tr("value"), self.value, theme.VALUE_COLOR), (f"∂L/∂{self.name}", self.grad, grad_color.name()))
+            (("value", self.value, QColor(theme.VALUE_COLOR)), (self._grad_label(), self.grad, grad_color))
         ):
-            x = 12 + i * (self.width / 2)
-            p.setPen(QColor(color))
-            p.drawText(QRectF(x, y + 2, self.width / 2 - 16, 16), Qt.AlignmentFlag.AlignVCenter, label)
-            cell = min(CELL, (self.width / 2 - 20) / cols)
-            r = QRectF(x, y + 20, cell * cols, CELL * rows)
+            x = PAD + i * half
+            p.setPen(color if i else QColor(theme.LABEL))
+            _fit_text(p, QRectF(x, y + 1, half - PAD - 4, LABEL_H), label, LABEL_PT)
+            cell = min(CELL, (half - PAD - 4) / 3 / cols)  # the heat map takes a third of the half
+            r = QRectF(x, y + LABEL_H + 2, cell * cols, heat_h)
             if v is None:
                 p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QBrush(QColor("#d1d5db"), Qt.BrushStyle.BDiagPattern))
-                p.drawRect(r)
+                p.setBrush(QBrush(QColor(theme.RULE), Qt.BrushStyle.BDiagPattern))
+                p.drawRect(QRectF(x, r.top(), half - PAD - 4, heat_h))
                 p.setPen(QColor(theme.MUTED))
-                p.setFont(theme.font(9, italic=True))
-                p.drawText(r.adjusted(0, 0, 60, 0), Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
-                p.setFont(theme.font(10))
+                p.setFont(_font(NOTE_PT, italic=True))
+                p.drawText(QRectF(x, r.top(), half - PAD - 4, heat_h), Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
+                continue
+            p.drawImage(r, to_qimage(v))
+            p.setPen(QPen(QColor(theme.MUTED), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r)
+            p.setPen(QColor(theme.ERROR_COLOR) if not np.all(np.isfinite(v)) else color)
+            box = QRectF(r.right() + 4, r.top(), x + half - PAD - r.right() - 4, heat_h)
+            if np.isfinite(v).any():
+                hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
+                line = min(VALUE_H, heat_h / 2)
+                _fit_text(
+                    p, QRectF(box.left(), box.top(), box.width(), line), self.tr("max {v}").format(v=hi), NOTE_PT + 1, mono=True, bold=True
+                )
+                _fit_text(
+                    p,
+                    QRectF(box.left(), box.top() + line, box.width(), line),
+                    self.tr("min {v}").format(v=lo),
+                    NOTE_PT + 1,
+                    mono=True,
+                    bold=True,
+                )
             else:
-                p.drawImage(r, to_qimage(v))
-                p.setPen(QPen(QColor("#9ca3af"), 1))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRect(r)
-                p.setPen(QColor(color))
-                box_w = self.width / 2 - cell * cols - 16
-                if np.isfinite(v).any():
-                    hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
-                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height() / 2), self.tr("max {v}").format(v=hi), 9, mono=True)
-                    _fit_text(
-                        p,
-                        QRectF(r.right() + 4, r.center().y(), box_w, r.height() / 2),
-                        self.tr("min {v}").format(v=lo),
-                        9,
-                        mono=True,
-                    )
-                else:
-                    _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
-                p.setFont(theme.font(10))
-        return y + 20 + CELL * rows + 10
+                _fit_text(p, box, "NaN", NOTE_PT + 1, mono=True, bold=True)
+        return y + LABEL_H + heat_h + 6
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
@@ -371,11 +412,14 @@ def _fit_text(
     p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False, italic: bool = False
 ) -> None:
     """Draw text left-aligned in r, shrinking the font (down to 8 pt) until it fits."""
-    f = theme.font(size, bold=bold, mono=mono, italic=italic)
+    f = _font(size, bold=bold, mono=mono, italic=italic)
     while size > 8 and QFontMetricsF(f).horizontalAdvance(text) > r.width():
         size -= 0.5
-        f = theme.font(size, bold=bold and size >= 10, mono=mono, italic=italic)
+        f = _font(size, bold=bold and size >= 10, mono=mono, italic=italic)
     p.setFont(f)
+    fm = QFontMetricsF(f)
+    if fm.horizontalAdvance(text) > r.width():  # still too long: cut with "…", never mid-glyph
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, r.width())
     p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
 
 
@@ -404,9 +448,13 @@ class EdgeItem(QGraphicsPathItem):
         if self.cut:
             tip += "\n" + QCoreApplication.translate("EdgeItem", "ops.stop_gradient: no gradient flows back along this edge")
         elif self.stopped:
-            tip += "\n" + QCoreApplication.translate("EdgeItem", "{why}: no gradient flows back").format(why=tr_msg(self.dst.flow.label))
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "{why}: no gradient flows back").format(
+                why=tr_msg(self.dst.flow.label)
+            )
         elif grad is not None:
-            tip += "\n" + QCoreApplication.translate("EdgeItem", "gradient flowing back to {source}:").format(source=self.src.name)
+            tip += "\n" + QCoreApplication.translate("EdgeItem", "gradient flowing back to {source}:").format(
+                source=self.src.name
+            )
             tip += f"\n{fmt_full(grad)}"
         self.setToolTip(html.escape(tip).replace("\n", "<br>"))
         self._restyle()
@@ -438,16 +486,17 @@ class EdgeItem(QGraphicsPathItem):
         self._restyle()
 
     def _restyle(self) -> None:
+        k = 1.5 if theme.LOOK.presenting else 1.0  # thicker in presentation mode
         if self.isSelected():
-            self.setPen(QPen(QColor("#f59e0b"), 3))
+            self.setPen(QPen(QColor("#f59e0b"), 3 * k))
         elif self.cut or self.stopped:
-            self.setPen(QPen(QColor(theme.MUTED), 2.2, Qt.PenStyle.DashLine))
+            self.setPen(QPen(QColor(theme.MUTED), 2.2 * k, Qt.PenStyle.DashLine))
         elif self.grad is not None:
             c = QColor(theme.GRAD_COLOR)
             c.setAlphaF(0.35 + 0.65 * self.weight)
-            self.setPen(QPen(c, 1.5 + (EDGE_MAX_W - 1.5) * self.weight))
+            self.setPen(QPen(c, (1.5 + (EDGE_MAX_W - 1.5) * self.weight) * k))
         else:
-            self.setPen(QPen(QColor("#4b5563"), 2.2))
+            self.setPen(QPen(QColor(theme.CARD_TEXT), 2.2 * k))
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
@@ -457,6 +506,7 @@ class EdgeItem(QGraphicsPathItem):
 
 class GraphScene(QGraphicsScene):
     nodeSelected = Signal(str)  # "" when nothing is selected
+    rebuilt = Signal()  # the items were made anew from the document (or the look changed)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -468,7 +518,7 @@ class GraphScene(QGraphicsScene):
         self._press_positions: dict[str, tuple[float, float]] = {}
         self._data: tuple | None = None
         self.locked = False
-        self.setBackgroundBrush(QColor("#f8fafc"))
+        self.setBackgroundBrush(QColor(theme.SCENE_BG))
         self.selectionChanged.connect(self._on_selection)
         document.graphChanged.connect(self.rebuild)
         document.optionsChanged.connect(self.rebuild)
@@ -543,6 +593,12 @@ class GraphScene(QGraphicsScene):
         if self._data is not None:
             self.set_node_data(*self._data)
         self._on_selection()
+        self.rebuilt.emit()
+
+    def restyle(self) -> None:
+        """Draw everything again in the current look (theme.LOOK)."""
+        self.setBackgroundBrush(QColor(theme.SCENE_BG))
+        self.rebuild()
 
     @staticmethod
     def _shares(g, o) -> dict[str, list[str]]:
@@ -685,27 +741,51 @@ class GraphView(QGraphicsView):
     shownStepChanged = Signal(int)
     nodesShown = Signal(int)  # every refresh of the nodes' numbers, also of the same step
 
+    MAX_ZOOM = 1.3  # fit never enlarges a small graph more than this (x the look's scale)
+
     def __init__(self, scene: GraphScene, parent=None):
         super().__init__(scene, parent)
         self.caption = ""
         self._shown_step = -1
+        self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
         self.setObjectName("graphView")
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        scene.rebuilt.connect(self._graph_rebuilt)
+
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
 
     def fit(self) -> None:
         """Show the whole graph below the caption (which would cover the nodes' headers), at
-        most at 1.3x."""
-        r = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        most at MAX_ZOOM; from now on the view refits itself when resized."""
+        self.auto_fit = True
+        r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         cap = min(self._caption_height(), vh * 0.5)
-        s = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), 1.3)
+        top = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), self.MAX_ZOOM * theme.LOOK.scale)
+        s = max(top, 0.01)
         self.setSceneRect(r.adjusted(0, -cap / s, 0, 0))  # the caption's band above the graph
         self.resetTransform()
         self.scale(s, s)
         self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        if self.auto_fit:
+            self.fit()
+
+    def _graph_rebuilt(self) -> None:
+        """A node was added, moved or grew (a row per share when z is returned): refit when part
+        of the graph is out of view."""
+        if not self.auto_fit:
+            return
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        if not shown.contains(self.scene().itemsBoundingRect()):
+            self.fit()
 
     def _get_shown_step(self) -> int:
         return self._shown_step
@@ -721,38 +801,48 @@ class GraphView(QGraphicsView):
 
     def set_caption(self, text: str) -> None:
         if text != self.caption:
+            before = self._caption_height()
             self.caption = text
             self.viewport().update()
+            if self.auto_fit and self._caption_height() != before:  # the band above the graph changed
+                self.fit()
+
+    def _caption_box(self) -> tuple[QRectF, int]:
+        """The caption's box in viewport coordinates, its lines wrapped to the view's width."""
+        fm = QFontMetricsF(theme.font(CAPTION_PT))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+        room = max(self.viewport().width() - 36.0, 100.0)
+        r = fm.boundingRect(QRectF(0, 0, room, 10_000), flags, self.caption)
+        return QRectF(8, 8, r.width() + 20, r.height() + 10), flags
 
     def _caption_height(self) -> float:
         if not self.caption:
             return 0.0
-        return self._caption_size().height() + 18
-
-    def _caption_size(self):
-        """The caption's size as drawn: laid out, so that a line in a fallback font (Chinese in the
-        bundled font, taller than DejaVu's) gets its own height."""
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-        return QFontMetricsF(theme.font(11.5, bold=True)).boundingRect(QRectF(0, 0, 1e6, 1e6), flags, self.caption).size()
+        return self._caption_box()[0].height() + 8
 
     def drawForeground(self, p: QPainter, rect) -> None:
         if not self.caption:
             return
         p.save()
         p.resetTransform()  # viewport coordinates: the caption stays put when zooming
-        f = theme.font(11.5, bold=True)
-        p.setFont(f)
-        size = self._caption_size()
-        box = QRectF(8, 8, size.width() + 20, size.height() + 10)
+        p.setFont(theme.font(CAPTION_PT))
+        box, flags = self._caption_box()
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(255, 255, 255, 225))
+        bg = QColor(theme.CARD)
+        bg.setAlpha(225)
+        p.setBrush(bg)
         p.drawRoundedRect(box, 6, 6)
-        p.setPen(QColor("#1f2937"))
-        p.drawText(box.adjusted(10, 5, -10, -5), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, self.caption)
+        p.setPen(QColor(theme.VALUE_COLOR))
+        p.drawText(box.adjusted(10, 5, -10, -5), flags, self.caption)
         p.restore()
 
     def wheelEvent(self, e):
         f = 1.15 if e.angleDelta().y() > 0 else 1 / 1.15
+        self.zoom_by(f)
+
+    def zoom_by(self, f: float) -> None:
+        """Zoom by hand: the view keeps this zoom until fit() (F) is asked for again."""
+        self.auto_fit = False
         self.scale(f, f)
 
     def keyPressEvent(self, e):

@@ -79,8 +79,6 @@ class LessonPanel(QWidget):
         nav.addWidget(self.prevButton)
         nav.addWidget(self.stepIndicator)
         nav.addWidget(self.nextButton)
-        nav.addStretch(1)
-        nav.addWidget(self.setupButton)
         outer.addLayout(nav)
 
         body = QWidget()
@@ -91,7 +89,7 @@ class LessonPanel(QWidget):
         self.textLabel.setTextFormat(Qt.TextFormat.RichText)
         self.noteLabel = self._label("lessonNote", 11)
         self.noteLabel.setStyleSheet(f"color: {NOTE_COLOR}; background: #fef3c7; padding: 4px;")
-        self.linkRow = QHBoxLayout()
+        self.linkRow = QVBoxLayout()  # one under another: narrow docks, longer Chinese texts
         self.links: dict[str, QPushButton] = {}
         for key in ("variants", "parity", "program"):
             b = QPushButton()
@@ -99,7 +97,9 @@ class LessonPanel(QWidget):
             b.clicked.connect(lambda _=False, k=key: self.follow(k))
             self.links[key] = b
             self.linkRow.addWidget(b)
-        self.linkRow.addStretch(1)
+        # a row of its own (the dock stays narrow on a 1024-pixel screen), scrolled with the text
+        # (the dock stays short under the training options)
+        lay.addWidget(self.setupButton)
         lay.addWidget(self.titleLabel)
         lay.addWidget(self.textLabel)
         lay.addLayout(self.linkRow)
@@ -118,6 +118,7 @@ class LessonPanel(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumHeight(40)
         outer.addWidget(scroll, 1)
 
         self.prevButton.clicked.connect(self.previous)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import os
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QTabWidget,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -48,6 +49,8 @@ from .persistence import AppStore
 from .lessons_panel import LessonsPanel
 from .lesson_panel import LessonPanel
 from .plots import PlotPanel
+from .presentation import Presenter
+from .shortcuts import Shortcuts
 from .timetravel import TimeTravel
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
@@ -103,9 +106,8 @@ class MainWindow(QMainWindow):
         self.errorBanner.setSizePolicy(
             QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
         )  # never widens the window
-        self.errorBanner.setStyleSheet(
-            f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px; font-size: 12pt;"
-        )
+        self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px;")
+        self.errorBanner.setFont(theme.font(12))
         dismiss = QPushButton(self.tr("Dismiss"))
         dismiss.clicked.connect(self.dismiss_error)
         self.bannerRow = QWidget()
@@ -138,7 +140,12 @@ class MainWindow(QMainWindow):
         self.palette = QToolBar(self.tr("Add node"))
         self.palette.setObjectName("paletteToolbar")
         self._build_palette()
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.palette)
+        # in the menu bar's row: the graph keeps the height a toolbar row would take
+        self.palette.insertWidget(self.palette.actions()[0], QLabel("  Add node: "))
+        self.cornerBar = QWidget()  # the menu bar's row: the palette (presentation mode: the run buttons)
+        QHBoxLayout(self.cornerBar).setContentsMargins(0, 0, 0, 0)
+        self.cornerBar.layout().addWidget(self.palette)
+        self.menuBar().setCornerWidget(self.cornerBar, Qt.Corner.TopRightCorner)
 
         # docks
         self.controls = ControlPanel(self.document)
@@ -178,12 +185,23 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
         self.lessons = LessonsPanel(self.controller)
-        self._dock(self.tr("Lessons"), self.lessons, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
+        lessons_scroll = QScrollArea()  # scrolls in a short dock instead of making the plots taller
+        lessons_scroll.setWidget(self.lessons)
+        lessons_scroll.setWidgetResizable(True)
+        lessons_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._dock(self.tr("Lessons"), lessons_scroll, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
-        self.lesson = LessonPanel(self)  # the guided lesson, beside the graph
-        self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.RightDockWidgetArea, "lessonDock")
-        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)  # full height
+        # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
+        self.setTabPosition(Qt.DockWidgetArea.BottomDockWidgetArea, QTabWidget.TabPosition.North)
+        for name in ("plotsDock", "lessonsDock"):
+            self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
+        # the guided lesson: a tab beside Node, Problems and the program, under the training
+        # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
+        self.lesson = LessonPanel(self)
+        self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.LeftDockWidgetArea, "lessonDock")
+        self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
+        self.findChild(QDockWidget, "lessonDock").raise_()
 
         # status bar
         self.stepLabel = QLabel(tr_msg(progress(0, 0)))
@@ -201,6 +219,8 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(w)
 
         self._menus()
+        self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
+        self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
 
         # wiring
         self.scene.nodeSelected.connect(self.inspector.show_node)
@@ -227,7 +247,7 @@ class MainWindow(QMainWindow):
         c.message.connect(self._status_message)
         self.files.watch(self.document)
 
-        self.resize(1600, 1000)
+        self.resize(self.preferred_size())
         self._docks_sized = store is not None and store.bytes_value("windowState") is not None
         if store is not None:
             geo, st = store.bytes_value("geometry"), store.bytes_value("windowState")
@@ -235,6 +255,8 @@ class MainWindow(QMainWindow):
                 self.restoreGeometry(geo)
             if st is not None:
                 self.restoreState(st)
+            if store.text("theme") == "dark":
+                self.set_theme("dark")
             if restored_from_autosave:
                 self.document._saved = ""  # restored work is unsaved work
                 self.document._check_modified()
@@ -245,16 +267,83 @@ class MainWindow(QMainWindow):
         self._session_changed(None)
         self.files.report_startup_problems()
 
+    def preferred_size(self) -> QSize:
+        """1600x1000, or the screen's available area where that is smaller."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        avail = screen.availableGeometry() if screen is not None else QRect(0, 0, 1600, 1000)
+        return QSize(min(1600, avail.width()), min(1000, avail.height()))
+
+    def fit_to_screen(self) -> None:
+        """Never larger than the screen's available area (a projector at 1280x720 or 1024x768),
+        window frame included, and placed inside it."""
+        screen = self.screen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        frame = self.frameGeometry().size() - self.geometry().size()  # the title bar and borders
+        w = min(self.width(), avail.width() - frame.width())
+        h = min(self.height(), avail.height() - frame.height())
+        if (w, h) != (self.width(), self.height()):
+            self.resize(w, h)
+        g = self.frameGeometry()
+        x = min(max(g.left(), avail.left()), avail.right() + 1 - g.width())
+        y = min(max(g.top(), avail.top()), avail.bottom() + 1 - g.height())
+        if (x, y) != (g.left(), g.top()):
+            self.move(x, y)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # a narrow window: the status bar's mode (also in the call and the Training dock) leaves
+        # its room to the messages
+        self.modeLabel.setVisible(self.width() >= 1200)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self.fit_to_screen()
         if not self._docks_sized:  # the training options get the room they need, if the screen has it
             self._docks_sized = True
             screen = self.screen().availableGeometry().height() if self.screen() else 1000
             self.controls.fit_options(max(150, min(screen, self.height()) - 560))
-            # a small window (a projector at 1280x720) keeps most of its height for the graph
-            self.resizeDocks(
-                [self.findChild(QDockWidget, "plotsDock")], [min(380, self.height() * 3 // 10)], Qt.Orientation.Vertical
-            )
+            self.size_docks()
+
+    def size_docks(self) -> None:
+        """Dock sizes for this window size: a small window (a projector at 1280x720) keeps most
+        of its room for the graph; presentation mode gives the plots more."""
+        h = int(min(380 * self.presenter.look.scale, self.height() * 0.3))
+        bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "lessonsDock")]  # tabbed: both
+        self.resizeDocks(bottom, [h, h], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.findChild(QDockWidget, "controlsDock")],
+            [max(self.controls.preferred_width(), min(380, self.width() * 0.22))],
+            Qt.Orientation.Horizontal,
+        )
+
+    # -- presentation mode and themes ------------------------------------------------------------
+    @property
+    def presenting(self) -> bool:
+        return self.presenter.look.presenting
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: every text at least 1.5x, thicker curves, more contrast, the
+        editing docks and the node palette hidden, the graph refitted. Off puts back exactly
+        what was there (the docks' layout, fonts, plots)."""
+        look = self.presenter.look
+        self.presenter.apply(theme.Look(scale=theme.PRESENTATION_SCALE if on else 1.0, dark=look.dark))
+        if on:
+            QTimer.singleShot(0, self.size_docks)  # once full screen, with the new fonts
+        act = self.shortcuts.presentationAction
+        if act.isChecked() != on:
+            act.blockSignals(True)
+            act.setChecked(on)
+            act.blockSignals(False)
+
+    def set_theme(self, name: str) -> None:
+        """ "light" or "dark"; kept for the next launch."""
+        dark = name == "dark"
+        self.presenter.apply(theme.Look(scale=self.presenter.look.scale, dark=dark))
+        (self.shortcuts.darkAction if dark else self.shortcuts.lightAction).setChecked(True)
+        if self.store is not None:
+            self.store.set_value("theme", "dark" if dark else "light")
 
     def _dock(self, title: str, widget: QWidget, area, name: str) -> QDockWidget:
         d = QDockWidget(title, self)
@@ -309,6 +398,7 @@ class MainWindow(QMainWindow):
         v = self.menuBar().addMenu(self.tr("&View"))
         fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
+        self.fileMenu, self.editMenu, self.viewMenu, self.fitAction = m, e, v, fit
         for d in self.findChildren(QDockWidget):
             v.addAction(d.toggleViewAction())
         self._language_menu(v)
@@ -619,6 +709,9 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self.files.close()
+        if self.presenting:  # the layout kept is the normal one
+            self.set_presentation(False)
+        self.presenter.apply(theme.Look())  # the look is the application's: back to normal
         if self.store is not None:
             self.store.set_value("geometry", self.saveGeometry())
             self.store.set_value("windowState", self.saveState())

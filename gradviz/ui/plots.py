@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout
 from ..i18n import QT_TRANSLATE_NOOP
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
-from ..model.steps import heatmap_title
+from ..model.steps import state_at
 from . import theme
 from .language import tr_msg
 
@@ -46,6 +46,8 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
 
+HEAT_W = 56  # px: a heat map's width at most (its name beside it)
+HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
@@ -99,7 +101,7 @@ class PlotPanel(QWidget):
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
         self.heat.setObjectName("heatMaps")
-        self.heat.setMinimumWidth(200)
+        self.heat.setMinimumWidth(HEAT_COLUMN)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
@@ -148,6 +150,7 @@ class PlotPanel(QWidget):
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self._legend_names: dict = {}  # legend curve -> (tensor, elements), to retitle in another language
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
+        self.heat_state: pg.LabelItem | None = None  # the step the heat maps show, above them
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
@@ -173,17 +176,48 @@ class PlotPanel(QWidget):
             legend = w.plotItem.legend
             for sample, label in legend.items if legend is not None else ():
                 if sample.item in self._legend_names:
-                    label.setText(self._element_label(*self._legend_names[sample.item]))
+                    label._gv_full = self._element_label(*self._legend_names[sample.item])  # fit_labels cuts it
+                    label.setText(label._gv_full)
         for c in self.cursors:
             c.label.setFormat(self.tr("step {value:.0f}"))
         for ln in self.bad_lines:
             ln.label.setFormat(self.tr("not finite"))
         self.heat_step = -1  # retitle the heat maps
+        self.fit_labels()
         if self.history is not None and self.history.n:
             self.refresh(force=True)
 
     def _element_label(self, name: str, size: int) -> str:
         return name if size == 1 else self.tr("{name} ({size} elements)").format(name=name, size=size)
+
+    # -- fitting narrow plots (a 1024-pixel screen, presentation mode's larger text) -------------
+    def resizeEvent(self, e) -> None:
+        super().resizeEvent(e)
+        self.fit_labels()
+
+    def fit_labels(self) -> None:
+        """Nothing cut off: a legend wider than half its plot names only the tensors (their
+        colours are the nodes' colours in the graph; where even that does not fit, no legend),
+        and the heat maps' state line wraps to their column."""
+        for w in (self.paramPlot, self.gradPlot):
+            legend = w.plotItem.legend
+            if legend is None:
+                continue
+            room = w.plotItem.vb.width()
+            for _sample, label in legend.items:
+                label.setText(label.__dict__.setdefault("_gv_full", label.text))
+            if legend.boundingRect().width() > 0.6 * room:
+                for _sample, label in legend.items:
+                    label.setText(label._gv_full.split(" (")[0])
+            legend.updateSize()
+            legend.setVisible(legend.boundingRect().width() <= room)  # too narrow even so: the node colours say it
+        # the heat maps' state line wraps to their column instead of running off its edge
+        self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
+        if self.heat_state is not None:
+            width = max(80.0, self.heat.width() - 16.0)
+            if self.heat_state.item.textWidth() != width:
+                self.heat_state.item.setTextWidth(width)
+                self.heat_state.setText(self.heat_state.text)
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -215,6 +249,7 @@ class PlotPanel(QWidget):
         self.images = []
         self._legend_names = {}
         self.heat_titles = []
+        self.heat_state = None
         self.heat_step = 0
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
@@ -226,7 +261,9 @@ class PlotPanel(QWidget):
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
-        row = 0
+        # which state the heat maps show: one line for them all, above them, across the column
+        self.heat_state = self.heat.addLabel("", row=0, col=0, colspan=2, size="11pt", color=theme.VALUE_COLOR)
+        row = 1
         for layout, kind in ((pl, "params"), (gl, "grads")):
             off = 0
             for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
@@ -241,6 +278,7 @@ class PlotPanel(QWidget):
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
                     vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
+                    vb.setMaximumWidth(HEAT_W * theme.LOOK.scale)  # the name beside gets the rest
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
@@ -249,6 +287,7 @@ class PlotPanel(QWidget):
                 off += size
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 2 if self.images else 0)  # no empty column without matrices
+        self.fit_labels()
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
         """One curve item per tensor: (item, first column in the history's view, element count)."""
@@ -339,12 +378,11 @@ class PlotPanel(QWidget):
             self.branch_curves.append(item)
 
     def _title_heat_maps(self, step: int) -> None:
-        """Each heat map says which state it shows (model.steps), as the node heat maps do."""
+        """The heat maps say which state they show (model.steps), as the node heat maps do."""
         if step == self.heat_step:
             return
         self.heat_step = step
-        for label, name, grads in self.heat_titles:
-            label.setText(tr_msg(heatmap_title(name, step, grads)).replace("\n", "<br>"))
+        self.heat_state.setText(tr_msg(state_at(step)))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly

@@ -67,8 +67,9 @@ def take_screenshot(
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
     language.install(_language(lang))  # --lang, else the system's; and the bundled Chinese font
     w = MainWindow(session)
-    w.resize(*size)
     w.show()
+    w.resize(*size)  # after show, which fits the window to the (offscreen) screen
+    w.size_docks()
     if presentation:
         act = w.findChild(QAction, "presentationAction")
         if act is None:

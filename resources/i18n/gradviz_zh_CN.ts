@@ -84,8 +84,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>MindSpore 对什么求导</translation>
     </message>
     <message>
-        <source>Return z too  (return loss, z)</source>
-        <translation>同时返回 z  (return loss, z)</translation>
+        <source>Return z too</source>
+        <translation>同时返回 z</translation>
     </message>
     <message>
         <source>Learning rate; can change while training</source>
@@ -1331,10 +1331,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 <context>
     <name>NodeItem</name>
     <message>
-        <source>flows back: {values}</source>
-        <translation>回传：{values}</translation>
-    </message>
-    <message>
         <source>from {output}  {values}</source>
         <translation>来自 {output}  {values}</translation>
     </message>
@@ -1371,16 +1367,16 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>值</translation>
     </message>
     <message>
-        <source>from</source>
-        <translation>来自</translation>
-    </message>
-    <message>
         <source>= {sum} (hover)</source>
         <translation>= {sum}（悬停查看）</translation>
     </message>
     <message>
         <source>from {output}</source>
         <translation>来自 {output}</translation>
+    </message>
+    <message>
+        <source>gradient flowing back in</source>
+        <translation>反向流入的梯度</translation>
     </message>
     <message>
         <source>not computed</source>
@@ -2143,6 +2139,73 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Start / Pause</source>
+        <translation>开始 / 暂停</translation>
+    </message>
+    <message>
+        <source>Step (one training step)</source>
+        <translation>单步（训练一步）</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave.</source>
+        <translation>更大的文字、更粗的曲线、更高的对比度；隐藏编辑面板。再按 F5 退出。</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>{button} is not available now</source>
+        <translation>“{button}”现在不可用</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Space, S and F work wherever the focus is, except in a text field, where they type.</source>
+        <translation>无论焦点在哪里，空格、S 和 F 键都有效；在文本框中则输入文字。</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
     <name>Steps</name>
     <message>
         <source>{n:,} update</source>
@@ -2183,12 +2246,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Nodes: {state}, what the next step computes (the plots end at step {last:,})</source>
         <translation>节点：{state}，即下一步计算的内容（曲线止于第 {last:,} 步）</translation>
-    </message>
-    <message>
-        <source>{tensor}
-{state}</source>
-        <translation>{tensor}
-{state}</translation>
     </message>
     <message>
         <source>Finished at step {step:,}: reached the maximum of {steps} ({kept} kept).</source>

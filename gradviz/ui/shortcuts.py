@@ -1,0 +1,176 @@
+"""The lecture's keys and the menus that list them: Run (Start/Pause, Step, Reset), View (Fit
+graph, Presentation mode, Theme), File > Export (Ctrl+E) and Help > Keyboard shortcuts.
+
+Space, S and F are single keys: they work wherever the focus is (a button, a check box, the
+graph, a plot), except in a text field, where they type. A line edit or spin box claims such a
+key itself (Qt's shortcut override); the window's read-only text views (the program) are made
+to claim them too. Each key does exactly what its button does, and only when the button is
+enabled; otherwise the status bar says why."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextEdit,
+    QVBoxLayout,
+)
+
+from . import theme
+
+START_KEY = "Space"
+STEP_KEY = "S"
+RESET_KEY = "Ctrl+R"  # Reset clears the history: never a single key pressed by accident
+FIT_KEY = "F"
+PRESENTATION_KEY = "F5"
+
+_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+
+
+class TextKeys(QObject):
+    """Installed on a read-only text view: it claims the keys that type (Qt's shortcut
+    override), as an editable text field does, so that Space, S and F stay with it."""
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and not event.modifiers() & _MODIFIERS and event.text():
+            event.accept()
+            return True
+        return False
+
+
+class Shortcuts:
+    """Adds the actions to a MainWindow's menus. `actions` lists them, in the order the Help >
+    Keyboard shortcuts dialog shows them."""
+
+    def __init__(self, window):
+        self.w = window
+        c = window.controls
+        self.startAction = self._action(
+            QCoreApplication.translate("Shortcuts", "Start / Pause"), START_KEY, "startAction", lambda: self._press(c.startButton)
+        )
+        self.stepAction = self._action(
+            QCoreApplication.translate("Shortcuts", "Step (one training step)"), STEP_KEY, "stepAction", lambda: self._press(c.stepButton)
+        )
+        self.resetAction = self._action(QCoreApplication.translate("Shortcuts", "Reset"), RESET_KEY, "resetAction", lambda: self._press(c.resetButton))
+        run = QMenu(QCoreApplication.translate("Shortcuts", "&Run"), window)
+        run.setObjectName("runMenu")
+        for a in (self.startAction, self.stepAction, self.resetAction):
+            run.addAction(a)
+        window.menuBar().insertMenu(window.viewMenu.menuAction(), run)
+        self.runMenu = run
+
+        # View: fit, presentation mode, theme
+        self.fitAction = window.fitAction
+        self.fitAction.setObjectName("fitAction")
+        self.fitAction.setShortcut(QKeySequence(FIT_KEY))
+        window.addAction(self.fitAction)
+        self.presentationAction = self._action(QCoreApplication.translate("Shortcuts", "&Presentation mode"), PRESENTATION_KEY, "presentationAction", None)
+        self.presentationAction.setCheckable(True)
+        self.presentationAction.setToolTip(
+            QCoreApplication.translate("Shortcuts", "Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave.")
+        )
+        self.presentationAction.toggled.connect(window.set_presentation)
+        v = window.viewMenu
+        first = v.actions()[1] if len(v.actions()) > 1 else None
+        v.insertAction(first, self.presentationAction)
+        themes = QMenu(QCoreApplication.translate("Shortcuts", "&Theme"), window)
+        themes.setObjectName("themeMenu")
+        group = QActionGroup(window)
+        self.lightAction = themes.addAction(QCoreApplication.translate("Shortcuts", "&Light"))
+        self.darkAction = themes.addAction(QCoreApplication.translate("Shortcuts", "&Dark"))
+        for a, name, dark in (
+            (self.lightAction, "lightThemeAction", False),
+            (self.darkAction, "darkThemeAction", True),
+        ):
+            a.setObjectName(name)
+            a.setCheckable(True)
+            group.addAction(a)
+            a.triggered.connect(lambda _=False, d=dark: window.set_theme("dark" if d else "light"))
+        self.lightAction.setChecked(True)
+        v.insertMenu(first, themes)
+        v.insertSeparator(first)
+        self.themeMenu = themes
+
+        # File > Export (Ctrl+E): the exports' own menu and key (ui/exports.py)
+        self.exportMenu = window.exports.menu
+        self.exportAction = window.exports.action
+
+        # Help: the keyboard shortcuts
+        h = window.menuBar().addMenu(QCoreApplication.translate("Shortcuts", "&Help"))
+        h.setObjectName("helpMenu")
+        self.keysAction = h.addAction(QCoreApplication.translate("Shortcuts", "&Keyboard shortcuts…"))
+        self.keysAction.setObjectName("keysAction")
+        self.keysAction.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+        self.keysAction.triggered.connect(self.show_keys)
+        self.helpMenu = h
+        self._text_keys = TextKeys(window)
+        for view in window.findChildren(QPlainTextEdit) + window.findChildren(QTextEdit):
+            view.installEventFilter(self._text_keys)
+
+    def _action(self, text: str, key: str, name: str, fn) -> QAction:
+        a = QAction(text, self.w)
+        a.setObjectName(name)
+        a.setShortcut(QKeySequence(key))
+        a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if fn is not None:
+            a.triggered.connect(fn)
+        self.w.addAction(a)  # works with the menu bar hidden too
+        return a
+
+    def _press(self, button) -> None:
+        """Do what the button does, if it may; else say why in the status bar."""
+        if button.isEnabled():
+            button.click()
+        else:
+            why = button.toolTip() or QCoreApplication.translate("Shortcuts", "{button} is not available now").format(button=button.text())
+            self.w.statusBar().showMessage(why, 5000)
+
+    def actions(self) -> list[QAction]:
+        """Every action with a shortcut, as the Help dialog lists them."""
+        w = self.w
+        out = [self.startAction, self.stepAction, self.resetAction, self.fitAction, self.presentationAction]
+        seen = set(map(id, out))
+        for menu in (w.fileMenu, w.editMenu, self.exportMenu, w.viewMenu, self.helpMenu):
+            for a in menu.actions():
+                if not a.shortcut().isEmpty() and id(a) not in seen:
+                    out.append(a)
+                    seen.add(id(a))
+        return out
+
+    def show_keys(self) -> QDialog:
+        """Help > Keyboard shortcuts: every action with its keys, read from the actions themselves."""
+        d = QDialog(self.w)
+        d.setObjectName("keysDialog")
+        d.setWindowTitle(QCoreApplication.translate("Shortcuts", "Keyboard shortcuts"))
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        lay = QVBoxLayout(d)
+        note = QLabel(QCoreApplication.translate("Shortcuts", "Space, S and F work wherever the focus is, except in a text field, where they type."))
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        acts = self.actions()
+        table = QTableWidget(len(acts), 2)
+        table.setObjectName("keysTable")
+        table.setHorizontalHeaderLabels([QCoreApplication.translate("Shortcuts", "Key"), QCoreApplication.translate("Shortcuts", "Action")])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for i, a in enumerate(acts):
+            table.setItem(i, 0, QTableWidgetItem(a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)))
+            table.setItem(i, 1, QTableWidgetItem(a.text().replace("&", "").rstrip("…")))
+        table.resizeColumnsToContents()
+        table.horizontalHeader().setStretchLastSection(True)
+        table.setFont(theme.font(theme.BASE_POINT_SIZE))
+        lay.addWidget(table)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(d.close)
+        lay.addWidget(buttons)
+        avail = self.w.screen().availableGeometry()
+        d.resize(min(560, avail.width()), min(520, avail.height()))
+        d.show()
+        return d
