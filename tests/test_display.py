@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt
 
+from conftest import wait_nodes_at, wait_state
 from gradviz.model.presets import load_preset
 from gradviz.ui.document import SessionDocument
 from gradviz.ui.graph_view import EdgeItem, GraphScene, GraphView, NodeItem
@@ -95,3 +96,18 @@ def test_deleting_edges_and_nodes_in_any_order_prints_nothing(qtbot, quiet):
     doc.undo()
     assert isinstance(scene.items_by_name["w"], NodeItem)
     quiet()
+
+
+# -- the window -------------------------------------------------------------------------------------
+
+def test_program_tab_says_why_there_is_no_program_while_the_graph_is_invalid(qtbot, win):
+    assert "def function(x, y, w, b):" in win.codeView.toPlainText()
+    win.scene.items_by_name["w"].setSelected(True)
+    win.inspector.shapeEdit.setText("4, 3")
+    qtbot.mouseClick(win.inspector.applyButton, Qt.MouseButton.LeftButton)
+    code = win.codeView.toPlainText()
+    assert "def function" not in code and "cannot be generated" in code
+    assert 'MatMul "matmul": x has shape (5,) but w has shape (4, 3)' in code
+    win.undoAction.trigger()
+    wait_state(qtbot, win, "ready")
+    qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=10_000)

@@ -393,6 +393,7 @@ class MainWindow(QMainWindow):
         problems = self.document.session.problems()
         if problems:
             self._built_key = None
+            self._show_no_program(problems)
             self.scene.set_node_data(None, None)
             self.graphView.set_shown_step(-1)
             self._update_buttons()
@@ -404,6 +405,17 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage("Changed: training restarts from step 0 with the new settings", 5000)
             self.controller.load(self.document.session)
         self._update_buttons()
+
+    def _show_no_program(self, problems: list[str]) -> None:
+        """The program tab never shows the code of an earlier graph: it says why there is none."""
+        lines = "\n".join(f"#   - {p}" for p in problems)
+        self.codeView.setPlainText(
+            self.tr(
+                "# No MindSpore program: it cannot be generated while the graph has problems.\n"
+                "# Fix them (they are listed under Problems) and the program appears here.\n"
+                "#\n{problems}"
+            ).format(problems=lines)
+        )
 
     def _update_problems(self) -> None:
         self.problemsList.clear()
