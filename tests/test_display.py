@@ -7,9 +7,11 @@ import sys
 
 import numpy as np
 import pytest
+import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 
 from conftest import wait_nodes_at, wait_state
+from reference import grads_for
 from gradviz.model.presets import load_preset
 from gradviz.ui.document import SessionDocument
 from gradviz.ui.graph_view import EdgeItem, GraphScene, GraphView, NodeItem
@@ -111,3 +113,57 @@ def test_program_tab_says_why_there_is_no_program_while_the_graph_is_invalid(qtb
     win.undoAction.trigger()
     wait_state(qtbot, win, "ready")
     qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=10_000)
+
+
+def _dots(item) -> tuple[list, list]:
+    x, y = item.getData()
+    return list(x), list(y)
+
+
+def test_one_step_draws_every_sample_as_a_dot_until_there_are_many(qtbot, win):
+    from gradviz.ui.plots import FEW_POINTS
+
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    p, h = win.plots, win.controller.history
+    p.refresh(force=True)
+    loss, grads, _ = grads_for(load_preset("tutorial"))
+    assert p.loss_curve.opts["symbol"] == "o"
+    x, y = p.loss_curve.scatter.getData()
+    assert list(x) == [1] and y[0] == pytest.approx(loss, rel=1e-6)
+    for dots, layout, row in ((p.param_dots, h.param_layout, h.params[0]), (p.grad_dots, h.grad_layout, h.grads[0])):
+        for d, name in zip(dots, layout.names):
+            x, y = _dots(d)
+            want = layout.unflatten(row)[name].reshape(-1)
+            assert x == [1.0] * want.size
+            np.testing.assert_array_equal(y, want)
+    gx, gy = _dots(p.grad_dots[h.grad_layout.names.index("b")])
+    np.testing.assert_allclose(gy, grads["b"], rtol=1e-5)
+    # many steps in view: lines only
+    win.controls.maxStepsSpin.setValue(FEW_POINTS + 5)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "finished")
+    p.refresh(force=True)
+    assert p.loss_curve.opts["symbol"] is None
+    assert all(_dots(d) == ([], []) for d in p.param_dots + p.grad_dots)
+
+
+def test_the_plot_readout_never_widens_the_window_and_starts_empty_for_a_new_run(qtbot, win):
+    p = win.plots
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    before = win.minimumSizeHint().width(), win.width()
+    # hovering the gradient plot writes every element's value in the readout
+    vb = p.gradPlot.getPlotItem().vb
+    p.gradPlot.scene().sigMouseMoved.emit(vb.mapViewToScene(pg.Point(1, 0)))
+    qtbot.waitUntil(lambda: p.readout.full_text().startswith("step 1: ‖grad‖="), timeout=5_000)
+    long_text = p.readout.full_text() + "  w[0,0]=-0.1234" * 200
+    p.readout.setText(long_text)
+    QCoreApplication.processEvents()
+    assert (win.minimumSizeHint().width(), win.width()) == before
+    assert p.readout.text().endswith("…") and p.readout.toolTip() == long_text
+    fm = p.readout.fontMetrics()
+    assert fm.horizontalAdvance(p.readout.text()) <= p.readout.width()
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    assert p.readout.full_text() == "Hover a plot to read values"

@@ -12,8 +12,17 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGraphicsItem,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
@@ -39,6 +48,10 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
 
 
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
+# a single step draws no line: while few steps are in view every sample is also a dot
+FEW_POINTS = 30
+MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
+DOT_SIZE = 7
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
 
@@ -55,6 +68,43 @@ def _lines(w: pg.PlotWidget, color, name: str) -> pg.PlotCurveItem:
     item.setSegmentedLineMode("on")
     w.addItem(item)
     return item
+
+
+class ElidedLabel(QLabel):
+    """One line of text that never asks for more width than it is given: it is cut with "…" to
+    fit (the whole text is its tooltip), so a long readout cannot widen the window."""
+
+    def __init__(self, text: str = ""):
+        super().__init__()
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 1)))
+
+    def resizeEvent(self, e) -> None:  # noqa: N802
+        super().resizeEvent(e)
+        self._elide()
+
+    def changeEvent(self, e) -> None:  # noqa: N802
+        super().changeEvent(e)
+        if e.type() == QEvent.Type.FontChange:
+            self._elide()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, super().sizeHint().height())
 
 
 class HoverReadout:
@@ -82,7 +132,7 @@ class PlotPanel(QWidget):
         self.logCheck = QCheckBox("log scale")
         self.logCheck.setObjectName("lossLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
-        self.readout = QLabel("Hover a plot to read values")
+        self.readout = ElidedLabel(self._readout_hint())
         self.readout.setObjectName("plotReadout")
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
@@ -131,6 +181,9 @@ class PlotPanel(QWidget):
         self.lossPlot.addItem(self.bad_marks)
         self.bad_lines: list[pg.InfiniteLine] = []
         self.param_curves: list = []
+        self.param_dots: list = []
+        self.grad_dots: list = []
+        self._dots_shown = False
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
@@ -147,6 +200,9 @@ class PlotPanel(QWidget):
                 (self.gradPlot, lambda s: self._text_elements(s, True)),
             )
         ]
+
+    def _readout_hint(self) -> str:
+        return self.tr("Hover a plot to read values")
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -174,6 +230,10 @@ class PlotPanel(QWidget):
         self.show_step(None)
         self.set_branches([])
         self.param_curves, self.grad_curves = [], []
+        self.param_dots, self.grad_dots = [], []
+        self._dots_shown = False
+        self.loss_curve.setSymbol(None)
+        self.readout.setText(self._readout_hint())  # the last run's numbers are not this run's
         self.heat.clear()
         self.images = []
         self.heat_titles = []
@@ -187,6 +247,8 @@ class PlotPanel(QWidget):
         self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
+        self.param_dots = self._tensor_dots(self.paramPlot, pl, pl)
+        self.grad_dots = self._tensor_dots(self.gradPlot, gl, pl)
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
         row = 0
         for layout, kind in ((pl, "params"), (gl, "grads")):
@@ -223,6 +285,39 @@ class PlotPanel(QWidget):
             off += size
         return out
 
+    def _tensor_dots(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout) -> list:
+        """One scatter item per tensor, in its colour: the samples as dots while few are in view."""
+        out = []
+        for name in layout.names:
+            pi = color_layout.names.index(name) if name in color_layout.names else 0
+            dots = pg.ScatterPlotItem(size=DOT_SIZE, pen=None, brush=pg.mkBrush(theme.param_color(pi)))
+            w.addItem(dots)
+            out.append(dots)
+        return out
+
+    def _draw_dots(self, x: np.ndarray, Y: np.ndarray) -> None:
+        """Every sample as a dot while few steps are in view (one step draws no line), else none."""
+        m = len(x)
+        few = 0 < m <= FEW_POINTS
+        if not few and not self._dots_shown:
+            return
+        self._dots_shown = few
+        symbol = "o" if few else None
+        for item in (self.loss_curve, self.norm_curve):
+            if item is not None and item.opts["symbol"] != symbol:
+                item.setSymbol(symbol)
+                item.setSymbolSize(DOT_SIZE)
+                item.setSymbolPen(None)
+                item.setSymbolBrush(item.opts["pen"].color())
+        for curves, dots in ((self.param_curves, self.param_dots), (self.grad_curves, self.grad_dots)):
+            for (_item, off, size), d in zip(curves, dots):
+                if few and (m * size <= MAX_DOTS or m == 1):
+                    dx, dy = np.tile(x, size), Y[:, off : off + size].T.reshape(-1)
+                    ok = np.isfinite(dy)
+                    d.setData(dx[ok], dy[ok])
+                else:
+                    d.setData([], [])
+
     # -- drawing --------------------------------------------------------------------------------
     def refresh(self, force: bool = False) -> None:
         """Redraw from the history if it (or the visible range) changed; called on the GUI timer."""
@@ -240,6 +335,7 @@ class PlotPanel(QWidget):
                 item.setData(np.tile(x, size), Y[:, off : off + size].T.reshape(-1), connect=self._breaks(m, size))
         if self.norm_curve is not None:
             self.norm_curve.setData(x, Y[:, -1], connect="finite")
+        self._draw_dots(x, Y)
         self._mark_non_finite(h)
         if self.follow and len(x):
             self._follow(x, Y)
