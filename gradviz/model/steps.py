@@ -16,6 +16,8 @@ or a count of updates uses these functions, so the words never disagree."""
 
 from __future__ import annotations
 
+from ..i18n import QT_TRANSLATE_NOOP
+
 # end reasons whose last step's update is not kept (see training.finish_step)
 UPDATE_DISCARDED = ("until_loss", "non_finite")
 
@@ -68,9 +70,21 @@ def heatmap_title(name: str, step: int, grads: bool) -> str:
     return f"{what}\n{state_at(step)}"
 
 
-def end_message(reason: str, step: int) -> str:
-    """Why a run ended at `step`, with the updates it kept."""
+def at_parameters(updates: int) -> str:
+    """Where a computation was made: 'at the initial parameters', 'at the parameters after 1 update'."""
+    if updates <= 0:
+        return QT_TRANSLATE_NOOP("Steps", "at the initial parameters")
+    return QT_TRANSLATE_NOOP("Steps", "at the parameters after {updates}").format(updates=count(updates, "update"))
+
+
+def end_message(reason: str, step: int, max_steps: int | None = None) -> str:
+    """Why a run ended at `step`, with the updates it kept. `max_steps`: the Max steps option now
+    (it may have been lowered below the steps already done, which ends the run at once)."""
     kept = count(updates_kept(step, reason), "update")
+    if reason == "max_steps" and max_steps is not None and max_steps < step:
+        return QT_TRANSLATE_NOOP(
+            "Steps", "Finished at step {step}: Max steps was set to {max}, below the steps already done ({kept} kept)."
+        ).format(step=f"{step:,}", max=f"{max_steps:,}", kept=kept)
     if reason == "max_steps":
         return f"Finished at step {step:,}: reached the maximum of {count(step, 'step')} ({kept} kept)."
     if reason == "until_loss":

@@ -132,6 +132,7 @@ class SessionFiles(QObject):
         except SessionError as e:
             self.w.show_error(str(e))
             return
+        self.w.forget_run()  # the same preset again is a fresh run too
         self.document.replace_session(session)
         QTimer.singleShot(0, self.w.graphView.fit)
 
@@ -144,6 +145,7 @@ class SessionFiles(QObject):
         except SessionError as e:
             self.w.show_error(f"Could not open the session. {e}")
             return False
+        self.w.forget_run()
         self.document.replace_session(session, path)
         self._remember(path)
         QTimer.singleShot(0, self.w.graphView.fit)

@@ -33,6 +33,7 @@ from ..engine import protocol as msg
 from ..lessons.landscape import Plane
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
+from ..model.steps import at_parameters
 from . import theme
 
 TITLES = {
@@ -291,7 +292,7 @@ class GradCheckTab(QWidget):
     def show_result(self, m: msg.GradCheckResult) -> None:
         self.result = m
         ok = all(p["ok"] for p in m.params.values())
-        where = f"after {m.updates} update{'s' if m.updates != 1 else ''}" if m.updates else "at the initial parameters"
+        where = at_parameters(m.updates)
         n = sum(p["checked"] for p in m.params.values())
         self.verdict.setText(
             (
@@ -551,9 +552,8 @@ class LandscapeTab(QWidget):
         self.plot.setLabel("left", m.labels[1])
         self.plot.setXRange(a[0], a[-1], padding=0)
         self.plot.setYRange(b[0], b[-1], padding=0)
-        at = f"after {m.updates} updates" if m.updates else "at the initial parameters"
         self.note.setText(
-            f"L ({m.labels[0]}, {m.labels[1]}) through the parameters {at}: "
+            f"L ({m.labels[0]}, {m.labels[1]}), {at_parameters(m.updates)}: "
             f"{fmt_number(lo)} to {fmt_number(hi)}. White: the optimizer's path, red: now."
         )
         self._projected, self.path = 0, np.zeros((0, 2))
