@@ -11,8 +11,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 
 from conftest import wait_nodes_at, wait_state
-from reference import grads_for
+from reference import grads_for, replay
 from gradviz.model.presets import load_preset
+from gradviz.model.runstate import Event
 from gradviz.ui.document import SessionDocument
 from gradviz.ui.graph_view import EdgeItem, GraphScene, GraphView, NodeItem
 
@@ -167,3 +168,215 @@ def test_the_plot_readout_never_widens_the_window_and_starts_empty_for_a_new_run
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert p.readout.full_text() == "Hover a plot to read values"
+
+
+def _choose_preset(win, name: str) -> None:
+    """Pick a preset in the combo box as a user does (also the one already shown)."""
+    combo = win.controls.presetCombo
+    combo.setCurrentText(name)
+    combo.activated.emit(combo.currentIndex())
+
+
+def _diverge(qtbot, win) -> int:
+    """Train linreg at learning rate 50 until it diverges; the step it stopped at."""
+    win.controls.lrSpin.setValue(50)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "diverged")
+    step = win.controller.step_count
+    assert win.error_shown and win.errorBanner.text() == f"⚠ Stopped at step {step:,}: " + (
+        f"the loss or a gradient is not finite, so that step's update was not kept ({step - 1:,} updates kept). "
+        "The learning rate is probably too large: lower it and press Reset."
+    )
+    assert win.timeTravel.bar.coachBox.isVisible()
+    return step
+
+
+def _banner_gone(win) -> bool:
+    return not win.error_shown and not win.timeTravel.bar.coachBox.isVisible()
+
+
+def test_the_divergence_banner_belongs_to_the_run_that_diverged(qtbot, win):
+    preset_lr = load_preset("linreg").options.lr
+    _choose_preset(win, "linreg")
+    wait_state(qtbot, win, "ready")
+    # the same preset chosen again: a fresh run, its learning rate, Start enabled, no banner
+    _diverge(qtbot, win)
+    assert not win.controls.startButton.isEnabled()
+    _choose_preset(win, "linreg")
+    wait_state(qtbot, win, "ready")
+    assert _banner_gone(win) and win.controller.history.n == 0
+    assert win.document.options.lr == preset_lr and win.controls.lrSpin.value() == pytest.approx(preset_lr)
+    assert win.controls.startButton.isEnabled() and win.controls.reasonLabel.text() == ""
+    # a mode switch: a new engine process and a new run, no banner
+    _diverge(qtbot, win)
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
+    wait_state(qtbot, win, "ready", timeout=60_000)
+    assert _banner_gone(win)
+    # Reset, then a healthy run to its end: no banner
+    _diverge(qtbot, win)
+    qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    assert _banner_gone(win)
+    win.controls.lrSpin.setValue(preset_lr)
+    win.controls.untilLossSpin.setValue(0)  # off
+    win.controls.maxStepsSpin.setValue(300)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "finished", timeout=60_000)
+    assert win.controller.step_count == 300 and _banner_gone(win)
+    # a rewind by the coach: the run goes on, the banner of the divergence it undid goes
+    _choose_preset(win, "linreg")
+    wait_state(qtbot, win, "ready")
+    step = _diverge(qtbot, win)
+    with qtbot.waitSignal(win.controller.rewound, timeout=10_000):
+        qtbot.mouseClick(win.timeTravel.bar.coachButton, Qt.MouseButton.LeftButton)
+    assert win.controller.step_count < step and _banner_gone(win)
+    # the engine briefly silent while diverged: the banner comes back with the state
+    win.controller.history.truncate(1)  # (any state: what matters is the notice follows it)
+    win.controller.run = win.controller.run.on(Event.END, "non_finite", 7)
+    win._state_changed(win.controller.run)
+    assert win.error_shown and "Stopped at step 7:" in win.errorBanner.text()
+    win.controller._apply(Event.BUILD)
+    assert not win.error_shown
+
+
+def test_turning_stop_at_loss_off_after_it_ended_the_run_trains_on(qtbot, win):
+    s = load_preset("linreg")
+    _choose_preset(win, "linreg")
+    wait_state(qtbot, win, "ready")
+    win.controls.maxStepsSpin.setValue(1000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "finished", timeout=60_000)
+    k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
+    c = win.controls
+    assert win.controller.end_reason == "until_loss" and win.controller.step_count == k
+    assert not c.startButton.isEnabled() and "Stop at loss" in c.reasonLabel.text()
+    assert c.reasonLabel.styleSheet() == ""  # a note, not an error
+    c.untilLossSpin.setValue(0)  # off
+    assert c.startButton.isEnabled() and c.stepButton.isEnabled() and c.reasonLabel.text() == ""
+    c.maxStepsSpin.setValue(k + 20)
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == k + 20, timeout=30_000)
+    h = win.controller.history
+    assert win.controller.end_reason == "max_steps"
+    assert list(h.steps) == list(range(1, k + 21))  # step k computed again, once in the history
+    ref = list(replay(s, k + 20))  # float64; the engine's float32 drifts by ~1e-4 over these steps
+    np.testing.assert_allclose(h.loss, [r[1] for r in ref], rtol=2e-3, atol=1e-7)
+    last = h.param_layout.unflatten(h.params[-1])
+    for name, value in ref[-1][3].items():
+        np.testing.assert_allclose(last[name], value, rtol=2e-3, atol=1e-6)
+    # exactly the run that never stopped at the loss: Reset with stop-at-loss off, train as far
+    went_on = (h.loss.copy(), h.params.copy(), h.grads.copy())
+    qtbot.mouseClick(c.resetButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "ready")
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == k + 20, timeout=30_000)
+    h = win.controller.history
+    for a, b in zip(went_on, (h.loss, h.params, h.grads)):
+        np.testing.assert_array_equal(a, b)
+    # a target lowered, not off, also lets it go on; one still above the loss does not
+    c.untilLossSpin.setValue(float(h.loss[-1]) * 2)
+    c.maxStepsSpin.setValue(k + 40)
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.end_reason == "until_loss", timeout=30_000)
+    assert win.controller.step_count == k + 21 and list(h.steps) == list(range(1, k + 22))
+    assert not c.startButton.isEnabled()
+    c.untilLossSpin.setValue(float(h.loss[-1]) / 2)
+    assert c.startButton.isEnabled()
+
+
+def test_lowering_max_steps_while_training_says_what_happened(qtbot, win):
+    c = win.controls
+    c.speedSpin.setValue(100)
+    c.maxStepsSpin.setValue(100_000)
+    qtbot.mouseClick(c.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 6, timeout=30_000)
+    c.maxStepsSpin.setValue(3)
+    wait_state(qtbot, win, "finished")
+    n = win.controller.step_count
+    assert n > 3 and win.controller.end_reason == "max_steps"
+    assert win.statusBar().currentMessage() == (
+        f"Finished at step {n:,}: Max steps was set to 3, below the steps already done ({n:,} updates kept)."
+    )
+
+
+def test_one_step_from_ready_says_one_step_was_done(qtbot, win):
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    assert win.stateLabel.text() == "1 step done" and win.stepLabel.text() == "step 1 · 1 update"
+    win.controls.maxStepsSpin.setValue(100_000)
+    win.controls.speedSpin.setValue(50)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.step_count >= 3, timeout=30_000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)  # Pause
+    wait_state(qtbot, win, "paused")
+    assert win.stateLabel.text() == "paused"
+    # Graph mode compiles its first step: still "1 step done" after it
+    win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
+    wait_state(qtbot, win, "ready", timeout=60_000)
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    wait_state(qtbot, win, "paused")
+    assert win.stateLabel.text() == "1 step done"
+
+
+def test_waiting_for_mindspore_is_not_shown_as_an_error(qtbot):
+    from gradviz.ui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    try:
+        assert w.controller.state == "starting"
+        assert w.controls.reasonLabel.text() == "MindSpore is starting…"
+        assert "color" not in w.controls.reasonLabel.styleSheet()
+        wait_state(qtbot, w, "ready", timeout=60_000)
+        assert w.controls.reasonLabel.text() == ""
+        w.scene.items_by_name["w"].setSelected(True)  # a graph problem is one: red
+        w.inspector.shapeEdit.setText("4, 3")
+        qtbot.mouseClick(w.inspector.applyButton, Qt.MouseButton.LeftButton)
+        assert "Fix the graph first" in w.controls.reasonLabel.text()
+        assert "#dc2626" in w.controls.reasonLabel.styleSheet()
+    finally:
+        w.close()
+
+
+def _scale(frames) -> float:
+    """The colour scale written independently of model/colorscale.py: frames (step, array) in
+    order; the largest |value| discounted by half per 100 steps, up to 1, 2 or 5 x 10^k."""
+    at = frames[-1][0]
+    raw = max(float(np.max(np.abs(a))) * 0.5 ** ((at - k) / 100) for k, a in frames if at - k < 1000)
+    return min(m * 10.0**e for e in range(-12, 12) for m in (1, 2, 5) if m * 10.0**e >= raw * (1 - 1e-9))
+
+
+def test_heat_maps_have_a_steady_symmetric_scale_and_a_colour_bar(qtbot, win):
+    from gradviz.ui.heatmap import diverging_rgb
+
+    s = load_preset("tutorial")
+    steps = 3
+    for k in range(steps):
+        qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+        wait_nodes_at(qtbot, win, k + 1)
+    ref = list(replay(s, steps + 1))  # float64: (step, loss, gradients, parameters before it)
+    # the nodes: frames at 0, 1, 2, 3 updates (the parameters before steps 1 to 4)
+    item = win.scene.items_by_name["w"]
+    value_scale = _scale([(r[0] - 1, r[3]["w"]) for r in ref])
+    grad_scale = _scale([(r[0] - 1, r[2]["w"]) for r in ref])
+    assert item.scales == (value_scale, grad_scale)
+    # a gradient far below the scale is pale, not fully red (as it was when each frame was
+    # scaled to its own largest value)
+    g = np.asarray(item.grad)
+    small = np.unravel_index(np.argmin(np.abs(g)), g.shape)
+    pale = diverging_rgb(g, grad_scale)[small]
+    assert abs(g[small]) < grad_scale / 20 and pale.min() > 230
+    # the plots' heat maps: the history's rows (steps 1 to 3), the same rule
+    win.plots.refresh(force=True)
+    w_scale, g_scale = win.plots.heat_scales
+    assert w_scale == _scale([(r[0], r[3]["w"]) for r in ref[:steps]])
+    assert g_scale == _scale([(r[0], r[2]["w"]) for r in ref[:steps]])
+    (img_w, *_), (img_g, *_) = win.plots.images
+    assert tuple(img_g.levels) == (-g_scale, g_scale) and tuple(img_w.levels) == (-w_scale, w_scale)
+    bar = win.plots.heat_bars[1]
+    ticks = bar.getAxis("right")._tickLevels[0]
+    assert ticks == [(-g_scale, f"−{g_scale:g}"), (g_scale, f"+{g_scale:g}")]
+    assert tuple(bar.levels()) == (-g_scale, g_scale)
+    assert "step 3" in win.plots.heat_caption.text

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
+from ..model.colorscale import RunningScale, bar_labels, max_abs, nice_ceil
 from ..model.formatting import fmt_full, fmt_tensor
 from ..model.gradflow import (
     SHOWN_IN_FULL,
@@ -46,6 +47,7 @@ PORT_R = 7
 LABEL_W = 64  # the label column of a value row
 W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
+COLORBAR_H = 26  # a matrix's colour bar and its numbers, under its heat map
 
 
 class PortItem(QGraphicsEllipseItem):
@@ -92,6 +94,7 @@ class NodeItem(QGraphicsObject):
         self.parts: dict = {}
         self.value = None
         self.grad = None
+        self.scales: tuple[float, float] = (1.0, 1.0)  # a matrix's colour scales S: value, gradient
         self.problems: list[str] = []
         self.width = self._width()
         self.setFlags(
@@ -138,14 +141,16 @@ class NodeItem(QGraphicsObject):
         if self.node.kind == "Output":
             return self._rows_top() + ROW * 2 + 6
         if self._matrix():
-            return self._rows_top() + 20 + CELL * self.shape_[0] + 10 + ROW * self._extra_rows()
+            return self._rows_top() + 20 + CELL * self.shape_[0] + 10 + COLORBAR_H + ROW * self._extra_rows()
         return self._rows_top() + (2 + self._extra_rows()) * ROW + 6
 
     def boundingRect(self) -> QRectF:
         return QRectF(-PORT_R - 2, -2, self.width + 2 * PORT_R + 4, self.height() + 4)
 
-    def set_data(self, value, grad, parts: dict | None = None) -> None:
+    def set_data(self, value, grad, parts: dict | None = None, scales: tuple[float, float] | None = None) -> None:
+        """`scales`: a matrix's colour scales (model/colorscale.py), else its own largest |value|."""
         self.value, self.grad = value, grad
+        self.scales = scales or (nice_ceil(max_abs(value)), nice_ceil(max_abs(grad)))
         self.parts = {o: parts[o][self.name] for o in self.shares if parts and self.name in parts.get(o, {})}
         self._update_tooltip()
         self.update()
@@ -328,10 +333,11 @@ class NodeItem(QGraphicsObject):
                 p.drawText(r.adjusted(0, 0, 60, 0), Qt.AlignmentFlag.AlignCenter, "not computed")
                 p.setFont(theme.font(10))
             else:
-                p.drawImage(r, to_qimage(v))
+                p.drawImage(r, to_qimage(v, self.scales[i]))
                 p.setPen(QPen(QColor("#9ca3af"), 1))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r)
+                self._paint_colour_bar(p, QRectF(x, r.bottom() + 6, self.width / 2 - 20, COLORBAR_H - 6), i)
                 p.setPen(QColor(color))
                 box_w = self.width / 2 - cell * cols - 16
                 if np.isfinite(v).any():
@@ -343,7 +349,20 @@ class NodeItem(QGraphicsObject):
                 else:
                     _fit_text(p, QRectF(r.right() + 4, r.top(), box_w, r.height()), "NaN", 9, mono=True)
                 p.setFont(theme.font(10))
-        return y + 20 + CELL * rows + 10
+        return y + 20 + CELL * rows + 10 + COLORBAR_H
+
+    def _paint_colour_bar(self, p: QPainter, box: QRectF, i: int) -> None:
+        """The colours of a heat map from -S to +S, with -S, 0 and +S written under them."""
+        s = self.scales[i]
+        strip = QRectF(box.left(), box.top(), box.width(), 7)
+        p.drawImage(strip, to_qimage(np.linspace(-s, s, 64)[None, :], s))
+        p.setPen(QColor("#374151"))
+        p.setFont(theme.font(9, mono=True))
+        lo, hi = bar_labels(s)
+        text = QRectF(box.left(), strip.bottom(), box.width(), box.height() - strip.height())
+        p.drawText(text, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, lo)
+        p.drawText(text, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter, "0")
+        p.drawText(text, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, hi)
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
@@ -450,6 +469,7 @@ class GraphScene(QGraphicsScene):
         self._drag_src: NodeItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
         self._data: tuple | None = None
+        self.scales = RunningScale()  # the matrices' colour scales over the frames shown in this run
         self.locked = False
         self.setBackgroundBrush(QColor("#f8fafc"))
         self.selectionChanged.connect(self._on_selection)
@@ -537,16 +557,24 @@ class GraphScene(QGraphicsScene):
             return {}
         return contributing(g, {d.name: None for d in diff}) if len(diff) > 1 else {}
 
-    def set_node_data(self, values: dict | None, grads: dict | None, parts: dict | None = None) -> None:
-        """Show live values; None clears them to 'not computed'."""
-        self._data = (values, grads, parts) if values is not None else None
+    def set_node_data(
+        self, values: dict | None, grads: dict | None, parts: dict | None = None, step: int | None = None
+    ) -> None:
+        """Show live values; None clears them to 'not computed' (and starts the colour scales
+        afresh). `step`: the step they are at, for the heat maps' colour scales."""
+        self._data = (values, grads, parts, step) if values is not None else None
+        if values is None:
+            self.scales.reset()
         shown: dict[str, np.ndarray] = {}
         for name, item in self.items_by_name.items():
             v = values.get(name) if values else None
             gr = grads.get(name) if grads else None
             if v is not None and item.shape_ is not None and tuple(np.shape(v)) != tuple(item.shape_):
                 v = gr = None  # stale data from a graph that has since changed
-            item.set_data(v, gr, parts)
+            scales = None
+            if v is not None and step is not None and item._matrix():
+                scales = (self.scales.update((name, "value"), step, v), self.scales.update((name, "grad"), step, gr))
+            item.set_data(v, gr, parts, scales)
             if v is not None:
                 shown[name] = v
         self._edge_data(values, grads, shown)

@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
@@ -24,10 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.colorscale import bar_labels, row_scale
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
-from ..model.steps import heatmap_title
+from ..model.steps import heatmap_title, state_at
 from . import theme
+from .heatmap import LUT
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
 
@@ -155,7 +158,7 @@ class PlotPanel(QWidget):
         grid.addWidget(self.paramPlot, 0, 1)
         grid.addWidget(self.gradPlot, 0, 2)
         grid.addWidget(self.heat, 0, 3)
-        for c, s in enumerate((4, 5, 5, 2)):
+        for c, s in enumerate((4, 5, 5, 3)):
             grid.setColumnStretch(c, s)
         self._grid = grid
         lay.addLayout(grid, 1)
@@ -187,7 +190,10 @@ class PlotPanel(QWidget):
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
+        self.heat_bars: list[pg.ColorBarItem] = []  # under each heat map: its colours' numbers
+        self.heat_scales: list[float] = []  # each heat map's S: colours from -S to +S (model/colorscale.py)
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
+        self.heat_caption: pg.LabelItem | None = None  # the step the heat maps show
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
@@ -236,6 +242,8 @@ class PlotPanel(QWidget):
         self.readout.setText(self._readout_hint())  # the last run's numbers are not this run's
         self.heat.clear()
         self.images = []
+        self.heat_bars = []
+        self.heat_scales = []
         self.heat_titles = []
         self.heat_step = 0
         self._ranges = {}
@@ -250,7 +258,10 @@ class PlotPanel(QWidget):
         self.param_dots = self._tensor_dots(self.paramPlot, pl, pl)
         self.grad_dots = self._tensor_dots(self.gradPlot, gl, pl)
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
-        row = 0
+        # the step shown above them all; then a row per matrix: its name, the map, its colour bar
+        self.heat_caption = self.heat.addLabel("", row=0, col=0, colspan=3, size="10pt")
+        self.heat.ci.layout.setVerticalSpacing(12)  # room for the colour bars' end labels
+        row = 1
         for layout, kind in ((pl, "params"), (gl, "grads")):
             off = 0
             for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
@@ -259,20 +270,35 @@ class PlotPanel(QWidget):
                     title_item = self.heat.addLabel(
                         title,
                         row=row,
-                        col=1,
+                        col=0,
                         size="11pt",
                         color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR,
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
-                    vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
+                    vb = self.heat.addViewBox(row=row, col=1, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
                     self.images.append((img, kind, off, shape))
+                    self.heat_bars.append(self._colour_bar(row))
                     row += 1
                 off += size
         self.heat.setVisible(bool(self.images))
-        self._grid.setColumnStretch(3, 2 if self.images else 0)  # no empty column without matrices
+        self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
+
+    def _colour_bar(self, row: int) -> pg.ColorBarItem:
+        """A colour bar beside a heat map, +S and -S written at its ends."""
+        bar = pg.ColorBarItem(
+            values=(-1.0, 1.0),
+            colorMap=pg.ColorMap(np.linspace(0.0, 1.0, len(LUT)), LUT),
+            orientation="vertical",
+            interactive=False,
+            width=10,
+        )
+        bar.getAxis("right").setTickFont(theme.font(10))
+        self.heat.addItem(bar, row=row, col=2)
+        _label_bar(bar, 1.0)
+        return bar
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
         """One curve item per tensor: (item, first column in the history's view, element count)."""
@@ -344,11 +370,15 @@ class PlotPanel(QWidget):
             self._heat_time = now
             i = h.index(self.shown_step) if self.shown_step is not None else None
             i = h.n - 1 if i is None else i
-            for img, kind, off, shape in self.images:
-                src = h.params if kind == "params" else h.grads
-                a = src[i, off : off + shape[0] * shape[1]].reshape(shape)
-                mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
-                img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
+            scales = []
+            for (img, kind, off, shape), bar in zip(self.images, self.heat_bars):
+                src = (h.params if kind == "params" else h.grads)[:, off : off + shape[0] * shape[1]]
+                s = row_scale(h.steps, src, i)  # steady from step to step, unlike the frame's own max
+                img.setImage(src[i].reshape(shape), levels=(-s, s), lut=LUT)
+                if s != bar.levels()[1]:
+                    _label_bar(bar, s)
+                scales.append(s)
+            self.heat_scales = scales
             self._title_heat_maps(int(h.steps[i]))
 
     # -- time travel ------------------------------------------------------------------------------
@@ -396,12 +426,13 @@ class PlotPanel(QWidget):
             self.branch_curves.append(item)
 
     def _title_heat_maps(self, step: int) -> None:
-        """Each heat map says which state it shows (model.steps), as the node heat maps do."""
+        """The heat maps say which state they show (model.steps), as the node heat maps do."""
         if step == self.heat_step:
             return
         self.heat_step = step
+        self.heat_caption.setText(state_at(step).replace(" (", "<br>(", 1))
         for label, name, grads in self.heat_titles:
-            label.setText(heatmap_title(name, step, grads).replace("\n", "<br>"))
+            label.setToolTip(heatmap_title(name, step, grads))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly
@@ -540,12 +571,10 @@ def _nice_floor(v: float, span: float) -> float:
     return float(np.floor(v / step) * step)
 
 
-def _make_lut() -> np.ndarray:
-    t = np.linspace(-1, 1, 256)
-    r = np.where(t > 0, 1.0, 1.0 + t)
-    g = 1.0 - np.abs(t) * 0.85
-    b = np.where(t < 0, 1.0, 1.0 - t)
-    return (np.stack([r, g, b], axis=1) * 255).astype(np.uint8)
-
-
-_DIVERGING = _make_lut()
+def _label_bar(bar: pg.ColorBarItem, s: float) -> None:
+    lo, hi = bar_labels(s)
+    bar.setLevels((-s, s))
+    axis = bar.getAxis("right")
+    axis.setTicks([[(-s, lo), (s, hi)]])  # the ends only: a short bar has no room for more (white is 0)
+    fm = QFontMetricsF(axis.style["tickFont"] or theme.font(10))
+    axis.setWidth(int(max(fm.horizontalAdvance(lo), fm.horizontalAdvance(hi)) + 14))  # every number in full

@@ -281,7 +281,8 @@ class TimeTravel(QObject):
         if step is not None:
             self.c.show_step(step)
         elif self.c.nodes is not None:
-            self.w.scene.set_node_data(self.c.nodes.values, self.c.nodes.grads, self.c.nodes.parts)
+            n = self.c.nodes
+            self.w.scene.set_node_data(n.values, n.grads, n.parts, step=n.updates)
         else:  # a saved run: no live values
             self.w.scene.set_node_data(None, None)
         self.w._update_caption()
@@ -290,7 +291,7 @@ class TimeTravel(QObject):
         if m.step != self.shown:
             return  # an answer for a step no longer shown
         self.past = {"values": m.values, "grads": m.grads}
-        self.w.scene.set_node_data(m.values, m.grads)
+        self.w.scene.set_node_data(m.values, m.grads, step=m.step - 1)
         self.w.graphView.set_shown_step(m.step - 1)
         self.w._update_caption()
         self._update_view()
