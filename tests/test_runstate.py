@@ -199,7 +199,9 @@ def test_reasons(phase, control, expected):
 
 
 def test_a_finished_run_goes_on_once_its_end_no_longer_holds():
-    by_loss = permissions(RunState(Phase.FINISHED, "until_loss"), steps=5, max_steps=10, until_loss=1e-3, last_loss=5e-4)
+    by_loss = permissions(
+        RunState(Phase.FINISHED, "until_loss"), steps=5, max_steps=10, until_loss=1e-3, last_loss=5e-4
+    )
     assert "loss fell below Stop at loss" in by_loss.why(C.START) and not by_loss.ok(C.STEP)
     assert not by_loss.problem(C.START)  # a note, not an error
     for until_loss in (None, 4e-4, 5e-4):  # off, or lowered to the last loss or below: trains on
@@ -217,7 +219,9 @@ def test_a_finished_run_goes_on_once_its_end_no_longer_holds():
 
 @pytest.mark.parametrize("phase", list(Phase))
 def test_only_something_to_fix_is_a_problem(phase):
-    p = permissions(RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10)
+    p = permissions(
+        RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10
+    )
     serious = {Phase.DIVERGED, Phase.ERROR, Phase.NOT_ANSWERING, Phase.ENGINE_LOST}
     for c in (C.START, C.STEP):
         assert p.problem(c) == (not p.ok(c) and phase in serious), (c, p.why(c))
