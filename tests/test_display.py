@@ -208,8 +208,10 @@ def test_the_divergence_banner_belongs_to_the_run_that_diverged(qtbot, win):
     c = win.controller
     c._apply(Event.SILENCE)
     assert win.waitButton.isVisible() and "has not answered" in win.errorBanner.text()
+    assert not win.timeTravel.bar.coachBox.isVisible()
     c._apply(Event.ANSWER)
     assert win.errorBanner.text().startswith(f"⚠ Stopped at step {step:,}:") and not win.waitButton.isVisible()
+    assert win.timeTravel.bar.coachBox.isVisible()
     _choose_preset(win, "linreg")
     wait_state(qtbot, win, "ready")
     assert _banner_gone(win) and win.controller.history.n == 0
@@ -354,6 +356,7 @@ def test_heat_maps_have_a_steady_symmetric_scale_and_a_colour_bar(qtbot, win):
 
     s = load_preset("tutorial")
     steps = 3
+    wait_nodes_at(qtbot, win, 0)  # the first frame: the initial parameters
     for k in range(steps):
         qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
         wait_nodes_at(qtbot, win, k + 1)

@@ -233,8 +233,8 @@ class TimeTravel(QObject):
             widget.setToolTip(perms.why(control) or tip)
         self.bar.stepShown.setText(f"step {s.value():,} of {s.maximum():,}" if n else "no steps yet")
         self.bar.coachButton.setEnabled(perms.ok(Control.CONTINUE))
-        if self.c.state != Phase.DIVERGED and self.bar.coachBox.isVisible():
-            self.bar.coachBox.setVisible(False)
+        # the coach belongs to the diverged run: shown in that state only (its text is the run's)
+        self.bar.coachBox.setVisible(self.c.state == Phase.DIVERGED and bool(self.bar.coachLabel.text()))
         self._update_view()
 
     def _on_tick(self) -> None:
@@ -257,7 +257,7 @@ class TimeTravel(QObject):
     def _on_built(self) -> None:
         self.shown, self.past = None, None
         self.w.plots.show_step(None)
-        self.bar.coachBox.setVisible(False)
+        self.bar.coachLabel.setText("")  # a new run: nothing to coach about
         self._sync()
 
     def _slider_moved(self, value: int) -> None:
