@@ -119,8 +119,12 @@ def test_start_pause_reset(qtbot, win, mode):
     np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n][3]["w"], rtol=1e-4, atol=1e-5)
     # ... and both say which state they show: the plots' heat maps step n, the nodes step n + 1
     win.plots.refresh(force=True)
-    assert [label.text for label, _, _ in win.plots.heat_titles] == ["w", "∂L/∂w"]
-    assert win.plots.heat_state.text == f"step {n:,} (parameters after {n - 1:,} updates)"
+    assert win.plots.heat_caption.text == f"step {n:,}<br>(parameters after {n - 1:,} updates)"
+    titles = [(label.text, label.toolTip()) for label, _, _ in win.plots.heat_titles]
+    assert titles == [
+        ("w", f"w\nstep {n:,} (parameters after {n - 1:,} updates)"),
+        ("∂L/∂w", f"∂L/∂w\nstep {n:,} (parameters after {n - 1:,} updates)"),
+    ]
     assert (
         f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
         f"(the plots end at step {n:,})"
@@ -181,7 +185,7 @@ def test_divergence_is_marked_and_explained(qtbot, win):
     wait_state(qtbot, win, "diverged")
     assert win.controller.end_reason == "non_finite"
     assert win.error_shown and "not finite" in win.errorBanner.text() and "learning rate" in win.errorBanner.text()
-    assert win.stateLabel.text() == "stopped: not finite" and "learning rate" in win.controls.reasonLabel.text()
+    assert win.stateLabel.text() == "stopped: not finite" and "Press Reset" in win.controls.reasonLabel.text()
     win.findChild(QPushButton, "dismissButton").click()
     assert not win.error_shown
     win.plots.refresh()

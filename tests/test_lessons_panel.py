@@ -228,6 +228,7 @@ def test_landscape_directions_on_the_tutorial_and_cancel(qtbot, win):
     qtbot.mouseClick(tab.computeButton, Qt.MouseButton.LeftButton)
     m = wait_result(qtbot, tab)
     assert m.updates == 1 and tuple(m.labels) == ("direction 1", "direction 2")
+    assert "at the parameters after 1 update:" in tab.note.text()  # model.steps' words, no "1 updates"
     s = load_preset("tutorial")
     for r, c in ((0, 0), (3, 3), (6, 2)):
         flat = m.center + m.alphas[c] * m.u + m.betas[r] * m.v

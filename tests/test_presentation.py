@@ -124,7 +124,7 @@ def _check_nothing_cut_off(w: MainWindow) -> None:
         if item.legend is not None and item.legend.isVisible():
             assert item.legend.boundingRect().width() <= item.vb.width(), p.objectName()
     heat = w.plots.heat
-    for label in [w.plots.heat_state] + [t[0] for t in w.plots.heat_titles]:
+    for label in [w.plots.heat_caption] + [t[0] for t in w.plots.heat_titles]:
         margin = label.item.document().documentMargin()  # blank space around the text
         r = label.item.mapRectToScene(label.item.boundingRect().adjusted(margin, margin, -margin, -margin))
         assert heat.sceneRect().adjusted(-1, -1, 1, 1).contains(r), (label.text, r, heat.sceneRect())
@@ -258,7 +258,7 @@ def _fonts(w: MainWindow) -> dict:
     out["legend"] = float(legend.opts["labelTextSize"].rstrip("pt"))
     for label, _n, _g in p.heat_titles[:1]:
         out["heat title"] = float(str(label.opts["size"]).rstrip("pt"))
-    out["heat state"] = float(str(p.heat_state.opts["size"]).rstrip("pt"))
+    out["heat state"] = float(str(p.heat_caption.opts["size"]).rstrip("pt"))
     for tab_label in w.lessons.findChildren(QLabel)[:3]:
         out[f"lesson {tab_label.objectName() or id(tab_label)}"] = tab_label.font().pointSizeF()
     return out

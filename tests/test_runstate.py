@@ -37,6 +37,7 @@ COLUMNS = [
     E.COMPILE,
     E.TRAIN,
     E.PAUSE,
+    E.STEPPED,
     E.END,
     E.FAIL,
     E.SILENCE,
@@ -46,20 +47,20 @@ COLUMNS = [
     E.UNQUEUE,
 ]
 TABLE = """
-      launch stop lose build built review compile train pause end fail silence answer rewind queue unqueue
-ST    SG     ST   .    .     .     .      .       .     .     .   .    .       .      . .     .
-SG    SG     ST   LO   BD    .     .      .       .     .     .   ER   .       .      . SG    .
-BD    SG     ST   LO   BD    RD    RV     .       .     .     .   ER   NA      .      . BD    .
-RD    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
-CP    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
-TR    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      . .     .
-PS    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS .     .
-FN    SG     ST   LO   BD    .     .      CP      TR    PS    FN  ER   NA      .      PS .     .
-DV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      PS .     .
-RV    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      . .     .
-ER    SG     ST   LO   BD    .     .      .       .     .     .   ER   NA      .      . .     .
-NA    SG     ST   LO   .     .     .      .       .     .     .   .    .       *      . .     .
-LO    SG     ST   LO   .     .     .      .       .     .     .   .    .       .      . .     .
+      launch stop lose build built review compile train pause stepped end fail silence answer rewind queue unqueue
+ST    SG     ST   .    .     .     .      .       .     .     .       .   .    .       .      . .     .
+SG    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   .       .      . SG    .
+BD    SG     ST   LO   BD    RD    RV     .       .     .     .       .   ER   NA      .      . BD    .
+RD    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
+CP    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
+TR    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
+PS    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .
+FN    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .
+DV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      PS .     .
+RV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .
+ER    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .
+NA    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       *      . .     .
+LO    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       .      . .     .
 """
 ROWS = [line.split() for line in TABLE.strip().splitlines()[1:]]
 CASES = [(ABBR[row[0]], event, cell) for row in ROWS for event, cell in zip(COLUMNS, row[1:])]
@@ -121,6 +122,29 @@ def test_a_start_pressed_during_start_up_waits_for_the_run_to_be_ready():
     assert RunState(Phase.STARTING).on(E.UNQUEUE) == RunState(Phase.STARTING)
 
 
+def test_a_single_step_says_it_was_done_and_an_end_keeps_its_step():
+    for phase in (Phase.READY, Phase.PAUSED, Phase.COMPILING):
+        s = RunState(phase).on(E.STEPPED)
+        assert s == RunState(Phase.PAUSED, stepped=True) and s.label == "1 step done"
+    assert RunState(Phase.TRAINING).on(E.PAUSE).label == "paused"
+    assert RunState(Phase.PAUSED, stepped=True).on(E.TRAIN).on(E.PAUSE).label == "paused"
+    done = RunState(Phase.TRAINING).on(E.END, "non_finite", 59)
+    assert done == RunState(Phase.DIVERGED, "non_finite", end_step=59)
+    assert done.on(E.SILENCE).on(E.ANSWER) == done  # the engine answering again changes nothing
+    assert done.on(E.FAIL).end_step == 59
+
+
+def test_the_divergence_notice_belongs_to_the_run_that_diverged():
+    diverged = RunState(Phase.TRAINING).on(E.END, "non_finite", 59)
+    assert diverged.notice.startswith("Stopped at step 59:") and "(58 updates kept)" in diverged.notice
+    # a rebuild (Reset, a preset, a mode switch), a rewind, a new engine: the notice is gone
+    for event in (E.BUILD, E.REWIND, E.LAUNCH, E.LOSE, E.FAIL, E.STOP):
+        assert diverged.on(event).notice == "", event
+    assert diverged.on(E.BUILD).on(E.BUILT).on(E.TRAIN).on(E.END, "max_steps", 23_000).notice == ""
+    assert diverged.on(E.SILENCE).notice == "" and diverged.on(E.SILENCE).on(E.ANSWER).notice == diverged.notice
+    assert all(RunState(p).notice == "" for p in Phase)
+
+
 def test_labels_and_start_text():
     assert RunState(Phase.TRAINING).start_text == "Pause" and RunState(Phase.PAUSED).start_text == "Start"
     assert RunState(Phase.DIVERGED, "non_finite").label == "stopped: not finite"
@@ -169,7 +193,7 @@ def test_what_each_phase_allows(phase):
         (Phase.TRAINING, C.EDIT, "Pause to change this"),
         (Phase.TRAINING, C.STEP, "Pause first"),
         (Phase.TRAINING, C.SAVE_RUN, "Pause first"),
-        (Phase.DIVERGED, C.START, "not finite. Lower the learning rate"),
+        (Phase.DIVERGED, C.START, "not finite. Press Reset to train again, or go back with the coach"),
         (Phase.REVIEWING, C.START, "saved run: press Reset"),
         (Phase.ERROR, C.START, "press Reset to recover"),
         (Phase.ENGINE_LOST, C.STEP, "press Reset to start a fresh one"),
@@ -190,13 +214,36 @@ def test_reasons(phase, control, expected):
     assert not p.ok(control) and expected in p.why(control)
 
 
-def test_a_finished_run_goes_on_only_after_max_steps():
-    by_loss = permissions(RunState(Phase.FINISHED, "until_loss"), steps=5, max_steps=10)
-    assert "loss fell below the target" in by_loss.why(C.START) and not by_loss.ok(C.STEP)
+def test_a_finished_run_goes_on_once_its_end_no_longer_holds():
+    by_loss = permissions(
+        RunState(Phase.FINISHED, "until_loss"), steps=5, max_steps=10, until_loss=1e-3, last_loss=5e-4
+    )
+    assert "loss fell below Stop at loss" in by_loss.why(C.START) and not by_loss.ok(C.STEP)
+    assert not by_loss.problem(C.START)  # a note, not an error
+    for until_loss in (None, 4e-4, 5e-4):  # off, or lowered to the last loss or below: trains on
+        p = permissions(
+            RunState(Phase.FINISHED, "until_loss"), steps=5, max_steps=10, until_loss=until_loss, last_loss=5e-4
+        )
+        assert p.ok(C.START) and p.ok(C.STEP), until_loss
+    stopped = permissions(RunState(Phase.FINISHED, "stopped"), steps=5, max_steps=10)
+    assert "press Reset" in stopped.why(C.START)
     at_max = permissions(RunState(Phase.FINISHED, "max_steps"), steps=10, max_steps=10)
     assert "raise Max steps" in at_max.why(C.START) and not at_max.ok(C.STEP)
     assert permissions(RunState(Phase.FINISHED, "max_steps"), steps=10, max_steps=11).ok(C.START)
     assert "raise Max steps" in permissions(RunState(Phase.PAUSED), steps=12, max_steps=10).why(C.STEP)
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_only_something_to_fix_is_a_problem(phase):
+    p = permissions(
+        RunState(phase, resume=Phase.PAUSED if phase is Phase.NOT_ANSWERING else None), steps=5, max_steps=10
+    )
+    serious = {Phase.DIVERGED, Phase.ERROR, Phase.NOT_ANSWERING, Phase.ENGINE_LOST}
+    for c in (C.START, C.STEP):
+        assert p.problem(c) == (not p.ok(c) and phase in serious), (c, p.why(c))
+    starting = permissions(RunState(Phase.STARTING))
+    assert starting.why(C.STEP) == "MindSpore is starting…" and not starting.problem(C.STEP)
+    assert starting.ok(C.START)  # queued until the run is ready
 
 
 def test_a_graph_problem_blocks_training_and_says_which():
@@ -204,6 +251,7 @@ def test_a_graph_problem_blocks_training_and_says_which():
     for c in (C.START, C.STEP, C.RESET):
         assert p.why(c) == "Fix the graph first: Add \"z\": input port 'b' is not connected"
     assert p.ok(C.EDIT)  # so that it can be fixed
+    assert all(p.problem(c) for c in (C.START, C.STEP, C.RESET))
     assert "train at least one step" in p.why(C.SAVE_RUN)
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from gradviz.model.steps import (
+    at_parameters,
     count,
     end_message,
     nodes_caption,
@@ -53,5 +54,17 @@ def test_the_node_caption_says_how_it_relates_to_the_plots():
 def test_end_messages_count_the_updates_kept():
     assert end_message("max_steps", 40) == "Finished at step 40: reached the maximum of 40 steps (40 updates kept)."
     assert "(16 updates kept)" in end_message("until_loss", 17) and "not kept" in end_message("until_loss", 17)
+    # Max steps lowered below the steps already done (while training): the run stops at once,
+    # and the message says so rather than "reached the maximum of 3,757 steps"
+    assert end_message("max_steps", 3757, max_steps=1873) == (
+        "Finished at step 3,757: Max steps was set to 1,873, below the steps already done (3,757 updates kept)."
+    )
+    assert end_message("max_steps", 40, max_steps=40) == end_message("max_steps", 40)
     m = end_message("non_finite", 2)
     assert m.startswith("Stopped at step 2:") and "(1 update kept)" in m and "learning rate" in m
+
+
+def test_where_a_computation_was_made_agrees_in_number():
+    assert at_parameters(0) == "at the initial parameters"
+    assert at_parameters(1) == "at the parameters after 1 update"
+    assert at_parameters(1234) == "at the parameters after 1,234 updates"

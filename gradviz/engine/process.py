@@ -138,7 +138,7 @@ class Server:
             self.send_nodes()
 
     def on_step(self, _m: msg.Step) -> None:
-        if self.engine is not None and not self.running and self.end_reason in (None, "max_steps"):
+        if self.engine is not None and not self.running and self.end_reason != "non_finite":
             self.ended = False
             self.one_step()
             self.flush()
@@ -238,8 +238,10 @@ class Server:
         e = self.engine
         if e is None:
             return
-        if self.ended and self.end_reason != "max_steps":
-            return  # until_loss / non_finite: the window already shows the end; Reset trains again
+        if self.ended and self.end_reason == "non_finite":
+            return  # the window shows the divergence; Reset (or a rewind) trains again
+        # after max steps (raised since) or stop-at-loss (lowered or off since) it trains on; a
+        # stop-at-loss end kept the state before its last step, which is computed again
         if e.updates >= e.session.options.steps:
             self.ended, self.end_reason = True, "max_steps"
             self.send(msg.Ended(self.run_id, "max_steps", e.updates))

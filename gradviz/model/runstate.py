@@ -11,20 +11,21 @@ import dataclasses
 from enum import StrEnum
 
 from ..i18n import Msg
+from .steps import end_message
 
 
 class Phase(StrEnum):
-    STOPPED = "stopped"  # no engine: before the first start, after shutting down
+    STOPPED = Msg("RunState", "stopped")  # no engine: before the first start, after shutting down
     STARTING = "starting"  # the engine process is starting (importing MindSpore)
     BUILDING = "building"  # the engine builds the session into a fresh run
-    READY = "ready"  # built, nothing trained yet
+    READY = Msg("RunState", "ready")  # built, nothing trained yet
     COMPILING = "compiling"  # Graph mode compiles before its first step (or batch)
-    TRAINING = "training"
-    PAUSED = "paused"
-    FINISHED = "finished"  # ended by max steps or stop-at-loss
+    TRAINING = Msg("RunState", "training")
+    PAUSED = Msg("RunState", "paused")
+    FINISHED = Msg("RunState", "finished")  # ended by max steps or stop-at-loss
     DIVERGED = "diverged"  # ended by a non-finite loss or gradient
     REVIEWING = "reviewing"  # showing a run not trained by this engine (opened, or kept over a restart)
-    ERROR = "error"  # the engine reported an exception; Reset recovers
+    ERROR = Msg("RunState", "error")  # the engine reported an exception; Reset recovers
     NOT_ANSWERING = "not_answering"  # the watchdog heard nothing for a while; Wait or Restart
     ENGINE_LOST = "engine_lost"  # the engine process is gone; Reset starts a fresh one
 
@@ -36,7 +37,8 @@ class Event(StrEnum):
     REVIEW = "review"  # built, and a recorded history is shown instead of training
     COMPILE = "compile"  # the engine compiles
     TRAIN = "train"  # the engine trains
-    PAUSE = "pause"  # the engine waits for the next command (after a pause or a single step)
+    PAUSE = "pause"  # the engine waits for the next command (after a pause)
+    STEPPED = "stepped"  # the engine did the one step asked for and waits
     END = "end"  # the run ended (with a reason)
     FAIL = "fail"  # the engine reported an exception
     SILENCE = "silence"  # the watchdog heard nothing from the engine
@@ -82,6 +84,7 @@ TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
     Event.COMPILE: {p: P.COMPILING for p in CAN_GO_ON | BUSY},
     Event.TRAIN: {p: P.TRAINING for p in CAN_GO_ON | BUSY},
     Event.PAUSE: {p: P.PAUSED for p in CAN_GO_ON | BUSY},
+    Event.STEPPED: {p: P.PAUSED for p in CAN_GO_ON | BUSY},
     Event.END: {p: P.FINISHED for p in CAN_GO_ON | BUSY},  # DIVERGED for a non-finite end
     Event.FAIL: {p: P.ERROR for p in ENGINE_UP | {P.STARTING}},
     Event.SILENCE: {p: P.NOT_ANSWERING for p in ENGINE_UP},
@@ -100,12 +103,16 @@ class RunState:
     phase: Phase = Phase.STOPPED
     end_reason: str | None = None  # why the run ended (FINISHED, DIVERGED, REVIEWING)
     resume: Phase | None = None  # NOT_ANSWERING: the phase to go back to when the engine answers
+    end_step: int | None = None  # the step at which the run ended (with end_reason)
+    stepped: bool = False  # PAUSED after a single Step (not a Pause)
+
     # Start was pressed before the engine was ready (issue 14: a click during start-up is acted on)
     start_queued: bool = False
 
-    def on(self, event: Event, reason: str | None = None) -> RunState:
-        """The state after `event` (`reason`: why the run ended, for END and REVIEW)."""
-        new = self._on(event, reason)
+    def on(self, event: Event, reason: str | None = None, step: int | None = None) -> RunState:
+        """The state after `event` (`reason` and `step`: why and at which step the run ended, for
+        END and REVIEW)."""
+        new = self._on(event, reason, step)
         if event is Event.QUEUE_START:
             queued = self.phase in TRANSITIONS[Event.QUEUE_START]
         else:
@@ -115,20 +122,22 @@ class RunState:
             return new
         return dataclasses.replace(new, start_queued=queued)
 
-    def _on(self, event: Event, reason: str | None) -> RunState:
+    def _on(self, event: Event, reason: str | None, step: int | None) -> RunState:
         if event is Event.ANSWER:
-            return RunState(self.resume, self.end_reason) if self.phase is P.NOT_ANSWERING else self
+            return dataclasses.replace(self, phase=self.resume, resume=None) if self.phase is P.NOT_ANSWERING else self
         to = TRANSITIONS[event].get(self.phase)
         if to is None:
             return self
         if event is Event.SILENCE:
-            return RunState(P.NOT_ANSWERING, self.end_reason, resume=self.phase)
+            return dataclasses.replace(self, phase=P.NOT_ANSWERING, resume=self.phase)
         if event is Event.END:
-            return RunState(P.DIVERGED if reason == "non_finite" else P.FINISHED, reason)
+            return RunState(P.DIVERGED if reason == "non_finite" else P.FINISHED, reason, end_step=step)
         if event is Event.REVIEW:
-            return RunState(to, reason)
+            return RunState(to, reason, end_step=step)
+        if event is Event.STEPPED:
+            return RunState(to, stepped=True)
         if to is P.ERROR or to is P.ENGINE_LOST or to is P.STOPPED:
-            return RunState(to, self.end_reason)  # the history of the run stays readable
+            return RunState(to, self.end_reason, end_step=self.end_step)  # the history of the run stays readable
         return RunState(to)
 
     @property
@@ -137,23 +146,34 @@ class RunState:
         return self.phase in BUSY
 
     @property
-    def offers_pause(self) -> bool:
-        """The Start/Pause button pauses (or takes back a queued Start) rather than starting."""
-        return self.busy or self.start_queued
-
-    @property
     def label(self) -> str:
         """The phase in a few words, for the status bar."""
         if self.phase is P.NOT_ANSWERING and self.resume in BUSY:
             return Msg("RunState", "engine not answering (was training)")
+        if self.phase is P.PAUSED and self.stepped:
+            return STEPPED_LABEL  # what happened, not "paused": nothing was running
         if self.start_queued:
             return Msg("RunState", "{phase} (training starts when ready)").format(phase=LABELS[self.phase])
         return LABELS[self.phase]
 
     @property
+    def notice(self) -> str:
+        """What the window says about this run above the graph ("" for nothing): a diverged run
+        says where and why it stopped. It belongs to that run, so any other state (a reset, a
+        rebuild, a rewind, a new run) clears it."""
+        if self.phase is P.DIVERGED and self.end_step is not None:
+            return end_message("non_finite", self.end_step)
+        return ""
+
+    @property
     def start_text(self) -> str:
         """The Start/Pause button's text."""
         return Msg("RunState", "Pause") if self.offers_pause else Msg("RunState", "Start")
+
+    @property
+    def offers_pause(self) -> bool:
+        """The Start/Pause button pauses (or takes back a queued Start) rather than starting."""
+        return self.busy or self.start_queued
 
 
 LABELS = {
@@ -171,6 +191,7 @@ LABELS = {
     P.NOT_ANSWERING: Msg("RunState", "engine not answering"),
     P.ENGINE_LOST: Msg("RunState", "engine stopped"),
 }
+STEPPED_LABEL = Msg("RunState", "1 step done")
 
 WHY_NOT_ANSWERING = Msg("RunState", "The engine is not answering: Wait for it, or Restart it (the session and history are kept).")
 WHY_BUSY_EDIT = Msg("RunState", "Pause to change this: it needs a new run.")
@@ -182,6 +203,7 @@ class Permissions:
     """For each control, "" if allowed, else why not (a disabled control's tooltip)."""
 
     reasons: dict
+    problems: frozenset = frozenset()  # controls whose reason is something to fix, not a wait or a note
 
     def ok(self, control: Control) -> bool:
         return not self.reasons[control]
@@ -189,15 +211,40 @@ class Permissions:
     def why(self, control: Control) -> str:
         return self.reasons[control]
 
+    def problem(self, control: Control) -> bool:
+        """Whether `control` is refused because something must be fixed (shown as an error); a
+        refusal that only waits (MindSpore is starting, already training) or informs (the run
+        finished) is not one."""
+        return control in self.problems
 
-def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: int | None = None) -> Permissions:
+
+# phases whose refusals are problems to fix (the others wait, or inform)
+PROBLEM_PHASES = frozenset({P.DIVERGED, P.ERROR, P.NOT_ANSWERING, P.ENGINE_LOST})
+
+
+def stops_at_loss(loss: float, until_loss: float | None) -> bool:
+    """Whether a step with this loss ends the run by stop-at-loss (engine/training.end_reason's
+    rule, as the seed's `if loss < 0.001: break`)."""
+    return until_loss is not None and loss < until_loss
+
+
+def permissions(
+    state: RunState,
+    problem: str = "",
+    steps: int = 0,
+    max_steps: int | None = None,
+    until_loss: float | None = None,
+    last_loss: float = float("nan"),
+) -> Permissions:
     """What each control allows in `state`. `problem`: the graph's first problem ("" if it can be
-    trained); `steps`: steps in the history; `max_steps`: the Max steps option."""
+    trained); `steps`: steps in the history; `max_steps`, `until_loss`: the Max steps and Stop at
+    loss options; `last_loss`: the loss of the history's last step."""
     p = state.phase
     fix = Msg("RunState", "Fix the graph first: {problem}").format(problem=problem) if problem else ""
     r = {c: "" for c in Control}
-    r[Control.START] = fix or _why_not_go_on(state, steps, max_steps, busy=WHY_ALREADY_TRAINING)
-    r[Control.STEP] = fix or _why_not_go_on(state, steps, max_steps, busy=Msg("RunState", "Pause first: Step does exactly one step."))
+    go_on = (steps, max_steps, until_loss, last_loss)
+    r[Control.START] = fix or _why_not_go_on(state, *go_on, busy=WHY_ALREADY_TRAINING)
+    r[Control.STEP] = fix or _why_not_go_on(state, *go_on, busy=Msg("RunState", "Pause first: Step does exactly one step."))
     r[Control.PAUSE] = "" if state.offers_pause else Msg("RunState", "Not training.")
     r[Control.RESET] = fix or {
         P.STARTING: Msg("RunState", "MindSpore is starting…"),
@@ -223,23 +270,33 @@ def permissions(state: RunState, problem: str = "", steps: int = 0, max_steps: i
         if steps <= 0 or p is P.READY
         else ""
         if p in (P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING)
-        else _why_not_go_on(state, steps, None, "")
+        else _why_not_go_on(state, steps, None, None, float("nan"), "")
     )
     r[Control.CONTINUE] = (
         fix or r[Control.SCRUB] or (Msg("RunState", "Showing a saved run: press Reset to train it again.") if p is P.REVIEWING else "")
     )
-    return Permissions(r)
+    problems = {c for c in (Control.START, Control.STEP) if r[c] and (fix or p in PROBLEM_PHASES)}
+    if fix:
+        problems |= {Control.RESET, Control.CONTINUE}
+    return Permissions(r, frozenset(problems))
 
 
-def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str) -> str:
+def _why_not_go_on(
+    state: RunState, steps: int, max_steps: int | None, until_loss: float | None, last_loss: float, busy: str
+) -> str:
     p = state.phase
     if p in BUSY:
         return busy
     if p in (P.STARTING, P.BUILDING) and busy is WHY_ALREADY_TRAINING:
         # Start is queued until the run is ready
         return Msg("RunState", "Start was pressed: training starts when the run is ready.") if state.start_queued else ""
-    if p is P.FINISHED and state.end_reason != "max_steps":
-        return Msg("RunState", "The run has finished (the loss fell below the target): press Reset to train again.")
+    if p is P.FINISHED and state.end_reason == "until_loss" and stops_at_loss(last_loss, until_loss):
+        return Msg(
+            "RunState",
+            "The loss fell below Stop at loss: lower it or set it to off to train on, or press Reset.",
+        )
+    if p is P.FINISHED and state.end_reason not in ("max_steps", "until_loss"):
+        return Msg("RunState", "The run has finished: press Reset to train again.")
     if p in CAN_GO_ON:
         if max_steps is not None and steps >= max_steps:
             return Msg("RunState", "Reached max steps: raise Max steps to go on, or Reset.")
@@ -248,7 +305,10 @@ def _why_not_go_on(state: RunState, steps: int, max_steps: int | None, busy: str
         P.STOPPED: Msg("RunState", "The engine is stopped."),
         P.STARTING: Msg("RunState", "MindSpore is starting…"),
         P.BUILDING: Msg("RunState", "Building the run…"),
-        P.DIVERGED: Msg("RunState", "Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset."),
+        P.DIVERGED: Msg(
+            "RunState",
+            "Stopped: the loss or a gradient is not finite. Press Reset to train again, or go back with the coach above the plots.",
+        ),
         P.REVIEWING: Msg("RunState", "Showing a saved run: press Reset to train it again."),
         P.ERROR: Msg("RunState", "The engine reported an error: press Reset to recover."),
         P.NOT_ANSWERING: WHY_NOT_ANSWERING,

@@ -73,9 +73,27 @@ def nodes_caption(updates: int, last_step: int) -> str:
     )
 
 
-def end_message(reason: str, step: int) -> str:
-    """Why a run ended at `step`, with the updates it kept."""
+def heatmap_title(name: str, step: int, grads: bool) -> str:
+    """A plot heat map's title, two lines: the tensor, and the state it shows (a history row)."""
+    what = f"∂L/∂{name}" if grads else name
+    return Msg("Steps", "{tensor}\n{state}").format(tensor=what, state=state_at(step))
+
+
+def at_parameters(updates: int) -> str:
+    """Where a computation was made: 'at the initial parameters', 'at the parameters after 1 update'."""
+    if updates <= 0:
+        return Msg("Steps", "at the initial parameters")
+    return Msg("Steps", "at the parameters after {updates}").format(updates=count(updates, "update"))
+
+
+def end_message(reason: str, step: int, max_steps: int | None = None) -> str:
+    """Why a run ended at `step`, with the updates it kept. `max_steps`: the Max steps option now
+    (it may have been lowered below the steps already done, which ends the run at once)."""
     kept = count(updates_kept(step, reason), "update")
+    if reason == "max_steps" and max_steps is not None and max_steps < step:
+        return Msg(
+            "Steps", "Finished at step {step}: Max steps was set to {max}, below the steps already done ({kept} kept)."
+        ).format(step=f"{step:,}", max=f"{max_steps:,}", kept=kept)
     if reason == "max_steps":
         return Msg("Steps", "Finished at step {step:,}: reached the maximum of {steps} ({kept} kept).").format(
             step=step, steps=count(step, "step"), kept=kept

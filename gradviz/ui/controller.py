@@ -62,6 +62,7 @@ class TrainingController(QObject):
         self._rate_window: list[tuple[float, int]] = []
         self.abandoned: list[tuple[np.ndarray, np.ndarray]] = []  # (steps, loss) of futures left by a rewind
         self.steps_per_second = 0.0
+        self._stepping = False  # a Step was sent: the engine's next "paused" is that step done
         self._task_ids = 0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
@@ -76,8 +77,8 @@ class TrainingController(QObject):
     def end_reason(self) -> str | None:
         return self.run.end_reason
 
-    def _apply(self, event: Event, reason: str | None = None) -> None:
-        new = self.run.on(event, reason)
+    def _apply(self, event: Event, reason: str | None = None, step: int | None = None) -> None:
+        new = self.run.on(event, reason, step)
         if new != self.run:
             self.run = new
             if new.phase != Phase.TRAINING:
@@ -182,6 +183,7 @@ class TrainingController(QObject):
         """Train on; pressed while MindSpore starts or the run builds, training begins as soon as
         the run is ready."""
         if self.state in (Phase.READY, Phase.PAUSED, Phase.FINISHED):
+            self._stepping = False
             self._send(msg.Start())
         elif self.state in (Phase.STARTING, Phase.BUILDING):
             self._apply(Event.QUEUE_START)
@@ -190,10 +192,12 @@ class TrainingController(QObject):
         if self.run.start_queued:
             self._apply(Event.UNQUEUE)
         elif self.run.busy:
+            self._stepping = False
             self._send(msg.Pause())
 
     def step(self) -> None:
         if self.state in (Phase.READY, Phase.PAUSED, Phase.FINISHED):
+            self._stepping = True
             self._send(msg.Step())
 
     def cancel(self) -> None:
@@ -316,7 +320,7 @@ class TrainingController(QObject):
             lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout, kept[0].aux_layout)
         ] == [lay.to_dict() for lay in layouts]:
             self.history, self.recorded, self.nodes = kept[0], True, None
-            self._apply(Event.REVIEW, kept[1])
+            self._apply(Event.REVIEW, kept[1], int(kept[0].steps[-1]) if kept[0].n else None)
         else:
             self._apply(Event.BUILT)
         self.built.emit()
@@ -325,6 +329,10 @@ class TrainingController(QObject):
 
     def _on_state(self, m: msg.State) -> None:
         event = ENGINE_STATES.get(m.state)
+        if event is Event.PAUSE and self._stepping:
+            event = Event.STEPPED  # the one step asked for is done
+        if event is Event.PAUSE or event is Event.STEPPED:
+            self._stepping = False
         if event is not None:
             self._apply(event)
 
@@ -333,6 +341,10 @@ class TrainingController(QObject):
         if h is None:
             return False
         pc, gc, ac = row_slices(h.param_layout, h.grad_layout)
+        if h.n and m.steps[0] <= h.steps[-1]:
+            # a step computed again replaces the recorded one: training on after a stop-at-loss
+            # end computes its last step again (its update was not kept), this time keeping it
+            h.truncate(int(m.steps[0]))
         rows = m.rows
         h.append(m.steps, rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac], m.step_ms, rows[:, LR_COL])
         self._rate(m.steps)
@@ -345,7 +357,8 @@ class TrainingController(QObject):
         self.nodesChanged.emit(m)
 
     def _on_ended(self, m: msg.Ended) -> None:
-        self._apply(Event.END, m.reason)
+        self._stepping = False
+        self._apply(Event.END, m.reason, m.step)
         self.ended.emit(m.reason, m.step)
 
     def _on_error(self, m: msg.Error) -> None:

@@ -204,7 +204,6 @@ class ControlPanel(QWidget):
         self.reasonLabel.setTextFormat(Qt.TextFormat.PlainText)  # problems quote names from files
         self.reasonLabel.setObjectName("startReason")
         self.reasonLabel.setWordWrap(True)
-        self.reasonLabel.setStyleSheet(f"color: {theme.ERROR_COLOR};")
         bar.addWidget(self.reasonLabel)
 
         # wiring: widgets -> document
@@ -386,4 +385,6 @@ class ControlPanel(QWidget):
             else self.tr("Stop the engine process and start a fresh one; the session is kept")
         )
         self.reasonLabel.setText("" if perms.ok(go) else tr_msg(perms.why(go)))
+        # red only for something to fix; a wait ("MindSpore is starting…") or a note in the text colour
+        self.reasonLabel.setStyleSheet(f"color: {theme.ERROR_COLOR};" if perms.problem(go) else "")
         self.sync_from_document()

@@ -140,6 +140,7 @@ class SessionFiles(QObject):
         except SessionError as e:
             self.w.show_error(tr_msg(e))
             return
+        self.w.forget_run()  # the same preset again is a fresh run too
         self.document.replace_session(session)
         QTimer.singleShot(0, self.w.graphView.fit)
 
@@ -152,6 +153,7 @@ class SessionFiles(QObject):
         except SessionError as e:
             self.w.show_error(self.tr("Could not open the session. {problem}").format(problem=tr_msg(e)))
             return False
+        self.w.forget_run()
         self.document.replace_session(session, path)
         self._remember(path)
         QTimer.singleShot(0, self.w.graphView.fit)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
+from ..model.colorscale import RunningScale, bar_labels, max_abs, nice_ceil
 from ..model.formatting import fmt_full, fmt_tensor
 from ..model.gradflow import (
     SHOWN_IN_FULL,
@@ -73,6 +74,7 @@ def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = Fa
 
 def _value_width(text: str) -> float:
     return QFontMetricsF(_font(VALUE_PT, bold=True, mono=True)).horizontalAdvance(text)
+COLORBAR_H = 26  # a matrix's colour bar and its numbers, under its heat map
 
 
 class PortItem(QGraphicsEllipseItem):
@@ -122,6 +124,7 @@ class NodeItem(QGraphicsObject):
         self.parts: dict = {}
         self.value = None
         self.grad = None
+        self.scales: tuple[float, float] = (1.0, 1.0)  # a matrix's colour scales S: value, gradient
         self.problems: list[str] = []
         self.width = self._width()
         self.setFlags(
@@ -178,14 +181,16 @@ class NodeItem(QGraphicsObject):
         if self.node.kind == "Output":
             return HEADER + INFO + LABEL_H + 2 + BLOCK + BOTTOM
         if self._matrix():
-            return HEADER + INFO + LABEL_H + self._heat_rows() + 6 + self._extra_rows() + BOTTOM
+            return HEADER + INFO + LABEL_H + self._heat_rows() + 6 + COLORBAR_H + self._extra_rows() + BOTTOM
         return HEADER + INFO + 2 * BLOCK + self._extra_rows() + BOTTOM
 
     def boundingRect(self) -> QRectF:
         return QRectF(-PORT_R - 2, -2, self.width + 2 * PORT_R + 4, self.height() + 4)
 
-    def set_data(self, value, grad, parts: dict | None = None) -> None:
+    def set_data(self, value, grad, parts: dict | None = None, scales: tuple[float, float] | None = None) -> None:
+        """`scales`: a matrix's colour scales (model/colorscale.py), else its own largest |value|."""
         self.value, self.grad = value, grad
+        self.scales = scales or (nice_ceil(max_abs(value)), nice_ceil(max_abs(grad)))
         self.parts = {o: parts[o][self.name] for o in self.shares if parts and self.name in parts.get(o, {})}
         self._update_tooltip()
         self.update()
@@ -363,7 +368,7 @@ class NodeItem(QGraphicsObject):
         half = self.width / 2
         heat_h = self._heat_rows()
         for i, (label, v, color) in enumerate(
-            (("value", self.value, QColor(theme.VALUE_COLOR)), (self._grad_label(), self.grad, grad_color))
+            ((self.tr("value"), self.value, QColor(theme.VALUE_COLOR)), (self._grad_label(), self.grad, grad_color))
         ):
             x = PAD + i * half
             p.setPen(color if i else QColor(theme.LABEL))
@@ -378,7 +383,7 @@ class NodeItem(QGraphicsObject):
                 p.setFont(_font(NOTE_PT, italic=True))
                 p.drawText(QRectF(x, r.top(), half - PAD - 4, heat_h), Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
                 continue
-            p.drawImage(r, to_qimage(v))
+            p.drawImage(r, to_qimage(v, self.scales[i]))
             p.setPen(QPen(QColor(theme.MUTED), 1))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(r)
@@ -400,7 +405,21 @@ class NodeItem(QGraphicsObject):
                 )
             else:
                 _fit_text(p, box, "NaN", NOTE_PT + 1, mono=True, bold=True)
-        return y + LABEL_H + heat_h + 6
+            self._paint_colour_bar(p, QRectF(x, r.bottom() + 4, half - PAD - 4, COLORBAR_H - 4), i)
+        return y + LABEL_H + heat_h + 6 + COLORBAR_H
+
+    def _paint_colour_bar(self, p: QPainter, box: QRectF, i: int) -> None:
+        """The colours of a heat map from -S to +S, with -S, 0 and +S written under them."""
+        s = self.scales[i]
+        strip = QRectF(box.left(), box.top(), box.width(), 7)
+        p.drawImage(strip, to_qimage(np.linspace(-s, s, 64)[None, :], s))
+        p.setPen(QColor(theme.CARD_TEXT))
+        p.setFont(_font(NOTE_PT, mono=True))
+        lo, hi = bar_labels(s)
+        text = QRectF(box.left(), strip.bottom(), box.width(), box.height() - strip.height())
+        p.drawText(text, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, lo)
+        p.drawText(text, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter, "0")
+        p.drawText(text, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, hi)
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
@@ -500,7 +519,9 @@ class EdgeItem(QGraphicsPathItem):
 
     def itemChange(self, change, value):
         if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            QTimer.singleShot(0, self._restyle)
+            # now, not later: a deferred call outlived the item when the selection was deleted
+            # (the scene rebuilds at once) and printed "already deleted" on the terminal
+            self._restyle()
         return super().itemChange(change, value)
 
 
@@ -517,6 +538,7 @@ class GraphScene(QGraphicsScene):
         self._drag_src: NodeItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
         self._data: tuple | None = None
+        self.scales = RunningScale()  # the matrices' colour scales over the frames shown in this run
         self.locked = False
         self.setBackgroundBrush(QColor(theme.SCENE_BG))
         self.selectionChanged.connect(self._on_selection)
@@ -611,16 +633,24 @@ class GraphScene(QGraphicsScene):
             return {}
         return contributing(g, {d.name: None for d in diff}) if len(diff) > 1 else {}
 
-    def set_node_data(self, values: dict | None, grads: dict | None, parts: dict | None = None) -> None:
-        """Show live values; None clears them to 'not computed'."""
-        self._data = (values, grads, parts) if values is not None else None
+    def set_node_data(
+        self, values: dict | None, grads: dict | None, parts: dict | None = None, step: int | None = None
+    ) -> None:
+        """Show live values; None clears them to 'not computed' (and starts the colour scales
+        afresh). `step`: the step they are at, for the heat maps' colour scales."""
+        self._data = (values, grads, parts, step) if values is not None else None
+        if values is None:
+            self.scales.reset()
         shown: dict[str, np.ndarray] = {}
         for name, item in self.items_by_name.items():
             v = values.get(name) if values else None
             gr = grads.get(name) if grads else None
             if v is not None and item.shape_ is not None and tuple(np.shape(v)) != tuple(item.shape_):
                 v = gr = None  # stale data from a graph that has since changed
-            item.set_data(v, gr, parts)
+            scales = None
+            if v is not None and step is not None and item._matrix():
+                scales = (self.scales.update((name, "value"), step, v), self.scales.update((name, "grad"), step, gr))
+            item.set_data(v, gr, parts, scales)
             if v is not None:
                 shown[name] = v
         self._edge_data(values, grads, shown)

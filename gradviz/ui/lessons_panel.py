@@ -34,6 +34,7 @@ from ..lessons.landscape import Plane
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from ..i18n import QT_TRANSLATE_NOOP
+from ..model.steps import at_parameters
 from . import theme
 from .language import tr_msg
 
@@ -200,7 +201,8 @@ class VariantsTab(QWidget):
     def _clear(self) -> None:
         while self.grid.count():
             w = self.grid.takeAt(0).widget()
-            if w is not None:
+            if w is not None:  # out of the window now (a language switch reads every label), deleted later
+                w.setParent(None)
                 w.deleteLater()
         self.cells.clear()
 
@@ -293,11 +295,7 @@ class GradCheckTab(QWidget):
     def show_result(self, m: msg.GradCheckResult) -> None:
         self.result = m
         ok = all(p["ok"] for p in m.params.values())
-        where = (
-            (self.tr("after {n} update") if m.updates == 1 else self.tr("after {n} updates")).format(n=m.updates)
-            if m.updates
-            else self.tr("at the initial parameters")
-        )
+        where = tr_msg(at_parameters(m.updates))
         n = sum(p["checked"] for p in m.params.values())
         bad = sum(int(np.nansum(p["rel_error"] > m.tolerance)) for p in m.params.values())
         self.verdict.setText(
@@ -565,15 +563,10 @@ class LandscapeTab(QWidget):
         self.plot.setLabel("left", m.labels[1])
         self.plot.setXRange(a[0], a[-1], padding=0)
         self.plot.setYRange(b[0], b[-1], padding=0)
-        at = (
-            (self.tr("after {n} update") if m.updates == 1 else self.tr("after {n} updates")).format(n=m.updates)
-            if m.updates
-            else self.tr("at the initial parameters")
-        )
         self.note.setText(
             self.tr(
                 "L ({x}, {y}) through the parameters {at}: {lo} to {hi}. White: the optimizer's path, red: now."
-            ).format(x=m.labels[0], y=m.labels[1], at=at, lo=fmt_number(lo), hi=fmt_number(hi))
+            ).format(x=m.labels[0], y=m.labels[1], at=tr_msg(at_parameters(m.updates)), lo=fmt_number(lo), hi=fmt_number(hi))
         )
         self._projected, self.path = 0, np.zeros((0, 2))
         self.update_path()

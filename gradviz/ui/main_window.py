@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
             b.setVisible(False)
         banner_row.addWidget(dismiss)
         self._detail = ""
+        self._banner_owner = ""
         self.bannerRow.setVisible(False)
         self.errorBanner.setVisible(True)
         cl.addWidget(self.bannerRow)
@@ -141,7 +142,9 @@ class MainWindow(QMainWindow):
         self.palette.setObjectName("paletteToolbar")
         self._build_palette()
         # in the menu bar's row: the graph keeps the height a toolbar row would take
-        self.palette.insertWidget(self.palette.actions()[0], QLabel("  Add node: "))
+        add_label = QLabel(self.tr("Add node:"))
+        add_label.setContentsMargins(8, 0, 4, 0)
+        self.palette.insertWidget(self.palette.actions()[0], add_label)
         self.cornerBar = QWidget()  # the menu bar's row: the palette (presentation mode: the run buttons)
         QHBoxLayout(self.cornerBar).setContentsMargins(0, 0, 0, 0)
         self.cornerBar.layout().addWidget(self.palette)
@@ -477,7 +480,10 @@ class MainWindow(QMainWindow):
         self._banner(f"⚠ {text}", detail=detail)
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
-    def _banner(self, text: str, detail: str = "", watchdog: bool = False) -> None:
+    def _banner(self, text: str, detail: str = "", watchdog: bool = False, owner: str = "error") -> None:
+        """`owner`: what the banner speaks for ("error", "watchdog", or "run": the run state's
+        notice, which goes when the state no longer has it)."""
+        self._banner_owner = "watchdog" if watchdog else owner
         self.errorBanner.setText(text)
         self._detail = detail
         self.detailsButton.setVisible(bool(detail))
@@ -532,6 +538,7 @@ class MainWindow(QMainWindow):
         problems = self.document.session.problems()
         if problems:
             self._built_key = None
+            self._show_no_program(problems)
             self.scene.set_node_data(None, None)
             self.graphView.set_shown_step(-1)
             self._update_buttons()
@@ -544,6 +551,17 @@ class MainWindow(QMainWindow):
             self.controller.load(self.document.session)
         self._update_buttons()
 
+    def _show_no_program(self, problems: list[str]) -> None:
+        """The program tab never shows the code of an earlier graph: it says why there is none."""
+        lines = "\n".join(f"#   - {p}" for p in problems)
+        self.codeView.setPlainText(
+            self.tr(
+                "# No MindSpore program: it cannot be generated while the graph has problems.\n"
+                "# Fix them (they are listed under Problems) and the program appears here.\n"
+                "#\n{problems}"
+            ).format(problems=lines)
+        )
+
     def _update_problems(self) -> None:
         self.problemsList.clear()
         for p in self.document.session.problems():
@@ -555,6 +573,11 @@ class MainWindow(QMainWindow):
             if self.problemsList.count():
                 dock.raise_()
         self.problemsList.setToolTip(self.tr("Fix these to train") if self.problemsList.count() else self.tr("No problems"))
+
+    def forget_run(self) -> None:
+        """The next session change builds a new run even if it equals the one built (choosing the
+        same preset again, opening the same file: a fresh start)."""
+        self._built_key = None
 
     def reset(self) -> None:
         self.dismiss_error()
@@ -587,16 +610,13 @@ class MainWindow(QMainWindow):
 
     def _on_nodes(self, nodes) -> None:
         if not self.timeTravel.showing_past:  # else the nodes show the slider's step
-            self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts)
+            self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts, step=nodes.updates)
             self.graphView.set_shown_step(nodes.updates)
         self._update_status()
 
     def _on_ended(self, reason: str, step: int) -> None:
-        self.plots.refresh(force=True)
-        text = tr_msg(end_message(reason, step))
-        if reason == "non_finite":
-            self.show_error(text)
-        self.statusBar().showMessage(text, 10000)
+        self.plots.refresh(force=True)  # a divergence's banner comes with its state (_state_changed)
+        self.statusBar().showMessage(tr_msg(end_message(reason, step, self.document.options.steps)), 10000)
         self._update_status()
 
     def _state_changed(self, run: RunState) -> None:
@@ -604,17 +624,24 @@ class MainWindow(QMainWindow):
             self.plots.refresh(force=True)  # everything, heat maps included, at the last step
         if run.phase == Phase.NOT_ANSWERING:
             self._banner("⚠ " + self.tr(NOT_ANSWERING_TEXT).format(seconds=self.controller.silent_for), watchdog=True)
-        elif self.waitButton.isVisible():
-            self.dismiss_error()  # the engine answers again, or was restarted
+        elif run.notice:
+            self._banner("⚠ " + tr_msg(run.notice), owner="run")
+        elif self._banner_owner in ("watchdog", "run") and self.error_shown:
+            self.dismiss_error()  # the engine answers again or was restarted; or the run it spoke of is gone
         self._update_buttons()
         self._update_status()
 
     def permissions(self):
         """What each control allows now (model/runstate.py); the window only displays it."""
-        c = self.controller
+        c, o, h = self.controller, self.document.options, self.controller.history
         problems = self.document.session.problems()
         return permissions(
-            c.run, problem=problems[0] if problems else "", steps=c.step_count, max_steps=self.document.options.steps
+            c.run,
+            problem=problems[0] if problems else "",
+            steps=c.step_count,
+            max_steps=o.steps,
+            until_loss=o.until_loss,
+            last_loss=float(h.loss[-1]) if h is not None and h.n else float("nan"),
         )
 
     def _update_buttons(self) -> None:

@@ -12,14 +12,26 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtWidgets import QCheckBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGraphicsItem,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..i18n import QT_TRANSLATE_NOOP
+from ..model.colorscale import bar_labels, row_scale
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
-from ..model.steps import state_at
+from ..model.steps import heatmap_title, state_at
 from . import theme
+from .heatmap import LUT
 from .language import tr_msg
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
@@ -46,9 +58,12 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
 
-HEAT_W = 56  # px: a heat map's width at most (its name beside it)
 HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
+# a single step draws no line: while few steps are in view every sample is also a dot
+FEW_POINTS = 30
+MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
+DOT_SIZE = 7
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
 
@@ -65,6 +80,43 @@ def _lines(w: pg.PlotWidget, color, name: str) -> pg.PlotCurveItem:
     item.setSegmentedLineMode("on")
     w.addItem(item)
     return item
+
+
+class ElidedLabel(QLabel):
+    """One line of text that never asks for more width than it is given: it is cut with "…" to
+    fit (the whole text is its tooltip), so a long readout cannot widen the window."""
+
+    def __init__(self, text: str = ""):
+        super().__init__()
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 1)))
+
+    def resizeEvent(self, e) -> None:  # noqa: N802
+        super().resizeEvent(e)
+        self._elide()
+
+    def changeEvent(self, e) -> None:  # noqa: N802
+        super().changeEvent(e)
+        if e.type() == QEvent.Type.FontChange:
+            self._elide()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(0, super().sizeHint().height())
 
 
 class HoverReadout:
@@ -96,7 +148,7 @@ class PlotPanel(QWidget):
         self.logCheck = QCheckBox(self.tr("log scale"))
         self.logCheck.setObjectName("lossLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
-        self.readout = QLabel(self.tr("Hover a plot to read values"))
+        self.readout = ElidedLabel(self._readout_hint())
         self.readout.setObjectName("plotReadout")
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
@@ -119,7 +171,7 @@ class PlotPanel(QWidget):
         grid.addWidget(self.paramPlot, 0, 1)
         grid.addWidget(self.gradPlot, 0, 2)
         grid.addWidget(self.heat, 0, 3)
-        for c, s in enumerate((4, 5, 5, 2)):
+        for c, s in enumerate((4, 5, 5, 3)):
             grid.setColumnStretch(c, s)
         self._grid = grid
         lay.addLayout(grid, 1)
@@ -145,12 +197,17 @@ class PlotPanel(QWidget):
         self.lossPlot.addItem(self.bad_marks)
         self.bad_lines: list[pg.InfiniteLine] = []
         self.param_curves: list = []
+        self.param_dots: list = []
+        self.grad_dots: list = []
+        self._dots_shown = False
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
         self._legend_names: dict = {}  # legend curve -> (tensor, elements), to retitle in another language
+        self.heat_bars: list[pg.ColorBarItem] = []  # under each heat map: its colours' numbers
+        self.heat_scales: list[float] = []  # each heat map's S: colours from -S to +S (model/colorscale.py)
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
-        self.heat_state: pg.LabelItem | None = None  # the step the heat maps show, above them
+        self.heat_caption: pg.LabelItem | None = None  # the step the heat maps show
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
@@ -182,6 +239,7 @@ class PlotPanel(QWidget):
             c.label.setFormat(self.tr("step {value:.0f}"))
         for ln in self.bad_lines:
             ln.label.setFormat(self.tr("not finite"))
+        self.readout.setText(self._readout_hint())
         self.heat_step = -1  # retitle the heat maps
         self.fit_labels()
         if self.history is not None and self.history.n:
@@ -213,11 +271,14 @@ class PlotPanel(QWidget):
             legend.setVisible(legend.boundingRect().width() <= room)  # too narrow even so: the node colours say it
         # the heat maps' state line wraps to their column instead of running off its edge
         self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
-        if self.heat_state is not None:
+        if self.heat_caption is not None:
             width = max(80.0, self.heat.width() - 16.0)
-            if self.heat_state.item.textWidth() != width:
-                self.heat_state.item.setTextWidth(width)
-                self.heat_state.setText(self.heat_state.text)
+            if self.heat_caption.item.textWidth() != width:
+                self.heat_caption.item.setTextWidth(width)
+                self.heat_caption.setText(self.heat_caption.text)
+
+    def _readout_hint(self) -> str:
+        return self.tr("Hover a plot to read values")
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
@@ -245,11 +306,17 @@ class PlotPanel(QWidget):
         self.show_step(None)
         self.set_branches([])
         self.param_curves, self.grad_curves = [], []
+        self.param_dots, self.grad_dots = [], []
+        self._dots_shown = False
+        self.loss_curve.setSymbol(None)
+        self.readout.setText(self._readout_hint())  # the last run's numbers are not this run's
         self.heat.clear()
         self.images = []
         self._legend_names = {}
+        self.heat_bars = []
+        self.heat_scales = []
         self.heat_titles = []
-        self.heat_state = None
+        self.heat_caption = None
         self.heat_step = 0
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
@@ -260,34 +327,54 @@ class PlotPanel(QWidget):
         self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
+        self.param_dots = self._tensor_dots(self.paramPlot, pl, pl)
+        self.grad_dots = self._tensor_dots(self.gradPlot, gl, pl)
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
-        # which state the heat maps show: one line for them all, above them, across the column
-        self.heat_state = self.heat.addLabel("", row=0, col=0, colspan=2, size="11pt", color=theme.VALUE_COLOR)
-        row = 1
-        for layout, kind in ((pl, "params"), (gl, "grads")):
-            off = 0
-            for name, shape, size in zip(layout.names, layout.shapes, layout.sizes):
-                if len(shape) == 2:
-                    title = name if kind == "params" else f"∂L/∂{name}"
+        # the step shown above them all; then a row per matrix Parameter: its value and beside it
+        # its gradient, each a name, the map and its colour bar (one row a matrix: the plots dock
+        # is short on a projector)
+        self.heat_caption = self.heat.addLabel("", row=0, col=0, colspan=6, size="10pt")
+        self.heat.ci.layout.setVerticalSpacing(12)  # room for the colour bars' end labels
+        grad_off = dict(zip(gl.names, np.cumsum([0, *gl.sizes[:-1]]).tolist()))
+        row, off = 1, 0
+        for name, shape, size in zip(pl.names, pl.shapes, pl.sizes):
+            if len(shape) == 2:
+                for col, kind, at in ((0, "params", off), (3, "grads", grad_off.get(name))):
+                    if at is None:  # a frozen Parameter: no gradient
+                        continue
                     title_item = self.heat.addLabel(
-                        title,
+                        name if kind == "params" else f"∂L/∂{name}",
                         row=row,
-                        col=1,
+                        col=col,
                         size="11pt",
                         color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR,
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
-                    vb = self.heat.addViewBox(row=row, col=0, lockAspect=True, enableMouse=False)
-                    vb.setMaximumWidth(HEAT_W * theme.LOOK.scale)  # the name beside gets the rest
+                    vb = self.heat.addViewBox(row=row, col=col + 1, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
-                    self.images.append((img, kind, off, shape))
-                    row += 1
-                off += size
+                    self.images.append((img, kind, at, shape))
+                    self.heat_bars.append(self._colour_bar(row, col + 2))
+                row += 1
+            off += size
         self.heat.setVisible(bool(self.images))
-        self._grid.setColumnStretch(3, 2 if self.images else 0)  # no empty column without matrices
+        self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
         self.fit_labels()
+
+    def _colour_bar(self, row: int, col: int) -> pg.ColorBarItem:
+        """A colour bar beside a heat map, +S and -S written at its ends."""
+        bar = pg.ColorBarItem(
+            values=(-1.0, 1.0),
+            colorMap=pg.ColorMap(np.linspace(0.0, 1.0, len(LUT)), LUT),
+            orientation="vertical",
+            interactive=False,
+            width=10,
+        )
+        bar.getAxis("right").setTickFont(theme.font(10))
+        self.heat.addItem(bar, row=row, col=col)
+        _label_bar(bar, 1.0)
+        return bar
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
         """One curve item per tensor: (item, first column in the history's view, element count)."""
@@ -300,6 +387,39 @@ class PlotPanel(QWidget):
             out.append((item, off, size))
             off += size
         return out
+
+    def _tensor_dots(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout) -> list:
+        """One scatter item per tensor, in its colour: the samples as dots while few are in view."""
+        out = []
+        for name in layout.names:
+            pi = color_layout.names.index(name) if name in color_layout.names else 0
+            dots = pg.ScatterPlotItem(size=DOT_SIZE, pen=None, brush=pg.mkBrush(theme.param_color(pi)))
+            w.addItem(dots)
+            out.append(dots)
+        return out
+
+    def _draw_dots(self, x: np.ndarray, Y: np.ndarray) -> None:
+        """Every sample as a dot while few steps are in view (one step draws no line), else none."""
+        m = len(x)
+        few = 0 < m <= FEW_POINTS
+        if not few and not self._dots_shown:
+            return
+        self._dots_shown = few
+        symbol = "o" if few else None
+        for item in (self.loss_curve, self.norm_curve):
+            if item is not None and item.opts["symbol"] != symbol:
+                item.setSymbol(symbol)
+                item.setSymbolSize(DOT_SIZE)
+                item.setSymbolPen(None)
+                item.setSymbolBrush(item.opts["pen"].color())
+        for curves, dots in ((self.param_curves, self.param_dots), (self.grad_curves, self.grad_dots)):
+            for (_item, off, size), d in zip(curves, dots):
+                if few and (m * size <= MAX_DOTS or m == 1):
+                    dx, dy = np.tile(x, size), Y[:, off : off + size].T.reshape(-1)
+                    ok = np.isfinite(dy)
+                    d.setData(dx[ok], dy[ok])
+                else:
+                    d.setData([], [])
 
     # -- drawing --------------------------------------------------------------------------------
     def refresh(self, force: bool = False) -> None:
@@ -318,6 +438,7 @@ class PlotPanel(QWidget):
                 item.setData(np.tile(x, size), Y[:, off : off + size].T.reshape(-1), connect=self._breaks(m, size))
         if self.norm_curve is not None:
             self.norm_curve.setData(x, Y[:, -1], connect="finite")
+        self._draw_dots(x, Y)
         self._mark_non_finite(h)
         if self.follow and len(x):
             self._follow(x, Y)
@@ -326,11 +447,15 @@ class PlotPanel(QWidget):
             self._heat_time = now
             i = h.index(self.shown_step) if self.shown_step is not None else None
             i = h.n - 1 if i is None else i
-            for img, kind, off, shape in self.images:
-                src = h.params if kind == "params" else h.grads
-                a = src[i, off : off + shape[0] * shape[1]].reshape(shape)
-                mx = float(np.nanmax(np.abs(a))) if np.isfinite(a).any() else 1.0
-                img.setImage(a, levels=(-mx or -1, mx or 1), lut=_DIVERGING)
+            scales = []
+            for (img, kind, off, shape), bar in zip(self.images, self.heat_bars):
+                src = (h.params if kind == "params" else h.grads)[:, off : off + shape[0] * shape[1]]
+                s = row_scale(h.steps, src, i)  # steady from step to step, unlike the frame's own max
+                img.setImage(src[i].reshape(shape), levels=(-s, s), lut=LUT)
+                if s != bar.levels()[1]:
+                    _label_bar(bar, s)
+                scales.append(s)
+            self.heat_scales = scales
             self._title_heat_maps(int(h.steps[i]))
 
     # -- time travel ------------------------------------------------------------------------------
@@ -382,7 +507,9 @@ class PlotPanel(QWidget):
         if step == self.heat_step:
             return
         self.heat_step = step
-        self.heat_state.setText(tr_msg(state_at(step)))
+        self.heat_caption.setText(tr_msg(state_at(step)).replace(" (", "<br>(", 1))
+        for label, name, grads in self.heat_titles:
+            label.setToolTip(tr_msg(heatmap_title(name, step, grads)))
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly
@@ -525,12 +652,10 @@ def _nice_floor(v: float, span: float) -> float:
     return float(np.floor(v / step) * step)
 
 
-def _make_lut() -> np.ndarray:
-    t = np.linspace(-1, 1, 256)
-    r = np.where(t > 0, 1.0, 1.0 + t)
-    g = 1.0 - np.abs(t) * 0.85
-    b = np.where(t < 0, 1.0, 1.0 - t)
-    return (np.stack([r, g, b], axis=1) * 255).astype(np.uint8)
-
-
-_DIVERGING = _make_lut()
+def _label_bar(bar: pg.ColorBarItem, s: float) -> None:
+    lo, hi = bar_labels(s)
+    bar.setLevels((-s, s))
+    axis = bar.getAxis("right")
+    axis.setTicks([[(-s, lo), (s, hi)]])  # the ends only: a short bar has no room for more (white is 0)
+    fm = QFontMetricsF(axis.style["tickFont"] or theme.font(10))
+    axis.setWidth(int(max(fm.horizontalAdvance(lo), fm.horizontalAdvance(hi)) + 14))  # every number in full

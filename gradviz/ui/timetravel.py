@@ -237,8 +237,8 @@ class TimeTravel(QObject):
             widget.setToolTip(tr_msg(perms.why(control)) or self.tr(tip))
         self.bar.stepShown.setText(self._step_of(s) if n else self.tr("no steps yet"))
         self.bar.coachButton.setEnabled(perms.ok(Control.CONTINUE))
-        if self.c.state != Phase.DIVERGED and self.bar.coachBox.isVisible():
-            self.bar.coachBox.setVisible(False)
+        # the coach belongs to the diverged run: shown in that state only (its text is the run's)
+        self.bar.coachBox.setVisible(self.c.state == Phase.DIVERGED and bool(self.bar.coachLabel.text()))
         self._update_view()
 
     def _on_tick(self) -> None:
@@ -272,7 +272,7 @@ class TimeTravel(QObject):
     def _on_built(self) -> None:
         self.shown, self.past = None, None
         self.w.plots.show_step(None)
-        self.bar.coachBox.setVisible(False)
+        self.bar.coachLabel.setText("")  # a new run: nothing to coach about
         self._sync()
 
     def _slider_moved(self, value: int) -> None:
@@ -296,7 +296,8 @@ class TimeTravel(QObject):
         if step is not None:
             self.c.show_step(step)
         elif self.c.nodes is not None:
-            self.w.scene.set_node_data(self.c.nodes.values, self.c.nodes.grads, self.c.nodes.parts)
+            n = self.c.nodes
+            self.w.scene.set_node_data(n.values, n.grads, n.parts, step=n.updates)
         else:  # a saved run: no live values
             self.w.scene.set_node_data(None, None)
         self.w._update_caption()
@@ -305,7 +306,7 @@ class TimeTravel(QObject):
         if m.step != self.shown:
             return  # an answer for a step no longer shown
         self.past = {"values": m.values, "grads": m.grads}
-        self.w.scene.set_node_data(m.values, m.grads)
+        self.w.scene.set_node_data(m.values, m.grads, step=m.step - 1)
         self.w.graphView.set_shown_step(m.step - 1)
         self.w._update_caption()
         self._update_view()

@@ -642,18 +642,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>检查梯度</translation>
     </message>
     <message>
-        <source>after {n} update</source>
-        <translation>经过 {n} 次更新后</translation>
-    </message>
-    <message>
-        <source>after {n} updates</source>
-        <translation>经过 {n} 次更新后</translation>
-    </message>
-    <message>
-        <source>at the initial parameters</source>
-        <translation>在初始参数处</translation>
-    </message>
-    <message>
         <source>PASS: all {n} elements agree ({where})</source>
         <translation>通过：全部 {n} 个元素一致（{where}）</translation>
     </message>
@@ -984,18 +972,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>请选择两个不同的参数元素</translation>
     </message>
     <message>
-        <source>after {n} update</source>
-        <translation>经过 {n} 次更新后</translation>
-    </message>
-    <message>
-        <source>after {n} updates</source>
-        <translation>经过 {n} 次更新后</translation>
-    </message>
-    <message>
-        <source>at the initial parameters</source>
-        <translation>在初始参数处</translation>
-    </message>
-    <message>
         <source>L ({x}, {y}) through the parameters {at}: {lo} to {hi}. White: the optimizer&apos;s path, red: now.</source>
         <translation>L（{x}, {y}），经过{at}的参数：{lo} 到 {hi}。白色：优化器的路径，红色：当前位置。</translation>
     </message>
@@ -1087,6 +1063,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Add node</source>
         <translation>添加节点</translation>
+    </message>
+    <message>
+        <source>Add node:</source>
+        <translation>添加节点：</translation>
     </message>
     <message>
         <source>Training</source>
@@ -1215,6 +1195,16 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Changed: training restarts from step 0 with the new settings</source>
         <translation>已修改：训练将以新设置从第 0 步重新开始</translation>
+    </message>
+    <message>
+        <source># No MindSpore program: it cannot be generated while the graph has problems.
+# Fix them (they are listed under Problems) and the program appears here.
+#
+{problems}</source>
+        <translation># 没有 MindSpore 程序：计算图有问题时无法生成程序。
+# 修正这些问题（列在“问题”面板中）后，程序会显示在这里。
+#
+{problems}</translation>
     </message>
     <message>
         <source>Problems ({n})</source>
@@ -1737,6 +1727,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>正在训练。</translation>
     </message>
     <message>
+        <source>1 step done</source>
+        <translation>已完成 1 步</translation>
+    </message>
+    <message>
         <source>Pause first: Step does exactly one step.</source>
         <translation>请先暂停：“单步”只训练一步。</translation>
     </message>
@@ -1785,8 +1779,16 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>已按下“开始”：就绪后即开始训练。</translation>
     </message>
     <message>
-        <source>The run has finished (the loss fell below the target): press Reset to train again.</source>
-        <translation>训练已完成（损失已低于目标值）：按“重置”重新训练。</translation>
+        <source>The loss fell below Stop at loss: lower it or set it to off to train on, or press Reset.</source>
+        <translation>损失已低于“损失低于此值时停止”：调低该值或将其关闭即可继续训练，或按“重置”。</translation>
+    </message>
+    <message>
+        <source>The run has finished: press Reset to train again.</source>
+        <translation>训练已结束：按“重置”重新训练。</translation>
+    </message>
+    <message>
+        <source>Stopped: the loss or a gradient is not finite. Press Reset to train again, or go back with the coach above the plots.</source>
+        <translation>已停止：损失或某个梯度不是有限值。按“重置”重新训练，或用曲线图上方的提示回退。</translation>
     </message>
     <message>
         <source>Reached max steps: raise Max steps to go on, or Reset.</source>
@@ -1795,10 +1797,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Building the run…</source>
         <translation>正在构建训练…</translation>
-    </message>
-    <message>
-        <source>Stopped: the loss or a gradient is not finite. Lower the learning rate and press Reset.</source>
-        <translation>已停止：损失或某个梯度不是有限值。请降低学习率并按“重置”。</translation>
     </message>
     <message>
         <source>The engine reported an error: press Reset to recover.</source>
@@ -2246,6 +2244,24 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Nodes: {state}, what the next step computes (the plots end at step {last:,})</source>
         <translation>节点：{state}，即下一步计算的内容（曲线止于第 {last:,} 步）</translation>
+    </message>
+    <message>
+        <source>{tensor}
+{state}</source>
+        <translation>{tensor}
+{state}</translation>
+    </message>
+    <message>
+        <source>at the initial parameters</source>
+        <translation>在初始参数处</translation>
+    </message>
+    <message>
+        <source>at the parameters after {updates}</source>
+        <translation>在 {updates}后的参数处</translation>
+    </message>
+    <message>
+        <source>Finished at step {step}: Max steps was set to {max}, below the steps already done ({kept} kept).</source>
+        <translation>在第 {step} 步结束：最大步数被设为 {max}，少于已完成的步数（保留了 {kept}）。</translation>
     </message>
     <message>
         <source>Finished at step {step:,}: reached the maximum of {steps} ({kept} kept).</source>
