@@ -102,7 +102,11 @@ def read_bytes(
         if why:
             raise FileProblem(Msg("Files", "{where}: {why}").format(where=where, why=why))
         if st.st_size > max_bytes:
-            raise FileProblem(Msg("Files", "{where}: the file is {size:,} bytes; at most {max:,} can be opened").format(where=where, size=st.st_size, max=max_bytes))
+            raise FileProblem(
+                Msg("Files", "{where}: the file is {size:,} bytes; at most {max:,} can be opened").format(
+                    where=where, size=st.st_size, max=max_bytes
+                )
+            )
         buf = bytearray()
         total = max(st.st_size, 1)
         while True:
@@ -113,12 +117,18 @@ def read_bytes(
                 break
             buf += chunk
             if len(buf) > max_bytes:
-                raise FileProblem(Msg("Files", "{where}: the file grew past {max:,} bytes while it was read").format(where=where, max=max_bytes))
+                raise FileProblem(
+                    Msg("Files", "{where}: the file grew past {max:,} bytes while it was read").format(
+                        where=where, max=max_bytes
+                    )
+                )
             if progress is not None:
                 progress(len(buf), max(total, len(buf)))
         return bytes(buf)
     except OSError as e:
-        raise FileProblem(Msg("Files", "{where}: cannot be read ({error})").format(where=where, error=describe_os_error(e))) from None
+        raise FileProblem(
+            Msg("Files", "{where}: cannot be read ({error})").format(where=where, error=describe_os_error(e))
+        ) from None
     finally:
         os.close(fd)
 
@@ -149,29 +159,41 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise FileProblem(Msg("Files", "{where}: cannot be written ({error})").format(where=where, error=describe_os_error(e))) from None
+        raise FileProblem(
+            Msg("Files", "{where}: cannot be written ({error})").format(where=where, error=describe_os_error(e))
+        ) from None
     if st is not None:
         why = _what(st.st_mode)
         if why:
-            raise FileProblem(Msg("Files", "{where}: {why}; only regular files are written").format(where=where, why=why))
+            raise FileProblem(
+                Msg("Files", "{where}: {why}; only regular files are written").format(where=where, why=why)
+            )
         for other in not_same_as:
             try:
                 if os.path.samestat(st, os.stat(other)):
-                    raise FileProblem(Msg("Files", "{where}: is {other}, which is being read; choose another file").format(where=where, other=show_path(other)))
+                    raise FileProblem(
+                        Msg("Files", "{where}: is {other}, which is being read; choose another file").format(
+                            where=where, other=show_path(other)
+                        )
+                    )
             except OSError:
                 pass
         if not os.access(target, os.W_OK):
             raise FileProblem(Msg("Files", "{where}: cannot be written (permission denied)").format(where=where))
     folder = target.parent
     if not folder.is_dir():
-        raise FileProblem(Msg("Files", "{where}: the folder {folder} does not exist").format(where=where, folder=show_path(folder)))
+        raise FileProblem(
+            Msg("Files", "{where}: the folder {folder} does not exist").format(where=where, folder=show_path(folder))
+        )
     try:
         name_max = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         name_max = DEFAULT_NAME_MAX
     if len(os.fsencode(target.name)) > name_max:
         raise FileProblem(
-            Msg("Files", "{where}: the file name is {n} bytes; at most {max} are allowed").format(where=where, n=len(os.fsencode(target.name)), max=name_max)
+            Msg("Files", "{where}: the file name is {n} bytes; at most {max} are allowed").format(
+                where=where, n=len(os.fsencode(target.name)), max=name_max
+            )
         )
     return target
 
@@ -218,7 +240,9 @@ class SafeOutput:
                 continue
             except OSError as e:
                 raise FileProblem(
-                    Msg("Files", "{where}: cannot be written in {folder} ({error})").format(where=self.where, folder=show_path(self.target.parent), error=describe_os_error(e))
+                    Msg("Files", "{where}: cannot be written in {folder} ({error})").format(
+                        where=self.where, folder=show_path(self.target.parent), error=describe_os_error(e)
+                    )
                 ) from None
         raise FileProblem(Msg("Files", "{where}: no temporary file could be made").format(where=self.where))
 
@@ -246,7 +270,9 @@ class SafeOutput:
         except OSError as e:
             self.discard()
             raise WriteFailed(
-                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(where=self.where, error=describe_os_error(e))
+                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(
+                    where=self.where, error=describe_os_error(e)
+                )
             ) from None
         except BaseException:
             self.discard()
@@ -275,7 +301,9 @@ class SafeOutput:
         self.discard()
         if isinstance(exc, OSError):
             raise WriteFailed(
-                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(where=self.where, error=describe_os_error(exc))
+                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(
+                    where=self.where, error=describe_os_error(exc)
+                )
             ) from None
         return False
 

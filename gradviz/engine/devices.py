@@ -46,9 +46,10 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     if _prepared is not None:
         if _prepared != (mode, device):
             raise DeviceError(
-                Msg("Devices", "this process was set up for {was} on {was_device}; {mode} on {device} needs a new process").format(
-                    was=_prepared[0], was_device=_prepared[1], mode=mode, device=device
-                )
+                Msg(
+                    "Devices",
+                    "this process was set up for {was} on {was_device}; {mode} on {device} needs a new process",
+                ).format(was=_prepared[0], was_device=_prepared[1], mode=mode, device=device)
             )
         return None
     _prepared = (mode, device)
@@ -131,7 +132,9 @@ def use_device(device: str) -> None:
     global _chosen
     if device not in DEVICES:
         raise DeviceError(
-            Msg("Devices", 'unknown device "{device}"; use one of {devices}').format(device=device, devices=", ".join(DEVICES))
+            Msg("Devices", 'unknown device "{device}"; use one of {devices}').format(
+                device=device, devices=", ".join(DEVICES)
+            )
         )
     if _chosen == device:
         return
@@ -141,7 +144,8 @@ def use_device(device: str) -> None:
     if _chosen is not None:
         raise DeviceError(
             Msg(
-                "Devices", "this process already runs on {device}; MindSpore cannot switch to {new} without a new process"
+                "Devices",
+                "this process already runs on {device}; MindSpore cannot switch to {new} without a new process",
             ).format(device=_chosen, new=device)
         )
     import mindspore

@@ -453,7 +453,10 @@ def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
             devices = probe()
         except Exception as e:  # MindSpore itself failed to load
             outbox.send(
-                msg.Fatal(Msg("Engine", "MindSpore could not be loaded: {error}").format(error=describe(e)), "".join(traceback.format_exception(e)))
+                msg.Fatal(
+                    Msg("Engine", "MindSpore could not be loaded: {error}").format(error=describe(e)),
+                    "".join(traceback.format_exception(e)),
+                )
             )
             return
         outbox.send(msg.Devices(devices))

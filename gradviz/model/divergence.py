@@ -165,7 +165,9 @@ def coach_text(h: History) -> str:
             "Divergence",
             "First non-finite value: {bad}. The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ first passed {limit:g} at "
             "step {step:,} ({tensor}: {ratio}): each step changed it by more than its whole size.",
-        ).format(bad=bad.describe(), limit=RATIO_LIMIT, step=cross.step, tensor=cross.tensor, ratio=fmt_number(cross.ratio))
+        ).format(
+            bad=bad.describe(), limit=RATIO_LIMIT, step=cross.step, tensor=cross.tensor, ratio=fmt_number(cross.ratio)
+        )
     return Msg(
         "Divergence",
         "First non-finite value: {bad}. The update-to-value ratio ‖lr·∂L/∂p‖/‖p‖ stayed below {limit:g} until then.",

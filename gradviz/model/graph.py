@@ -168,7 +168,9 @@ class Graph:
             if s == 1:
                 cyc = path[path.index(n.name) :] + [n.name]
                 raise GraphError(
-                    Msg("Graph", "{node}: the graph has a cycle: {cycle}").format(node=n.label(), cycle=" -> ".join(cyc))
+                    Msg("Graph", "{node}: the graph has a cycle: {cycle}").format(
+                        node=n.label(), cycle=" -> ".join(cyc)
+                    )
                 )
             state[n.name] = 1
             for port in PORTS.get(n.kind, ()):
@@ -190,7 +192,12 @@ class Graph:
         for n in self.nodes:
             if n.name in by_name:
                 problems.append(
-                    Problem(n.name, Msg("Graph", "{node}: the name {name} is used twice").format(node=n.label(), name=quote(n.name)))
+                    Problem(
+                        n.name,
+                        Msg("Graph", "{node}: the name {name} is used twice").format(
+                            node=n.label(), name=quote(n.name)
+                        ),
+                    )
                 )
             by_name.setdefault(n.name, n)
         for n in self.nodes:
@@ -199,7 +206,10 @@ class Graph:
                 problems.append(Problem(n.name, _on(n, msg)))
             if n.kind not in PORTS:
                 problems.append(
-                    Problem(n.name, Msg("Graph", "node {name}: unknown kind {kind}").format(name=quote(n.name), kind=quote(n.kind)))
+                    Problem(
+                        n.name,
+                        Msg("Graph", "node {name}: unknown kind {kind}").format(name=quote(n.name), kind=quote(n.kind)),
+                    )
                 )
         try:
             order = self.topo_order()
@@ -303,13 +313,16 @@ class Graph:
                 problems.append(
                     Problem(
                         loss.name,
-                        Msg("Graph", '{node}: the loss (first output) must be a scalar, but "{source}" has shape {shape}').format(
-                            node=loss.label(), source=src, shape=shape_str(s)
-                        ),
+                        Msg(
+                            "Graph",
+                            '{node}: the loss (first output) must be a scalar, but "{source}" has shape {shape}',
+                        ).format(node=loss.label(), source=src, shape=shape_str(s)),
                     )
                 )
         if not self.trainable():
-            problems.append(Problem(None, Msg("Graph", "the graph has no trainable Parameter: there is nothing to train")))
+            problems.append(
+                Problem(None, Msg("Graph", "the graph has no trainable Parameter: there is nothing to train"))
+            )
         return problems
 
     def check(self) -> dict[str, tuple[int, ...]]:
@@ -346,9 +359,9 @@ def check_name(name: Any) -> str | None:
         return Msg("Graph", "a name has at most 40 characters")
     q = quote(name)
     if not name.isidentifier() or not name.isascii():
-        return Msg("Graph", "{name} is not a valid name: use letters, digits and _ and do not start with a digit").format(
-            name=q
-        )
+        return Msg(
+            "Graph", "{name} is not a valid name: use letters, digits and _ and do not start with a digit"
+        ).format(name=q)
     if name.startswith(RESERVED_PREFIX):
         return Msg("Graph", "{name} is reserved: names starting with {prefix} are used by GradViz").format(
             name=q, prefix=RESERVED_PREFIX

@@ -67,7 +67,9 @@ def _scalar(ins):
 
 def _both(ins) -> Msg:
     (na, sa), (nb, sb) = ins
-    return Msg("Ops", "{a} has shape {sa} but {b} has shape {sb}").format(a=na, sa=shape_str(sa), b=nb, sb=shape_str(sb))
+    return Msg("Ops", "{a} has shape {sa} but {b} has shape {sb}").format(
+        a=na, sa=shape_str(sa), b=nb, sb=shape_str(sb)
+    )
 
 
 def _broadcast(ins):
@@ -97,7 +99,9 @@ def _transpose(ins):
 def _pair_to_scalar(ins):
     (na, sa), (nb, sb) = ins
     if sa != sb:
-        return None, Msg("Ops", "{both}; the prediction and the target must have the same shape").format(both=_both(ins))
+        return None, Msg("Ops", "{both}; the prediction and the target must have the same shape").format(
+            both=_both(ins)
+        )
     return (), None
 
 
@@ -169,7 +173,13 @@ _ACT = "#0f766e"
 _LOSS = "#c0392b"
 
 TABLE: tuple[OpKind, ...] = (
-    OpKind("Input", "source", (), Msg("Ops", "A constant tensor (data or target): no gradient is applied to it."), "#6b7b8c"),
+    OpKind(
+        "Input",
+        "source",
+        (),
+        Msg("Ops", "A constant tensor (data or target): no gradient is applied to it."),
+        "#6b7b8c",
+    ),
     OpKind("Parameter", "source", (), Msg("Ops", "A trainable tensor, updated by the optimizer."), "#1f77b4"),
     OpKind(
         "MatMul",

@@ -193,7 +193,9 @@ LABELS = {
 }
 STEPPED_LABEL = Msg("RunState", "1 step done")
 
-WHY_NOT_ANSWERING = Msg("RunState", "The engine is not answering: Wait for it, or Restart it (the session and history are kept).")
+WHY_NOT_ANSWERING = Msg(
+    "RunState", "The engine is not answering: Wait for it, or Restart it (the session and history are kept)."
+)
 WHY_BUSY_EDIT = Msg("RunState", "Pause to change this: it needs a new run.")
 WHY_ALREADY_TRAINING = Msg("RunState", "Already training.")
 
@@ -244,7 +246,9 @@ def permissions(
     r = {c: "" for c in Control}
     go_on = (steps, max_steps, until_loss, last_loss)
     r[Control.START] = fix or _why_not_go_on(state, *go_on, busy=WHY_ALREADY_TRAINING)
-    r[Control.STEP] = fix or _why_not_go_on(state, *go_on, busy=Msg("RunState", "Pause first: Step does exactly one step."))
+    r[Control.STEP] = fix or _why_not_go_on(
+        state, *go_on, busy=Msg("RunState", "Pause first: Step does exactly one step.")
+    )
     r[Control.PAUSE] = "" if state.offers_pause else Msg("RunState", "Not training.")
     r[Control.RESET] = fix or {
         P.STARTING: Msg("RunState", "MindSpore is starting…"),
@@ -273,7 +277,9 @@ def permissions(
         else _why_not_go_on(state, steps, None, None, float("nan"), "")
     )
     r[Control.CONTINUE] = (
-        fix or r[Control.SCRUB] or (Msg("RunState", "Showing a saved run: press Reset to train it again.") if p is P.REVIEWING else "")
+        fix
+        or r[Control.SCRUB]
+        or (Msg("RunState", "Showing a saved run: press Reset to train it again.") if p is P.REVIEWING else "")
     )
     problems = {c for c in (Control.START, Control.STEP) if r[c] and (fix or p in PROBLEM_PHASES)}
     if fix:
@@ -289,7 +295,9 @@ def _why_not_go_on(
         return busy
     if p in (P.STARTING, P.BUILDING) and busy is WHY_ALREADY_TRAINING:
         # Start is queued until the run is ready
-        return Msg("RunState", "Start was pressed: training starts when the run is ready.") if state.start_queued else ""
+        return (
+            Msg("RunState", "Start was pressed: training starts when the run is ready.") if state.start_queued else ""
+        )
     if p is P.FINISHED and state.end_reason == "until_loss" and stops_at_loss(last_loss, until_loss):
         return Msg(
             "RunState",

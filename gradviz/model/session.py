@@ -93,7 +93,8 @@ class Options:
         if not _finite(self.speed) or not (self.speed == 0 or MIN_SPEED <= self.speed <= MAX_SPEED):
             out.append(
                 Msg(
-                    "Session", "speed must be 0 (as fast as possible) or {min:g} to {max:g} steps per second, not {value}"
+                    "Session",
+                    "speed must be 0 (as fast as possible) or {min:g} to {max:g} steps per second, not {value}",
                 ).format(min=MIN_SPEED, max=MAX_SPEED, value=_short_repr(self.speed))
             )
         for name in ("aux_output", "stop_gradient", "has_aux"):
@@ -152,7 +153,9 @@ class Session:
         except SessionError:
             raise
         except (OverflowError, TypeError, ValueError, RecursionError, AttributeError, KeyError) as e:
-            raise SessionError(_at(where, Msg("Session", "impossible content ({error})").format(error=_short(e)))) from None
+            raise SessionError(
+                _at(where, Msg("Session", "impossible content ({error})").format(error=_short(e)))
+            ) from None
 
     @classmethod
     def from_json(cls, text: str, where: str = Msg("Session", "session")) -> Session:
@@ -205,13 +208,20 @@ def save_session(session: Session, path: str | os.PathLike) -> None:
 # -- parsing ----------------------------------------------------------------------------------
 def _parse_session(data: Any, where: str) -> Session:
     if not isinstance(data, dict):
-        raise SessionError(_at(where, Msg("Session", "expected a JSON object, found {type}").format(type=type(data).__name__)))
+        raise SessionError(
+            _at(where, Msg("Session", "expected a JSON object, found {type}").format(type=type(data).__name__))
+        )
     if data.get("format") != FORMAT:
-        raise SessionError(_at(where, Msg("Session", 'not a GradViz session (missing "format": "{format}")').format(format=FORMAT)))
+        raise SessionError(
+            _at(where, Msg("Session", 'not a GradViz session (missing "format": "{format}")').format(format=FORMAT))
+        )
     version = data.get("version")
     if not _int(version):
         raise SessionError(
-            _at(where, Msg("Session", "the version must be a whole number, found {value}").format(value=_short_repr(version)))
+            _at(
+                where,
+                Msg("Session", "the version must be a whole number, found {value}").format(value=_short_repr(version)),
+            )
         )
     if version > VERSION or version < 1:
         raise SessionError(
@@ -261,7 +271,12 @@ def _parse_node(d: Any, where: str) -> Node:
     where = Msg("Session", "{where} {name}").format(where=where, name=quote(name))
     if kind not in KINDS:
         raise SessionError(
-            _at(where, Msg("Session", "unknown kind {kind}; known kinds are {kinds}").format(kind=quote(kind), kinds=", ".join(KINDS)))
+            _at(
+                where,
+                Msg("Session", "unknown kind {kind}; known kinds are {kinds}").format(
+                    kind=quote(kind), kinds=", ".join(KINDS)
+                ),
+            )
         )
     pos = d.get("pos", [0, 0])
     if not (isinstance(pos, list) and len(pos) == 2 and all(_finite(v) for v in pos)):
@@ -344,7 +359,12 @@ def _parse_options(d: Any, where: str) -> Options:
     unknown = set(d) - known
     if unknown:
         raise SessionError(
-            _at(where, Msg("Session", "unknown option(s) {options}").format(options=", ".join(quote(u, 40) for u in sorted(unknown)[:5])))
+            _at(
+                where,
+                Msg("Session", "unknown option(s) {options}").format(
+                    options=", ".join(quote(u, 40) for u in sorted(unknown)[:5])
+                ),
+            )
         )
     opts = Options(**{k: v for k, v in d.items() if k in known})
     if _finite(opts.lr):

@@ -49,7 +49,9 @@ def step_of_parameters(updates: int) -> int:
 
 def state_at(step: int) -> str:
     """The state a step shows: 'step 12 (parameters after 11 updates)'."""
-    return Msg("Steps", "step {step:,} (parameters after {updates})").format(step=step, updates=count(step - 1, "update"))
+    return Msg("Steps", "step {step:,} (parameters after {updates})").format(
+        step=step, updates=count(step - 1, "update")
+    )
 
 
 def progress(steps: int, updates: int) -> str:

@@ -31,7 +31,9 @@ def call_lines(graph: Graph, options: Options) -> list[str]:
     return [
         f"def function(...): return {', '.join(returned_values(graph, options))}",
         f"grad_fn = {grad_call(graph, options)}",
-        QCoreApplication.translate("CallView", "grad_fn(...) returns {structure}").format(structure=returned_structure(graph, options)),
+        QCoreApplication.translate("CallView", "grad_fn(...) returns {structure}").format(
+            structure=returned_structure(graph, options)
+        ),
         jit,
     ]
 

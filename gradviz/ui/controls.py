@@ -154,7 +154,9 @@ class ControlPanel(QWidget):
         self.untilLossSpin.setRange(0.0, 1e6)
         self.untilLossSpin.setSingleStep(0.001)
         self.untilLossSpin.setSpecialValueText(self.tr("off"))
-        self.untilLossSpin.setToolTip(self.tr("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)"))
+        self.untilLossSpin.setToolTip(
+            self.tr("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)")
+        )
         self.maxStepsSpin = QSpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
         self.maxStepsSpin.setRange(1, MAX_STEPS)
@@ -304,7 +306,10 @@ class ControlPanel(QWidget):
             for w in (self.stopGradientCheck, self.hasAuxCheck):
                 w.setEnabled(o.aux_output and not self._locked)
             self.stopGradientCheck.setToolTip(
-                (why or self.tr("Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated."))
+                (
+                    why
+                    or self.tr("Return ops.stop_gradient(z): z's gradient is cut, so only the loss is differentiated.")
+                )
                 + locked
             )
             self.hasAuxCheck.setToolTip(

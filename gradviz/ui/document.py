@@ -148,7 +148,9 @@ class SessionDocument(QObject):
         self.edit(self.tr("Connect {source} -> {target}").format(source=src, target=f"{dst}.{port}"), fn)
 
     def disconnect_port(self, dst: str, port: str) -> None:
-        self.edit(self.tr("Disconnect {target}").format(target=f"{dst}.{port}"), lambda g: g[dst].inputs.pop(port, None))
+        self.edit(
+            self.tr("Disconnect {target}").format(target=f"{dst}.{port}"), lambda g: g[dst].inputs.pop(port, None)
+        )
 
     def move_nodes(self, moves: dict[str, tuple[float, float]]) -> None:
         def fn(g: Graph):

@@ -44,7 +44,9 @@ class EngineClient:
                 self.inbox.append(msg.Gone())
                 return
             except Exception as e:  # an unreadable message: report, keep reading
-                m = msg.Error(None, Msg("EngineClient", "unreadable message from the engine: {error}").format(error=str(e)))
+                m = msg.Error(
+                    None, Msg("EngineClient", "unreadable message from the engine: {error}").format(error=str(e))
+                )
             self.last_heard = time.monotonic()
             if not isinstance(m, msg.Heartbeat):
                 self.inbox.append(m)

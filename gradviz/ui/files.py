@@ -269,10 +269,14 @@ class SessionFiles(QObject):
             elif isinstance(job.error, SessionError):
                 self.w.show_error(self.tr("Could not open the run. {problem}").format(problem=tr_msg(job.error)))
             elif isinstance(job.error, MemoryError):
-                self.w.show_error(self.tr("Could not open the run {path}: not enough memory").format(path=show_path(path)))
+                self.w.show_error(
+                    self.tr("Could not open the run {path}: not enough memory").format(path=show_path(path))
+                )
             elif job.error is not None:
                 self.w.show_error(
-                    self.tr("Could not open the run {path}: {error}").format(path=show_path(path), error=repr(job.error))[:300]
+                    self.tr("Could not open the run {path}: {error}").format(
+                        path=show_path(path), error=repr(job.error)
+                    )[:300]
                 )
             else:
                 session, layouts, arrays, reason = job.result

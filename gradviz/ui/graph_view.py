@@ -74,6 +74,8 @@ def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = Fa
 
 def _value_width(text: str) -> float:
     return QFontMetricsF(_font(VALUE_PT, bold=True, mono=True)).horizontalAdvance(text)
+
+
 COLORBAR_H = 26  # a matrix's colour bar and its numbers, under its heat map
 
 
@@ -102,6 +104,7 @@ class PortItem(QGraphicsEllipseItem):
 
 class NodeItem(QGraphicsObject):
     role_muted = False  # an Output that is not returned: its role drawn in grey
+
     def __init__(
         self,
         node: Node,
@@ -381,7 +384,9 @@ class NodeItem(QGraphicsObject):
                 p.drawRect(QRectF(x, r.top(), half - PAD - 4, heat_h))
                 p.setPen(QColor(theme.MUTED))
                 p.setFont(_font(NOTE_PT, italic=True))
-                p.drawText(QRectF(x, r.top(), half - PAD - 4, heat_h), Qt.AlignmentFlag.AlignCenter, self.tr("not computed"))
+                p.drawText(
+                    QRectF(x, r.top(), half - PAD - 4, heat_h), Qt.AlignmentFlag.AlignCenter, self.tr("not computed")
+                )
                 continue
             p.drawImage(r, to_qimage(v, self.scales[i]))
             p.setPen(QPen(QColor(theme.MUTED), 1))
@@ -393,7 +398,12 @@ class NodeItem(QGraphicsObject):
                 hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
                 line = min(VALUE_H, heat_h / 2)
                 _fit_text(
-                    p, QRectF(box.left(), box.top(), box.width(), line), self.tr("max {v}").format(v=hi), NOTE_PT + 1, mono=True, bold=True
+                    p,
+                    QRectF(box.left(), box.top(), box.width(), line),
+                    self.tr("max {v}").format(v=hi),
+                    NOTE_PT + 1,
+                    mono=True,
+                    bold=True,
                 )
                 _fit_text(
                     p,
@@ -461,11 +471,13 @@ class EdgeItem(QGraphicsPathItem):
 
     def set_grad(self, grad, weight: float) -> None:
         self.grad, self.weight = grad, weight
-        tip = QCoreApplication.translate("EdgeItem", "{source} → {target} (select and press Delete to disconnect)").format(
-            source=self.src.name, target=f"{self.dst.name}.{self.port}"
-        )
+        tip = QCoreApplication.translate(
+            "EdgeItem", "{source} → {target} (select and press Delete to disconnect)"
+        ).format(source=self.src.name, target=f"{self.dst.name}.{self.port}")
         if self.cut:
-            tip += "\n" + QCoreApplication.translate("EdgeItem", "ops.stop_gradient: no gradient flows back along this edge")
+            tip += "\n" + QCoreApplication.translate(
+                "EdgeItem", "ops.stop_gradient: no gradient flows back along this edge"
+            )
         elif self.stopped:
             tip += "\n" + QCoreApplication.translate("EdgeItem", "{why}: no gradient flows back").format(
                 why=tr_msg(self.dst.flow.label)

@@ -31,9 +31,9 @@ def parse_shape(text: str):
         shape = tuple(int(p) for p in t.replace("×", ",").replace("x", ",").split(",") if p.strip())
     except ValueError:
         raise ValueError(
-            QCoreApplication.translate("Inspector", "'{text}' is not a shape: write sizes separated by commas, like 5, 3").format(
-                text=text
-            )
+            QCoreApplication.translate(
+                "Inspector", "'{text}' is not a shape: write sizes separated by commas, like 5, 3"
+            ).format(text=text)
         ) from None
     msg = check_shape(list(shape))
     if msg:

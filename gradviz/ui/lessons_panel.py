@@ -238,7 +238,9 @@ class VariantsTab(QWidget):
                 cell.setText(_matrix_html(g, differs))
                 cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
                 cell.setToolTip(
-                    self.tr("differs from the loss-only column") if differs.any() else self.tr("same as the loss-only column")
+                    self.tr("differs from the loss-only column")
+                    if differs.any()
+                    else self.tr("same as the loss-only column")
                 )
                 self.cells[(v["name"], p)] = cell
                 self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
@@ -341,7 +343,9 @@ class GradCheckTab(QWidget):
             item.addItem(img)
             self.images[name] = img
         if self.images:
-            bar = pg.ColorBarItem(values=(lo, hi), colorMap=cmap, label=self.tr("log₁₀ relative error"), interactive=False)
+            bar = pg.ColorBarItem(
+                values=(lo, hi), colorMap=cmap, label=self.tr("log₁₀ relative error"), interactive=False
+            )
             bar.setImageItem(list(self.images.values()))
             self.plots.addItem(bar, row=0, col=len(m.params))
 
@@ -386,7 +390,9 @@ class ModeCostTab(QWidget):
             (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c["graph_compile_s"] * 1e3)),
             (
                 self.tr("largest difference after {n} steps").format(n=c["steps"]),
-                self.tr("{abs:.3g} (relative {rel:.3g})").format(abs=c["max_abs_difference"], rel=c["max_rel_difference"]),
+                self.tr("{abs:.3g} (relative {rel:.3g})").format(
+                    abs=c["max_abs_difference"], rel=c["max_rel_difference"]
+                ),
             ),
         ]
         body = "".join(
@@ -421,7 +427,9 @@ class LandscapeTab(QWidget):
         form = QFormLayout()
         self.planeCombo = QComboBox()
         self.planeCombo.setObjectName("landscapePlane")
-        self.planeCombo.addItems([self.tr("two parameter elements"), self.tr("two random directions (filter-normalised)")])
+        self.planeCombo.addItems(
+            [self.tr("two parameter elements"), self.tr("two random directions (filter-normalised)")]
+        )
         self.planeCombo.currentIndexChanged.connect(self._plane_kind_changed)
         self.xCombo, self.yCombo = QComboBox(), QComboBox()
         self.xCombo.setObjectName("landscapeX")
@@ -566,7 +574,9 @@ class LandscapeTab(QWidget):
         self.note.setText(
             self.tr(
                 "L ({x}, {y}) through the parameters {at}: {lo} to {hi}. White: the optimizer's path, red: now."
-            ).format(x=m.labels[0], y=m.labels[1], at=tr_msg(at_parameters(m.updates)), lo=fmt_number(lo), hi=fmt_number(hi))
+            ).format(
+                x=m.labels[0], y=m.labels[1], at=tr_msg(at_parameters(m.updates)), lo=fmt_number(lo), hi=fmt_number(hi)
+            )
         )
         self._projected, self.path = 0, np.zeros((0, 2))
         self.update_path()

@@ -450,7 +450,9 @@ class MainWindow(QMainWindow):
         for k in TABLE:
             act = QAction(k.name, self)
             act.setObjectName(f"add{k.name}")
-            act.setToolTip(self.tr("Add a {kind} node: {description}").format(kind=k.name, description=tr_msg(k.description)))
+            act.setToolTip(
+                self.tr("Add a {kind} node: {description}").format(kind=k.name, description=tr_msg(k.description))
+            )
             act.triggered.connect(lambda _=False, kind=k.name: self.add_node(kind))
             if k.role in menus:
                 menus[k.role][1].addAction(act)
@@ -547,7 +549,9 @@ class MainWindow(QMainWindow):
         if key != self._built_key:
             self._built_key = key
             if self.controller.history is not None and self.controller.history.n:
-                self.statusBar().showMessage(self.tr("Changed: training restarts from step 0 with the new settings"), 5000)
+                self.statusBar().showMessage(
+                    self.tr("Changed: training restarts from step 0 with the new settings"), 5000
+                )
             self.controller.load(self.document.session)
         self._update_buttons()
 
@@ -572,7 +576,9 @@ class MainWindow(QMainWindow):
             dock.setWindowTitle(self.tr("Problems ({n})").format(n=n) if n else self.tr("Problems"))
             if self.problemsList.count():
                 dock.raise_()
-        self.problemsList.setToolTip(self.tr("Fix these to train") if self.problemsList.count() else self.tr("No problems"))
+        self.problemsList.setToolTip(
+            self.tr("Fix these to train") if self.problemsList.count() else self.tr("No problems")
+        )
 
     def forget_run(self) -> None:
         """The next session change builds a new run even if it equals the one built (choosing the

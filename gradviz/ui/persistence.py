@@ -81,21 +81,25 @@ class AppStore:
                 return settings
             raw, why = None, tr_msg(e)
         else:
-            why = QCoreApplication.translate("AppStore", "it holds serialized objects that GradViz never writes") if b"@Variant(" in raw else ""
+            why = (
+                QCoreApplication.translate("AppStore", "it holds serialized objects that GradViz never writes")
+                if b"@Variant(" in raw
+                else ""
+            )
         if raw is not None and not why:
             return settings
         try:
             dest = move_aside(Path(path))
             self.problems.append(
-                QCoreApplication.translate("AppStore", "The settings file {path} was not used ({why}); it was kept as {kept}.").format(
-                    path=show_path(path), why=why, kept=show_path(dest.name)
-                )
+                QCoreApplication.translate(
+                    "AppStore", "The settings file {path} was not used ({why}); it was kept as {kept}."
+                ).format(path=show_path(path), why=why, kept=show_path(dest.name))
             )
         except OSError as e:
             self.problems.append(
-                QCoreApplication.translate("AppStore", "The settings file {path} was not used ({why}) and could not be moved aside ({error}).").format(
-                    path=show_path(path), why=why, error=e.strerror or e
-                )
+                QCoreApplication.translate(
+                    "AppStore", "The settings file {path} was not used ({why}) and could not be moved aside ({error})."
+                ).format(path=show_path(path), why=why, error=e.strerror or e)
             )
             return QSettings()  # in memory only: nothing from that file is read
         return QSettings(path, settings.format())
@@ -132,9 +136,9 @@ class AppStore:
         """Write the settings now; a message if they could not be written."""
         self.settings.sync()
         if self.settings.status() != QSettings.Status.NoError:
-            return QCoreApplication.translate("AppStore", "The settings could not be saved to {path} (recent files and layout will be lost).").format(
-                path=show_path(self.settings.fileName())
-            )
+            return QCoreApplication.translate(
+                "AppStore", "The settings could not be saved to {path} (recent files and layout will be lost)."
+            ).format(path=show_path(self.settings.fileName()))
         return None
 
     # autosave
@@ -144,7 +148,9 @@ class AppStore:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise FileProblem(
-                QCoreApplication.translate("AppStore", "{path}: cannot be made ({error})").format(path=show_path(self.folder), error=e.strerror or e)
+                QCoreApplication.translate("AppStore", "{path}: cannot be made ({error})").format(
+                    path=show_path(self.folder), error=e.strerror or e
+                )
             ) from None
         atomic_write_text(self.autosave_path, text)
 

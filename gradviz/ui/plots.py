@@ -53,7 +53,9 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
 def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
     """The title and axis labels in the current language (title, ylabel: marked in context PlotPanel)."""
     w.gv_titles = (title, ylabel)
-    w.setTitle(f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>")
+    w.setTitle(
+        f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>"
+    )
     w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
@@ -138,7 +140,9 @@ class HoverReadout:
 class PlotPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.lossPlot = _plot("lossPlot", QT_TRANSLATE_NOOP("PlotPanel", "Loss"), QT_TRANSLATE_NOOP("PlotPanel", "loss"))
+        self.lossPlot = _plot(
+            "lossPlot", QT_TRANSLATE_NOOP("PlotPanel", "Loss"), QT_TRANSLATE_NOOP("PlotPanel", "loss")
+        )
         self.paramPlot = _plot(
             "paramPlot", QT_TRANSLATE_NOOP("PlotPanel", "Parameters"), QT_TRANSLATE_NOOP("PlotPanel", "value")
         )
@@ -608,7 +612,9 @@ class PlotPanel(QWidget):
         i = self._index(step)
         if i is None:
             return ""
-        return self.tr("step {step}: loss {loss}").format(step=self.history.steps[i], loss=fmt_number(self.history.loss[i]))
+        return self.tr("step {step}: loss {loss}").format(
+            step=self.history.steps[i], loss=fmt_number(self.history.loss[i])
+        )
 
     def _text_elements(self, step: int, grads: bool) -> str:
         """'step 120: w[0,0]=0.49  w[0,1]=-0.14 ...' for the parameter or gradient plot."""

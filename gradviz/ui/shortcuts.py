@@ -53,12 +53,23 @@ class Shortcuts:
         self.w = window
         c = window.controls
         self.startAction = self._action(
-            QCoreApplication.translate("Shortcuts", "Start / Pause"), START_KEY, "startAction", lambda: self._press(c.startButton)
+            QCoreApplication.translate("Shortcuts", "Start / Pause"),
+            START_KEY,
+            "startAction",
+            lambda: self._press(c.startButton),
         )
         self.stepAction = self._action(
-            QCoreApplication.translate("Shortcuts", "Step (one training step)"), STEP_KEY, "stepAction", lambda: self._press(c.stepButton)
+            QCoreApplication.translate("Shortcuts", "Step (one training step)"),
+            STEP_KEY,
+            "stepAction",
+            lambda: self._press(c.stepButton),
         )
-        self.resetAction = self._action(QCoreApplication.translate("Shortcuts", "Reset"), RESET_KEY, "resetAction", lambda: self._press(c.resetButton))
+        self.resetAction = self._action(
+            QCoreApplication.translate("Shortcuts", "Reset"),
+            RESET_KEY,
+            "resetAction",
+            lambda: self._press(c.resetButton),
+        )
         run = QMenu(QCoreApplication.translate("Shortcuts", "&Run"), window)
         run.setObjectName("runMenu")
         for a in (self.startAction, self.stepAction, self.resetAction):
@@ -71,10 +82,14 @@ class Shortcuts:
         self.fitAction.setObjectName("fitAction")
         self.fitAction.setShortcut(QKeySequence(FIT_KEY))
         window.addAction(self.fitAction)
-        self.presentationAction = self._action(QCoreApplication.translate("Shortcuts", "&Presentation mode"), PRESENTATION_KEY, "presentationAction", None)
+        self.presentationAction = self._action(
+            QCoreApplication.translate("Shortcuts", "&Presentation mode"), PRESENTATION_KEY, "presentationAction", None
+        )
         self.presentationAction.setCheckable(True)
         self.presentationAction.setToolTip(
-            QCoreApplication.translate("Shortcuts", "Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave.")
+            QCoreApplication.translate(
+                "Shortcuts", "Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave."
+            )
         )
         self.presentationAction.toggled.connect(window.set_presentation)
         v = window.viewMenu
@@ -129,7 +144,9 @@ class Shortcuts:
         if button.isEnabled():
             button.click()
         else:
-            why = button.toolTip() or QCoreApplication.translate("Shortcuts", "{button} is not available now").format(button=button.text())
+            why = button.toolTip() or QCoreApplication.translate("Shortcuts", "{button} is not available now").format(
+                button=button.text()
+            )
             self.w.statusBar().showMessage(why, 5000)
 
     def actions(self) -> list[QAction]:
@@ -151,13 +168,19 @@ class Shortcuts:
         d.setWindowTitle(QCoreApplication.translate("Shortcuts", "Keyboard shortcuts"))
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         lay = QVBoxLayout(d)
-        note = QLabel(QCoreApplication.translate("Shortcuts", "Space, S and F work wherever the focus is, except in a text field, where they type."))
+        note = QLabel(
+            QCoreApplication.translate(
+                "Shortcuts", "Space, S and F work wherever the focus is, except in a text field, where they type."
+            )
+        )
         note.setWordWrap(True)
         lay.addWidget(note)
         acts = self.actions()
         table = QTableWidget(len(acts), 2)
         table.setObjectName("keysTable")
-        table.setHorizontalHeaderLabels([QCoreApplication.translate("Shortcuts", "Key"), QCoreApplication.translate("Shortcuts", "Action")])
+        table.setHorizontalHeaderLabels(
+            [QCoreApplication.translate("Shortcuts", "Key"), QCoreApplication.translate("Shortcuts", "Action")]
+        )
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for i, a in enumerate(acts):

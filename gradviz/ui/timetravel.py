@@ -45,7 +45,9 @@ from .language import tr_msg
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
-SLIDER_TIP = QT_TRANSLATE_NOOP("TimeTravel", "Drag back through the run: the plots, the nodes and the inspector show that step")
+SLIDER_TIP = QT_TRANSLATE_NOOP(
+    "TimeTravel", "Drag back through the run: the plots, the nodes and the inspector show that step"
+)
 CONTINUE_TIP = QT_TRANSLATE_NOOP(
     "TimeTravel",
     "Go back to the state before the step shown and train on from there with the options now set "
@@ -212,7 +214,9 @@ class TimeTravel(QObject):
         if self.shown is None:
             return ""
         if self.past is None:
-            return self.tr("Nodes: {state}, from the history slider (computing…)").format(state=tr_msg(state_at(self.shown)))
+            return self.tr("Nodes: {state}, from the history slider (computing…)").format(
+                state=tr_msg(state_at(self.shown))
+            )
         return self.tr("Nodes: {state}, from the history slider").format(state=tr_msg(state_at(self.shown)))
 
     def _sync(self) -> None:
@@ -406,7 +410,9 @@ class TimeTravel(QObject):
                     {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None
                 )
             )
-            v.title.setText(self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name)
+            v.title.setText(
+                self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name
+            )
             if data is not None and name in data["values"]:
                 val, grad = np.asarray(data["values"][name]), np.asarray(data["grads"].get(name, np.nan))
                 v.values.setText(self.tr("value {value}").format(value=_short(val)) + f"\n∂L/∂{name} {_short(grad)}")
