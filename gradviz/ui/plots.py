@@ -334,33 +334,36 @@ class PlotPanel(QWidget):
         self.param_dots = self._tensor_dots(self.paramPlot, pl, pl)
         self.grad_dots = self._tensor_dots(self.gradPlot, gl, pl)
         self.norm_curve = _curve(self.gradPlot, theme.NORM_COLOR, name="‖grad‖", width=1.0, style=Qt.PenStyle.DashLine)
-        # the step shown above them all; then a row per matrix Parameter: its value and beside it
-        # its gradient, each a name, the map and its colour bar (one row a matrix: the plots dock
-        # is short on a projector)
-        self.heat_caption = self.heat.addLabel("", row=0, col=0, colspan=6, size="10pt")
-        self.heat.ci.layout.setVerticalSpacing(12)  # room for the colour bars' end labels
+        # the step shown above them all; then per matrix Parameter its value and beside it its
+        # gradient, each a name over the map and its colour bar (value and gradient side by side:
+        # the plots dock is short on a projector)
+        self.heat_caption = self.heat.addLabel("", row=0, col=0, colspan=4, size="10pt")
+        self.heat.ci.layout.setVerticalSpacing(6)
+        for col in (0, 2):  # the maps take the width the colour bars leave
+            self.heat.ci.layout.setColumnStretchFactor(col, 3)
         grad_off = dict(zip(gl.names, np.cumsum([0, *gl.sizes[:-1]]).tolist()))
         row, off = 1, 0
         for name, shape, size in zip(pl.names, pl.shapes, pl.sizes):
             if len(shape) == 2:
-                for col, kind, at in ((0, "params", off), (3, "grads", grad_off.get(name))):
+                for col, kind, at in ((0, "params", off), (2, "grads", grad_off.get(name))):
                     if at is None:  # a frozen Parameter: no gradient
                         continue
                     title_item = self.heat.addLabel(
                         name if kind == "params" else f"∂L/∂{name}",
                         row=row,
                         col=col,
+                        colspan=2,
                         size="11pt",
                         color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR,
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
-                    vb = self.heat.addViewBox(row=row, col=col + 1, lockAspect=True, enableMouse=False)
+                    vb = self.heat.addViewBox(row=row + 1, col=col, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
                     vb.invertY(True)
                     self.images.append((img, kind, at, shape))
-                    self.heat_bars.append(self._colour_bar(row, col + 2))
-                row += 1
+                    self.heat_bars.append(self._colour_bar(row + 1, col + 1))
+                row += 2
             off += size
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
