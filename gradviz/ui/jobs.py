@@ -11,7 +11,7 @@ import threading
 from typing import Any
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QTimer, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog
 
 SHOW_AFTER_MS = 300  # quick operations finish without a dialog flashing up
@@ -36,6 +36,7 @@ class FileJob(QObject):
         self._work, self._done = work, done
         self._cancel = threading.Event()
         self._last = -1
+        self._showing = False  # inside dialog.setValue (which processes events when modal)
         self.dialog = QProgressDialog(label, QCoreApplication.translate("FileJob", "Cancel"), 0, STEPS, parent)
         self.dialog.setObjectName("fileProgress")
         self.dialog.setWindowTitle("GradViz")
@@ -45,7 +46,10 @@ class FileJob(QObject):
         self.dialog.setAutoClose(False)
         self.dialog.canceled.connect(self.cancel)
         self.dialog.setValue(0)
-        self._progressed.connect(self.dialog.setValue)
+        # through a method of this object (GUI thread): a progress still queued when the job
+        # finishes must not reach the dialog after _finish deleted it (that crashed, in
+        # QProgressDialog::setValue, about one run in five of a history saved and opened)
+        self._progressed.connect(self._show_progress)
         self._finished.connect(self._finish, Qt.ConnectionType.QueuedConnection)
         self._thread = threading.Thread(target=self._run, name="gradviz-file", daemon=True)
 
@@ -71,6 +75,15 @@ class FileJob(QObject):
             self._last = v
             self._progressed.emit(v)
 
+    def _show_progress(self, value: int) -> None:
+        if self.dialog is None or self._showing:
+            return
+        self._showing = True  # a modal dialog's setValue runs the event loop, _finish included
+        try:
+            self.dialog.setValue(value)
+        finally:
+            self._showing = False
+
     def _run(self) -> None:
         try:
             self.result = self._work(self._progress, self._cancel.is_set)
@@ -79,10 +92,14 @@ class FileJob(QObject):
         self._finished.emit()
 
     def _finish(self) -> None:
+        if self._showing:  # called from inside the dialog's setValue: finish once it has returned
+            QTimer.singleShot(0, self._finish)
+            return
         self._thread.join()
-        self.dialog.canceled.disconnect(self.cancel)
-        self.dialog.reset()
-        self.dialog.close()
-        self.dialog.deleteLater()
+        dialog, self.dialog = self.dialog, None
+        dialog.canceled.disconnect(self.cancel)
+        dialog.reset()
+        dialog.close()
+        dialog.deleteLater()
         self.done = True
         self._done(self)
