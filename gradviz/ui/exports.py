@@ -353,6 +353,16 @@ class WindowExports(QObject):
             a.setText(plot_texts[kind])
         self.update_actions()
 
+    def _job_ok(self, job, what: str) -> bool:
+        """A file job's outcome: True if it wrote; else says why (cancelled, or the problem)."""
+        if isinstance(job.error, Cancelled):
+            self.w.statusBar().showMessage(self.tr("Export cancelled: nothing was written"), MESSAGE_MS)
+        elif isinstance(job.error, FileProblem):
+            self._failed(what, job.error)
+        elif job.error is not None:
+            self._failed(what, repr(job.error)[:300])
+        return job.error is None
+
     def popup(self) -> None:
         """Ctrl+E: the export menu, in the middle of the window."""
         self.menu.popup(self.w.mapToGlobal(self.w.rect().center()))
@@ -435,13 +445,7 @@ class WindowExports(QObject):
                 return write_csv(out.file, snapshot, progress, cancelled)
 
         def done(job) -> None:
-            if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage(self.tr("Export cancelled: nothing was written"), MESSAGE_MS)
-            elif isinstance(job.error, FileProblem):
-                self._failed(what, job.error)
-            elif job.error is not None:
-                self._failed(what, repr(job.error)[:300])
-            else:
+            if self._job_ok(job, what):
                 self._wrote(path, self.tr("{n} steps as CSV").format(n=job.result))
 
         return self.w.files._job(self.tr("Writing the history to {path}…").format(path=full_path(path)), work, done)
@@ -491,13 +495,7 @@ class WindowExports(QObject):
             return len(frames)
 
         def done(job) -> None:
-            if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage(self.tr("Export cancelled: nothing was written"), MESSAGE_MS)
-            elif isinstance(job.error, FileProblem):
-                self._failed(what, job.error)
-            elif job.error is not None:
-                self._failed(what, repr(job.error)[:300])
-            else:
+            if self._job_ok(job, what):
                 h, w = frames[0].shape[:2]
                 self._wrote(path, self.tr("an animated GIF of {n} frames ({w}x{h})").format(n=job.result, w=w, h=h))
 

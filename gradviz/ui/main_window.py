@@ -71,6 +71,15 @@ def _structure_key(session: Session) -> str:
     return json.dumps(d, sort_keys=True)
 
 
+def _scrolled(widget: QWidget) -> QScrollArea:
+    """`widget` in a frameless scroll area that resizes it: a dock's content on a small screen."""
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    return area
+
+
 class MainWindow(QMainWindow):
     """The app's window. With a `store` (the real app) it restores the layout and last session,
     keeps recent files, autosaves, and asks before discarding unsaved changes; without one
@@ -154,11 +163,8 @@ class MainWindow(QMainWindow):
         self.controls = ControlPanel(self.document)
         self._dock(self.tr("Training"), self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
-        inspector_scroll = QScrollArea()  # the inspector and its update table scroll on a small screen
-        inspector_scroll.setWidget(self.inspector)
-        inspector_scroll.setWidgetResizable(True)
-        inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self._dock(self.tr("Node"), inspector_scroll, Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
+        # the inspector and its update table scroll on a small screen
+        self._dock(self.tr("Node"), _scrolled(self.inspector), Qt.DockWidgetArea.LeftDockWidgetArea, "inspectorDock")
         self.problemsList = QListWidget()
         self.problemsList.setObjectName("problemsList")
         self.problemsList.setWordWrap(True)
@@ -188,11 +194,8 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
         self.lessons = LessonsPanel(self.controller)
-        lessons_scroll = QScrollArea()  # scrolls in a short dock instead of making the plots taller
-        lessons_scroll.setWidget(self.lessons)
-        lessons_scroll.setWidgetResizable(True)
-        lessons_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self._dock(self.tr("Lessons"), lessons_scroll, Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
+        # scrolls in a short dock instead of making the plots taller
+        self._dock(self.tr("Lessons"), _scrolled(self.lessons), Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
