@@ -369,7 +369,7 @@ def test_errors_show_in_the_banner_and_the_status_bar(qtbot, win):
 
 
 def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
-    """PyNative and Graph mode run with different per-process runtime settings."""
+    """The mode is fixed per engine process; each runs on one core (devices.prepare_process)."""
     import os
 
     def cpus(pid):  # the CPUs a process may run on
@@ -380,7 +380,7 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
     first = c._client.process.pid
     assert c._client.mode == "pynative"
     mine = sorted(os.sched_getaffinity(0))
-    if len(mine) > 1:  # a PyNative engine runs on one core (devices.prepare_process)
+    if len(mine) > 1:  # an engine runs on one core, the window has the others
         assert cpus(first) == str(mine[-1])
     with qtbot.waitSignal(
         c.message, timeout=5_000, check_params_cb=lambda m: m == "Starting a new engine process for Graph mode..."
@@ -388,7 +388,8 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
         win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     qtbot.waitUntil(lambda: c.state == "ready" and c._client.mode == "graph", timeout=READY)
     assert c._client.process.pid != first
-    assert cpus(c._client.process.pid) == cpus(os.getpid())  # Graph mode: all of them
+    if len(mine) > 1:
+        assert cpus(c._client.process.pid) == str(mine[-1])
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1, timeout=READY)
     loss, _, _ = grads_for(load_preset("tutorial"))

@@ -36,8 +36,9 @@ def _probe(mode: str, device: str = "CPU") -> dict:
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux-only")
-def test_pynative_runs_host_blocking_on_one_core():
-    d = _probe("pynative")
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_both_modes_on_the_cpu_run_host_blocking_on_one_core(mode):
+    d = _probe(mode)
     assert d["blocking"] == "1"
     if len(d["before"]) > 1:
         assert d["pinned"] == d["before"][-1] and d["after"] == [d["before"][-1]]
@@ -49,8 +50,8 @@ def test_pynative_runs_host_blocking_on_one_core():
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity is Linux-only")
-@pytest.mark.parametrize("mode,device", [("graph", "CPU"), ("pynative", "GPU"), ("pynative", "Ascend")])
-def test_graph_mode_and_other_devices_keep_mindspores_pipeline(mode, device):
+@pytest.mark.parametrize("mode,device", [("graph", "GPU"), ("pynative", "GPU"), ("pynative", "Ascend")])
+def test_other_devices_keep_mindspores_pipeline(mode, device):
     d = _probe(mode, device)
     assert d["blocking"] is None and d["pinned"] is None and d["after"] == d["before"]
     assert "needs a new process" in d["other"]

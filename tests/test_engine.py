@@ -203,7 +203,7 @@ def test_graph_mode_batches_match_single_steps_and_numpy():
     s = tutorial(mode="graph", aux_output=True)
     batched, single = Engine(s), Engine(s)
     results = batched.block_results(*batched.steps_block())
-    assert batched.batch_size == len(results) == 8
+    assert batched.batch_size == len(results) == 32  # codegen.steps_per_call: the tutorial's 9 nodes
     for r in results:
         one = single.step()
         assert r.step == one.step

@@ -32,16 +32,21 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     `device`: call once, before MindSpore starts. Returns the CPU this call pinned the process
     to, if it did.
 
-    PyNative on the CPU runs MindSpore's host pipeline in the calling thread
-    (MS_DEV_HOST_BLOCKING_RUN=1) on one core. Measured here on the tutorial graph (2 cores): 900
-    steps/s on one core against 840 for the default pipeline spread over two. The default keeps
-    a queue thread and a kernel thread spinning beside the Python thread; whatever else runs
-    (the window) then delays the hand-offs between them, and the app trained at 0.62 of a bare
-    loop. On one core the hand-offs are yields on the same core and the window has the other
-    cores to itself. Graph mode keeps MindSpore's default pipeline: there the pipeline thread
-    does real work beside the Python thread (5,200 steps/s against 4,100 on one core), so
-    switching mode means a new process, as switching device does. Other devices keep the
-    defaults: these settings were measured on the CPU only."""
+    On the CPU both modes run MindSpore's host pipeline in the calling thread
+    (MS_DEV_HOST_BLOCKING_RUN=1) on one core. The default pipeline keeps a queue thread and a
+    kernel thread spinning beside the Python thread; whatever else runs (the window) then
+    delays the hand-offs between them. Measured here on the tutorial graph (2 cores):
+    - PyNative: 900 steps/s on one core against 840 for the default pipeline spread over two,
+      and the app trained at 0.62 of a bare loop with the default pipeline;
+    - Graph mode, 32 steps per compiled call (codegen.steps_per_call): 7,000-7,800 steps/s on
+      one core against 4,000-6,200 with the default pipeline busy on both (1.7-2 cores), which
+      left the window none; at 8 steps per call one core gave 4,000: the per-call cost of the
+      blocking runtime is what the larger calls amortise.
+    On one core the hand-offs are yields on the same core and the window has the other core to
+    itself. Other devices keep the defaults: these settings were measured on the CPU only.
+    The mode is still fixed per process (a mode switch starts a new one, as a device switch
+    does): MindSpore's jit caches and the engine's programs are per mode.
+    """
     global _prepared
     if _prepared is not None:
         if _prepared != (mode, device):
@@ -53,7 +58,7 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
             )
         return None
     _prepared = (mode, device)
-    if mode != "pynative" or device != "CPU":
+    if device != "CPU":
         return None
     os.environ["MS_DEV_HOST_BLOCKING_RUN"] = "1"
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model.codegen import BATCH, Program, generate, run_layouts
+from ..model.codegen import Program, generate, run_layouts
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
@@ -306,8 +306,8 @@ class Engine:
 
     @property
     def batch_size(self) -> int:
-        """Steps per steps_block() call (Graph mode): BATCH; 1 in PyNative."""
-        return BATCH if self.graph_mode else 1
+        """Steps per steps_block() call (Graph mode): codegen.steps_per_call; 1 in PyNative."""
+        return self.program.batch if self.graph_mode else 1
 
     def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         first = self.updates + 1
