@@ -115,11 +115,31 @@ def route_artefacts() -> None:
             os.environ[v] = str(folder)
 
 
+def import_mindspore():
+    """Import MindSpore (the longest part of the engine's start) without Triton: MindSpore's
+    package imports Triton whenever it is installed, as it is with PyTorch (the optional extra),
+    only to register its dtype names for Triton kernels, which GradViz never runs; that import is
+    guarded (ImportError is passed over) and cost 0.1-0.25 s here. Triton stays importable
+    afterwards."""
+    import sys
+
+    if "mindspore" in sys.modules or "triton" in sys.modules:
+        import mindspore
+
+        return mindspore
+    sys.modules["triton"] = None  # `import triton` raises ImportError while this is set
+    try:
+        import mindspore
+    finally:
+        if sys.modules.get("triton", False) is None:
+            del sys.modules["triton"]
+    return mindspore
+
+
 def probe() -> dict[str, tuple[bool, str]]:
     """{device: (available, reason if not)} for every device MindSpore knows of."""
     quiet_mindspore()
-    import mindspore
-
+    mindspore = import_mindspore()
     out: dict[str, tuple[bool, str]] = {}
     for dev in DEVICES:
         try:
