@@ -195,7 +195,7 @@ class NodeItem(QGraphicsObject):
         self.value, self.grad = value, grad
         self.scales = scales or (nice_ceil(max_abs(value)), nice_ceil(max_abs(grad)))
         self.parts = {o: parts[o][self.name] for o in self.shares if parts and self.name in parts.get(o, {})}
-        self._update_tooltip()
+        self._tooltip_stale = True  # written when asked for (toolTip, GraphScene.helpEvent): not per update
         self.update()
 
     def share_lines(self) -> list[str]:
@@ -208,10 +208,18 @@ class NodeItem(QGraphicsObject):
 
     def set_problems(self, msgs: list[str]) -> None:
         self.problems = msgs
-        self._update_tooltip()
+        self._tooltip_stale = True
         self.update()
 
+    def toolTip(self) -> str:
+        """The tooltip, written now if the node changed since: writing every element of its values
+        at each live refresh cost the training window 3% of a core, for a tooltip nobody reads."""
+        if self._tooltip_stale:
+            self._update_tooltip()
+        return super().toolTip()
+
     def _update_tooltip(self) -> None:
+        self._tooltip_stale = False
         lines = [f'<b>{self.node.kind} "{self.name}"</b>', tr_msg(DESCRIPTIONS.get(self.node.kind, ""))]
         if self.shape_ is not None:
             lines.append(self.tr("shape {shape}").format(shape=shape_str(self.shape_)))
@@ -540,6 +548,13 @@ class EdgeItem(QGraphicsPathItem):
 class GraphScene(QGraphicsScene):
     nodeSelected = Signal(str)  # "" when nothing is selected
     rebuilt = Signal()  # the items were made anew from the document (or the look changed)
+
+    def helpEvent(self, event) -> None:
+        """Qt reads an item's tooltip in C++: a node's is written first if it is stale."""
+        for item in self.items(event.scenePos()):
+            if isinstance(item, NodeItem):
+                item.toolTip()
+        super().helpEvent(event)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
