@@ -406,3 +406,26 @@ def test_deleting_an_edge_with_live_values_in_the_window_raises_nothing(qtbot, w
         wait_state(qtbot, win, "ready")
     QCoreApplication.processEvents()
     assert not hooked, [repr(e[1]) for e in hooked]
+
+
+def test_a_history_that_already_holds_steps_is_drawn_when_set(qtbot):
+    """An opened run's history arrives full: the panel draws it, heat maps and caption at its last
+    step (the reset at the start of set_history once drew the heat maps before they existed)."""
+    from gradviz.model.history import History
+    from gradviz.model.layout import Layout
+    from gradviz.ui.plots import PlotPanel
+
+    pl = Layout(["w", "b"], [(5, 3), (3,)])
+    h = History(pl, pl, Layout([], []))
+    rng = np.random.default_rng(0)
+    params, grads = rng.standard_normal((4, 18)), rng.standard_normal((4, 18))
+    h.append(np.arange(1, 5), rng.random(4), params, grads, np.zeros((4, 0)), np.ones(4))
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.set_history(h)
+    assert "step 4" in panel.heat_caption.text
+    shown = [img.image for img, _, _, _ in panel.images]
+    np.testing.assert_allclose(shown[0], params[3, :15].reshape(5, 3), rtol=1e-6)  # float32 history
+    np.testing.assert_allclose(shown[1], grads[3, :15].reshape(5, 3), rtol=1e-6)
+    x, y = panel.loss_curve.getData()
+    assert list(x) == [1, 2, 3, 4]

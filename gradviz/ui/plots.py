@@ -308,7 +308,6 @@ class PlotPanel(QWidget):
                 if ln.scene() is w.scene():
                     w.removeItem(ln)
         self.bad_lines = []
-        self.show_step(None)
         self.set_branches([])
         self.param_curves, self.grad_curves = [], []
         self.param_dots, self.grad_dots = [], []
@@ -326,6 +325,7 @@ class PlotPanel(QWidget):
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
         if history is None:
+            self.show_step(None)
             return
         pl, gl = history.param_layout, history.grad_layout
         self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
@@ -369,6 +369,7 @@ class PlotPanel(QWidget):
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
         self.fit_labels()
+        self.show_step(None)  # last: a history that holds steps already (an opened run) is drawn
 
     def _colour_bar(self, row: int, col: int) -> pg.ColorBarItem:
         """A colour bar beside a heat map, +S and -S written at its ends."""
