@@ -46,18 +46,19 @@ def test_restoring_step_k_and_training_on_repeats_the_run(optimizer, mode):
 
 @pytest.mark.parametrize("optimizer", ["momentum", "adam"])
 def test_a_graph_batch_that_runs_past_the_end_is_undone_whole(optimizer):
-    """A Graph-mode batch of 8 steps ends at step 13: the optimizer's state too goes back to
-    12 updates, exactly as numpy's optimizer after 12 updates."""
+    """A Graph-mode batch ends 5 steps into the second batch: the optimizer's state too goes back
+    to the updates before that step, exactly as numpy's optimizer after as many updates."""
     s = tutorial(optimizer=optimizer, mode="graph", lr=0.05)
     e = Engine(s)
+    end = e.batch_size + 5  # the step where the run ends
+    e.steps_block()
     first, rows, ms = e.steps_block()
-    first, rows, ms = e.steps_block()
-    r = e.block_results(first, rows, ms)[13 - first]
+    r = e.block_results(first, rows, ms)[end - first]
     e.undo_last_update(r)
-    assert e.updates == 12
+    assert e.updates == end - 1
     ref = NumpyOptimizer(optimizer, 0.05)
     params = {k: v.astype(np.float64) for k, v in initial_values(s.graph, 42).items() if k in ("w", "b")}
-    for _ in range(12):
+    for _ in range(end - 1):
         _, g, _ = grads_for(s, params)
         params = ref.update(params, {"w": g["w"], "b": g["b"]})
     got = e.current_params()
@@ -66,7 +67,7 @@ def test_a_graph_batch_that_runs_past_the_end_is_undone_whole(optimizer):
     state = e.state()
     moment = "moments" if optimizer == "momentum" else "moment1"
     np.testing.assert_allclose(state.optimizer[f"{moment}.gv_b"], ref.m["b"], rtol=1e-5, atol=1e-6)
-    np.testing.assert_array_equal(e.step().row, rows[13 - first])  # step 13 again, the same numbers
+    np.testing.assert_array_equal(e.step().row, rows[end - first])  # that step again, the same numbers
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -113,11 +114,14 @@ def test_states_are_kept_after_a_rewind_off_the_interval():
     e = Engine(tutorial(optimizer="adam", lr=0.05, mode="graph"))
     e.checkpoints.interval = 16
     for _ in range(4):
-        e.steps_block()  # 32 updates, batches of 8
+        e.steps_block()  # 4 batches (codegen.steps_per_call: 32 steps each for the tutorial)
     e.rewind(13)
+    starts = []
     for _ in range(4):
-        e.steps_block()  # 13 -> 45: batches start at 13, 21, 29, 37
-    assert max(e.checkpoints._states) >= 29  # kept on the way, though no batch started at 32
+        starts.append(e.updates)
+        e.steps_block()  # from 13: no batch starts at a multiple of the interval
+    assert all(k % 16 for k in starts)
+    assert max(e.checkpoints._states) > 13 + 16  # kept on the way all the same
 
 
 def test_lr_schedule():
