@@ -259,14 +259,14 @@ def test_a_graph_problem_blocks_training_and_says_which():
 events = st.tuples(st.sampled_from(list(Event)), st.sampled_from(["max_steps", "until_loss", "non_finite", "stopped"]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(events, max_size=40), st.integers(0, 20), st.integers(1, 20), st.booleans())
 def test_invariants_over_random_event_sequences(seq, steps, max_steps, broken):
     s = RunState()
     for event, reason in seq:
         prev, s = s, s.on(event, reason)
-        if event is E.LAUNCH:
-            assert s == RunState(Phase.STARTING)
+        if event is E.LAUNCH:  # a fresh start; a Start clicked meanwhile stays queued (KEEPS_QUEUED_START)
+            assert s == RunState(Phase.STARTING, start_queued=prev.start_queued)
         if event is E.STOP:
             assert s.phase is Phase.STOPPED
         if event is E.ANSWER and prev.phase is Phase.NOT_ANSWERING:
