@@ -444,7 +444,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # the commands that write their results (to standard output, or --out for run and export)
-WRITERS = {"run": cmd_run, "variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export, "parity": cmd_parity}
+WRITERS = {
+    "run": cmd_run,
+    "variants": cmd_variants,
+    "gradcheck": cmd_gradcheck,
+    "export": cmd_export,
+    "parity": cmd_parity,
+}
 
 
 def _write_results(cmd: str, command, a: argparse.Namespace) -> int:

@@ -556,7 +556,9 @@ def test_export_on_a_full_disk_exits_4_not_2(tmp_path, capsys, monkeypatch):
     code = main(["export", "--framework", "mindspore", "--out", str(p)])
     err = capsys.readouterr().err.strip()
     assert code == 4
-    assert err == f"gradviz export: error: {p}: could not be written (no space left on the device); it was left as it was"
+    assert (
+        err == f"gradviz export: error: {p}: could not be written (no space left on the device); it was left as it was"
+    )
     assert listing(tmp_path) == []
 
 
