@@ -155,7 +155,7 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
         raise FileProblem(Msg("Files", "{where}: names a folder, not a file").format(where=where))
     target = Path(os.path.realpath(text))
     try:
-        st = os.stat(target)
+        st = os.stat(text)  # through the links (also /dev/stdout's, whose realpath is no path: pipe:[…])
     except FileNotFoundError:
         st = None
     except OSError as e:

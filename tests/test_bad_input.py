@@ -546,6 +546,21 @@ def test_disk_full_while_run_writes_its_steps_names_the_out_file(tmp_path, capsy
     assert p.read_text() == "precious" and listing(tmp_path) == ["out.jsonl"]
 
 
+def test_out_at_dev_stdout_on_a_pipe_is_refused_as_a_named_pipe():
+    r = subprocess.run(
+        [sys.executable, "main.py", "run", "--steps", "1", "--out", "/dev/stdout"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.strip() == (
+        "gradviz run: error: --out /dev/stdout: is a named pipe, not a regular file; only regular files are written"
+    )
+
+
 def test_export_on_a_full_disk_exits_4_not_2(tmp_path, capsys, monkeypatch):
     import gradviz.safe_io as sio
 
