@@ -550,8 +550,7 @@ def test_out_at_dev_stdout_on_a_pipe_is_refused_as_a_named_pipe():
     r = subprocess.run(
         [sys.executable, "main.py", "run", "--steps", "1", "--out", "/dev/stdout"],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         text=True,
         timeout=120,
     )
