@@ -460,7 +460,8 @@ def _write_results(cmd: str, command, a: argparse.Namespace) -> int:
         code = command(a)
         if sys.stdout is None:  # print() writes nothing to a closed standard output, silently
             raise OSError(errno.EBADF, "it is closed")
-        sys.stdout.flush()  # what is still buffered fails here, not at exit
+        if not sys.stdout.closed:  # (run writes through a wrapper of its own, closed with it)
+            sys.stdout.flush()  # what is still buffered fails here, not at exit
         return code
     except BrokenPipeError:
         # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do
