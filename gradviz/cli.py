@@ -207,6 +207,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
+    from .model.layout import row_slices
     from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
 
@@ -227,7 +228,9 @@ def cmd_run(a: argparse.Namespace) -> int:
         raise BadInput(f"--out {e}") from None
     fp = out.file if out is not None else _stdout_stream()
 
-    w = HistoryWriter(fp, engine.param_layout, engine.grad_layout, engine.aux_layout)
+    plan = engine.plan  # large tensors are written as their summaries (model/recording.py)
+    w = HistoryWriter(fp, *plan.layouts)
+    pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
     config = dict(session.options.to_dict(), source=source)
     reason, steps = "stopped", 0
     try:
@@ -240,7 +243,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         try:
             while stop_requested() is None:
                 r = engine.step()
-                w.write_step(r.step, r.loss, r.params, r.grads, r.aux, r.step_ms, r.lr)
+                row = r.row if plan.identity else plan.reduce(r.row[None])[0]
+                w.write_step(r.step, r.loss, row[pc], row[gc], row[ac], r.step_ms, r.lr)
                 steps = r.step
                 reason = finish_step(engine, r)
                 if reason:

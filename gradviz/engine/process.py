@@ -287,10 +287,11 @@ class Server:
             self.engine = e = Engine(session)
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
+        rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds
         info = {
-            "param_layout": e.param_layout.to_dict(),
-            "grad_layout": e.grad_layout.to_dict(),
-            "aux_layout": e.aux_layout.to_dict(),
+            "param_layout": rp.to_dict(),
+            "grad_layout": rg.to_dict(),
+            "aux_layout": ra.to_dict(),
             "program": e.program.source,
             "inputs": {n: e.initial[n] for n in e.program.input_names},
             "params": e.current_params(),
@@ -324,7 +325,7 @@ class Server:
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
         self.b_steps.append(r.step)
-        self.b_rows.append(r.row)
+        self.b_rows.append(r.row if self.engine.plan.identity else self.engine.plan.reduce(r.row[None])[0])
         self.b_ms.append(r.step_ms)
         reason = finish_step(self.engine, r)
         if reason:
@@ -407,7 +408,7 @@ class Server:
         if first_end(e, first, rows) is not None:
             return self.record(e.block_results(first, rows, t_ms))
         self.b_steps.extend(range(first, first + len(rows)))
-        self.b_rows.extend(rows)
+        self.b_rows.extend(e.plan.reduce(rows))
         self.b_ms.extend([t_ms] * len(rows))
         return False
 

@@ -136,6 +136,7 @@ class _Reader:
 
     def _check_head(self, head: Any) -> None:
         from ..model.codegen import generate, run_layouts
+        from ..model.recording import RecordingPlan
         from ..model.session import Session, SessionError
 
         ln = f"line {self.head_lineno}"
@@ -172,7 +173,7 @@ class _Reader:
             )
         shapes = s.graph.check()
         program = generate(s.graph, s.options)
-        self.layouts = run_layouts(program, shapes)
+        self.layouts = RecordingPlan(*run_layouts(program, shapes)).layouts  # large tensors: summaries
         lay = head.get("layout")
         if not isinstance(lay, dict) or set(lay) != {"params", "grads", "aux"}:
             raise _Bad(f'{ln}: "layout" must be an object with "params", "grads" and "aux"')
@@ -180,7 +181,8 @@ class _Reader:
             got = lay[key]
             ok = (
                 isinstance(got, dict)
-                and set(got) == {"names", "shapes"}
+                and set(got) == set(expected.to_dict())
+                and got.get("summaries") == expected.to_dict().get("summaries")
                 and got["names"] == expected.names
                 and isinstance(got["shapes"], list)
                 and len(got["shapes"]) == len(expected.shapes)
@@ -190,7 +192,15 @@ class _Reader:
                 )
             )
             if not ok:
-                want = ", ".join(f"{n} {tuple(sh)}" for n, sh in zip(expected.names, expected.shapes)) or "nothing"
+                want = (
+                    ", ".join(
+                        f"{n} {tuple(expected.summaries[n])} as a summary of {sh[0]} values"
+                        if n in expected.summaries
+                        else f"{n} {tuple(sh)}"
+                        for n, sh in zip(expected.names, expected.shapes)
+                    )
+                    or "nothing"
+                )
                 raise _Bad(
                     f'{ln}: "layout" "{key}" does not match the run\'s session (expected {want}, found '
                     f"{shorten(json.dumps(got), 80)})"
