@@ -22,6 +22,7 @@ import numpy as np
 
 from ..i18n import Msg, message
 from . import protocol as msg
+from .checkpoints import BUDGET_SHARE
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
@@ -79,6 +80,7 @@ class Server:
         self.ended = False
         self.end_reason: str | None = None
         self.deferred: list = []  # commands that came while a task ran, handled after it
+        self.history_budget: int | None = None  # SetHistoryBudget: bounds the kept training states
         self._reset_batch()
 
     def _reset_batch(self):
@@ -148,6 +150,11 @@ class Server:
 
     def on_set(self, m: msg.SetOption) -> None:
         self.set_option(m.name, m.value)
+
+    def on_budget(self, m: msg.SetHistoryBudget) -> None:
+        self.history_budget = int(m.budget)
+        if self.engine is not None:
+            self.engine.checkpoints.budget = self.history_budget // BUDGET_SHARE
 
     def on_nodes(self, _m: msg.GetNodes) -> None:
         self.send_nodes()
@@ -221,6 +228,7 @@ class Server:
         msg.Pause: on_pause,
         msg.Step: on_step,
         msg.SetOption: on_set,
+        msg.SetHistoryBudget: on_budget,
         msg.GetNodes: on_nodes,
         msg.Fault: on_fault,
         msg.ComputeVariants: on_task,
@@ -285,6 +293,8 @@ class Server:
         self.speed = float(session.options.speed)
         try:
             self.engine = e = Engine(session)
+            if self.history_budget is not None:
+                e.checkpoints.budget = self.history_budget // BUDGET_SHARE
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
         rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds

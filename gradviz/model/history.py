@@ -81,6 +81,15 @@ class History:
             "norm": slice(1 + P + G, 2 + P + G),
         }
         self._width = 2 + P + G
+        # the global gradient norm: of every element of a tensor recorded whole, and of a
+        # summarised one its own norm (its first column, recording.STATS)
+        self._norm_parts = None
+        if grad_layout.summaries:
+            cols, at = [], 0
+            for n, k in zip(grad_layout.names, grad_layout.sizes):
+                cols += [at] if n in grad_layout.summaries else range(at, at + k)
+                at += k
+            self._norm_parts = np.asarray(cols, np.int64)
         self.budget = int(budget)
         self.max_rows = max(MIN_ROWS, self.budget // self.row_bytes(self._width, aux_layout.total))
         self.stride = 1  # the history keeps the steps that are multiples of it (and the latest)
@@ -139,6 +148,8 @@ class History:
         t[s, c["params"]] = np.asarray(params, np.float32).reshape(k, -1)
         g = np.asarray(grads, np.float32).reshape(k, -1)
         t[s, c["grads"]] = g
+        if self._norm_parts is not None:
+            g = g[:, self._norm_parts]
         with np.errstate(over="ignore", invalid="ignore"):
             t[s, c["norm"]] = np.sqrt(np.sum(g.astype(np.float64) ** 2, axis=1)).reshape(k, 1)
         self._aux[s] = np.asarray(aux, np.float32).reshape(k, -1)
@@ -160,14 +171,36 @@ class History:
             keep[-1] = True
             if self.n + int(keep.sum()) <= self.max_rows:
                 return keep
-            self.stride *= 2
-            rows = np.flatnonzero(self._step[: self.n] % self.stride == 0)
-            for a in (self._step, self._table, self._aux, self._ms, self._lr):
-                a[: len(rows)] = a[rows]
-            self.n = len(rows)
-            self._env = _Envelope(self._width, self.max_rows)
+            self._thin()
+
+    def _thin(self) -> None:
+        """Keep every second of the kept steps: those at multiples of twice the stride."""
+        self.stride *= 2
+        rows = np.flatnonzero(self._step[: self.n] % self.stride == 0)
+        for a in (self._step, self._table, self._aux, self._ms, self._lr):
+            a[: len(rows)] = a[rows]
+        self.n = len(rows)
+        self._env = _Envelope(self._width, self.max_rows)
+        if self.n:
             self._env.update(self._table, 0, self.n)
-            self.version += 1
+        self.version += 1
+
+    def set_budget(self, budget: int) -> None:
+        """A new budget; a smaller one thins the history (and shrinks its buffers) now."""
+        self.budget = int(budget)
+        self.max_rows = max(MIN_ROWS, self.budget // self.row_bytes(self._width, self.aux_layout.total))
+        self._env.max_rows = self.max_rows
+        while self.n > self.max_rows:
+            self._thin()
+        if self.capacity > self.max_rows:
+            old = (self._step, self._table, self._aux, self._ms, self._lr)
+            self._alloc(self.max_rows)
+            for dst, src in zip((self._step, self._table, self._aux, self._ms, self._lr), old):
+                dst[: self.n] = src[: self.n]
+            self._env = _Envelope(self._width, self.max_rows)
+            if self.n:
+                self._env.update(self._table, 0, self.n)
+        self.version += 1
 
     def clear(self) -> None:
         self.n = 0
