@@ -181,7 +181,7 @@ class ControlPanel(QWidget):
         self.budgetSpin.setObjectName("historyBudgetSpin")
         self.budgetSpin.setRange(MIN_BUDGET_MB, MAX_BUDGET_MB)
         self.budgetSpin.setValue(DEFAULT_BUDGET >> 20)
-        self.budgetSpin.setSuffix(" MB")
+        self.budgetSpin.setSuffix(" MB")  # a unit, as written in Chinese too
         self.budgetSpin.setKeyboardTracking(False)  # applied when typed in full, not per digit
         self.budgetSpin.setToolTip(
             self.tr(
