@@ -22,6 +22,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _bare_child(conn, preset: str, mode: str, seconds: float) -> None:
+    try:
+        conn.send(_bare_loop(preset, mode, seconds))
+    except Exception as e:  # said by the parent
+        conn.send(f"{type(e).__name__}: {e}")
+
+
+def _bare_loop(preset: str, mode: str, seconds: float) -> float:
     from gradviz.engine.devices import prepare_process
 
     prepare_process(mode)
@@ -37,7 +44,7 @@ def _bare_child(conn, preset: str, mode: str, seconds: float) -> None:
     while time.perf_counter() - t0 < seconds:
         float(step(*e._inputs)[0].asnumpy())  # the loss read every step, as the seed's loop does
         n += 1
-    conn.send(n / (time.perf_counter() - t0))
+    return n / (time.perf_counter() - t0)
 
 
 def bare_rate(preset: str, mode: str, seconds: float) -> float:
@@ -45,8 +52,13 @@ def bare_rate(preset: str, mode: str, seconds: float) -> float:
     a, b = ctx.Pipe()
     p = ctx.Process(target=_bare_child, args=(b, preset, mode, seconds))
     p.start()
-    rate = a.recv()
-    p.join()
+    b.close()  # so that a child that dies is an EOFError here, not a wait forever
+    try:
+        rate = a.recv()
+    finally:
+        p.join()
+    if isinstance(rate, str):
+        raise RuntimeError(f"the bare loop of {preset} ({mode}) failed: {rate}")
     return rate
 
 
@@ -55,7 +67,7 @@ def headless(preset: str, mode: str, seconds: float) -> dict:
     import psutil
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), GLOG_v="3")
-    cmd = [sys.executable, str(ROOT / "main.py"), "run", "--preset", preset, "--mode", mode, "--steps", "1000000000"]
+    cmd = [sys.executable, str(ROOT / "main.py"), "run", "--preset", preset, "--mode", mode, "--steps", "100000000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=ROOT / "benchmarks")
     counts = {"lines": 0, "bytes": 0, "first": None}
 
@@ -70,7 +82,7 @@ def headless(preset: str, mode: str, seconds: float) -> dict:
     reader.start()
     proc, peak, samples = psutil.Process(p.pid), 0, []
     t0 = time.perf_counter()
-    while counts["first"] is None and time.perf_counter() - t0 < 120:
+    while counts["first"] is None and p.poll() is None and time.perf_counter() - t0 < 120:
         time.sleep(0.1)
     start, n0 = time.perf_counter(), counts["lines"]
     while time.perf_counter() - start < seconds:

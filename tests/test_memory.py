@@ -232,3 +232,20 @@ def test_big_trains_in_the_app_and_the_plots_say_what_they_show(qtbot, win):
     # a smaller budget applies at once, to the history and the engine's kept states
     win.controls.budgetSpin.setValue(16)
     assert h.budget == 16 << 20 and win.controller.history_budget == 16 << 20
+
+
+def test_the_update_to_value_ratio_of_a_summarised_tensor_is_of_its_whole_norms():
+    from gradviz.model.divergence import ratios
+
+    rng = np.random.RandomState(2)
+    w, g = rng.randn(5000).astype(np.float32), rng.randn(5000).astype(np.float32) * 30
+    pl = Layout(["w"], [(5000,)])
+    plan = RecordingPlan(pl, pl, NONE)
+    row = plan.reduce(np.concatenate([[1.0, 0.01], w, g]).astype(np.float32)[None])
+    rp, rg, ra = plan.layouts
+    h = History(rp, rg, ra)
+    pc, gc, ac = row_slices(rp, rg)
+    h.append([1], row[:, 0], row[:, pc], row[:, gc], row[:, ac], [1.0], row[:, 1])
+    names, r = ratios(h)
+    want = 0.01 * np.linalg.norm(g.astype(np.float64)) / np.linalg.norm(w.astype(np.float64))
+    assert names == ["w"] and r[0, 0] == pytest.approx(want, rel=1e-5)
