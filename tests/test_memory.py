@@ -249,3 +249,27 @@ def test_the_update_to_value_ratio_of_a_summarised_tensor_is_of_its_whole_norms(
     names, r = ratios(h)
     want = 0.01 * np.linalg.norm(g.astype(np.float64)) / np.linalg.norm(w.astype(np.float64))
     assert names == ["w"] and r[0, 0] == pytest.approx(want, rel=1e-5)
+
+
+def test_a_thinned_history_saves_and_opens_with_the_steps_it_kept(tmp_path):
+    src = tmp_path / "big.jsonl"
+    assert main(["run", "--preset", "big", "--steps", "40", "--out", str(src)]) == 0
+    session, layouts, arrays, reason = read_history(src)
+    h = History(*layouts)
+    h.max_rows = 24  # below what any budget gives (MIN_ROWS), so that 40 steps thin once
+    h.append(*arrays)
+    assert h.stride == 2 and h.steps[-1] == 40 and h.n == 20
+    config = json.loads(src.read_text().splitlines()[0])["config"]
+    buf = io.StringIO()
+    write_history(buf, h, config, {"x": np.ones(1000), "y": np.zeros(1000)}, reason, session=session.to_dict())
+    out = tmp_path / "thinned.jsonl"
+    out.write_text(buf.getvalue())
+    _, _, arrays2, _ = read_history(out)
+    np.testing.assert_array_equal(arrays2[0], h.steps)
+    np.testing.assert_array_equal(arrays2[1], h.loss)
+    # and a thinned file whose steps are not what it says is refused, naming the line
+    lines = out.read_text().splitlines()
+    lines[3] = lines[3].replace('"step": 6,', '"step": 7,')
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(Exception, match=r'line 4: "step" is 7: with "kept_every" 2'):
+        read_history(out)
