@@ -16,18 +16,24 @@ def open_window(argv: list[str] | None = None):
     entry.prestart()
     from PySide6.QtWidgets import QApplication
 
-    from .ui import language, theme
-    from .ui.main_window import MainWindow
+    from .ui import language
     from .ui.persistence import AppStore
+    from .ui.start_screen import StartScreen
 
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("GradViz")
     app.setOrganizationName("GradViz")
-    app.setFont(theme.font(theme.BASE_POINT_SIZE))
     store = AppStore.default()
     language.install(store.text(language.SETTING))
+    # on screen before pyqtgraph and the window's modules are imported (0.3-0.4 s)
+    start_screen = StartScreen.show_now()
+    from .ui import theme
+    from .ui.main_window import MainWindow
+
+    app.setFont(theme.font(theme.BASE_POINT_SIZE))
     w = MainWindow(store=store)
     w.show()
+    start_screen.hand_over(w)
     return app, w
 
 

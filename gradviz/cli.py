@@ -16,6 +16,7 @@ torn or temporary file behind."""
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import os
 import signal
@@ -219,6 +220,8 @@ def session_from_args(a: argparse.Namespace):
 
 
 def _stdout_stream():
+    if sys.stdout is None:  # started with standard output closed (`gradviz run >&-`)
+        raise OSError(errno.EBADF, "it is closed")
     if hasattr(sys.stdout, "buffer"):
         return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=False, write_through=True)
     return sys.stdout
@@ -283,6 +286,10 @@ def cmd_run(a: argparse.Namespace) -> int:
         fp.flush()
         if out is not None:
             out.commit()
+    except OSError as e:
+        if out is None:
+            raise  # standard output failed: see _main
+        raise out.failed(e) from None  # --out's disk is full: that file is named, left as it was
     except BaseException:
         if out is not None:
             out.discard()
@@ -357,7 +364,7 @@ def cmd_export(a: argparse.Namespace) -> int:
     """A standalone script that trains like `gradviz run` with the same options."""
     from .engine.trainer import cell_attributes
     from .model.export import script
-    from .safe_io import FileProblem, atomic_write_text
+    from .safe_io import FileProblem, WriteFailed, atomic_write_text
 
     session, _ = session_from_args(a)
     if a.out == "":
@@ -365,6 +372,8 @@ def cmd_export(a: argparse.Namespace) -> int:
     attrs = cell_attributes([p.name for p in session.graph.parameters()]) if session.options.api == "cell" else None
     try:
         atomic_write_text(a.out, script(session, a.framework, attrs), [a.session] if a.session else [])
+    except WriteFailed:
+        raise  # a full disk: exit 4 (see _main)
     except FileProblem as e:
         raise BadInput(f"--out {e}") from None
     from .model.formatting import show_path
@@ -398,8 +407,12 @@ def cmd_parity(a: argparse.Namespace) -> int:
 
 def _silence_stdout() -> None:
     """No second error when Python flushes standard output at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # closed, or not a file (a test's capture)
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fd)
 
 
 def cmd_screenshot(a: argparse.Namespace) -> int:
@@ -460,29 +473,46 @@ def main(argv: list[str] | None = None) -> int:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # as it was (main() also runs in tests)
 
 
+# the commands that write their results (to standard output, or --out for run and export)
+WRITERS = {
+    "run": cmd_run,
+    "variants": cmd_variants,
+    "gradcheck": cmd_gradcheck,
+    "export": cmd_export,
+    "parity": cmd_parity,
+}
+
+
+def _write_results(cmd: str, command, a: argparse.Namespace) -> int:
+    """Run a command that writes results; a failed write is one line and exit 4 (141 when the
+    reader of standard output went away), never a traceback."""
+    try:
+        code = command(a)
+        if sys.stdout is None:  # print() writes nothing to a closed standard output, silently
+            raise OSError(errno.EBADF, "it is closed")
+        if not sys.stdout.closed:  # (run writes through a wrapper of its own, closed with it)
+            sys.stdout.flush()  # what is still buffered fails here, not at exit
+        return code
+    except BrokenPipeError:
+        # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except _write_failed() as e:  # a file named by --out: left as it was
+        print(f"{cmd}: error: {e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
+    except OSError as e:  # standard output failed: a full disk, /dev/full, an I/O error, closed
+        from .safe_io import describe_os_error
+
+        _silence_stdout()
+        print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
+        return EXIT_WRITE_FAILED
+
+
 def _main(argv: list[str], cmd: str) -> int:
     try:
         a = _build_parser().parse_args(argv)
-        if a.command == "run":
-            try:
-                return cmd_run(a)
-            except BrokenPipeError:
-                # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do
-                _silence_stdout()
-                return EXIT_BROKEN_PIPE
-            except _write_failed() as e:
-                print(f"{cmd}: error: {e}", file=sys.stderr)
-                return EXIT_WRITE_FAILED
-            except OSError as e:  # standard output failed: a full disk, /dev/full, an I/O error
-                from .safe_io import describe_os_error
-
-                _silence_stdout()
-                print(f"{cmd}: error: standard output could not be written ({describe_os_error(e)})", file=sys.stderr)
-                return EXIT_WRITE_FAILED
-        if a.command in ("variants", "gradcheck", "export", "parity"):
-            return {"variants": cmd_variants, "gradcheck": cmd_gradcheck, "export": cmd_export, "parity": cmd_parity}[
-                a.command
-            ](a)
+        if a.command in WRITERS:
+            return _write_results(cmd, WRITERS[a.command], a)
         if a.command == "screenshot":
             return cmd_screenshot(a)
     except BadInput as e:

@@ -155,7 +155,7 @@ def check_output(path: str | os.PathLike, not_same_as: Iterable[str | os.PathLik
         raise FileProblem(Msg("Files", "{where}: names a folder, not a file").format(where=where))
     target = Path(os.path.realpath(text))
     try:
-        st = os.stat(target)
+        st = os.stat(text)  # through the links (also /dev/stdout's, whose realpath is no path: pipe:[…])
     except FileNotFoundError:
         st = None
     except OSError as e:
@@ -268,15 +268,20 @@ class SafeOutput:
             check_output(self.target)  # it may have become something else meanwhile
             os.replace(self.tmp, self.target)
         except OSError as e:
-            self.discard()
-            raise WriteFailed(
-                Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(
-                    where=self.where, error=describe_os_error(e)
-                )
-            ) from None
+            raise self.failed(e) from None
         except BaseException:
             self.discard()
             raise
+
+    def failed(self, e: OSError) -> WriteFailed:
+        """A write or the commit failed (a full disk, an I/O error): the temporary file removed,
+        the target left as it was, and the one-line error to raise."""
+        self.discard()
+        return WriteFailed(
+            Msg("Files", "{where}: could not be written ({error}); it was left as it was").format(
+                where=self.where, error=describe_os_error(e)
+            )
+        )
 
     def discard(self) -> None:
         try:

@@ -529,6 +529,90 @@ def test_stdout_on_dev_full_exits_4_with_one_line():
     assert r.stderr.strip() == "gradviz run: error: standard output could not be written (no space left on the device)"
 
 
+def test_disk_full_while_run_writes_its_steps_names_the_out_file(tmp_path, capsys, monkeypatch):
+    """A write that fails mid-run (not only at the final sync) is said of the --out file, not of
+    standard output, and leaves the file as it was."""
+    p = tmp_path / "out.jsonl"
+    p.write_text("precious")
+
+    def full(*_a, **_k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(HistoryWriter, "write_step", full)
+    code = main(["run", "--steps", "2", "--out", str(p)])
+    err = capsys.readouterr().err.strip()
+    assert code == 4
+    assert err == f"gradviz run: error: {p}: could not be written (no space left on the device); it was left as it was"
+    assert p.read_text() == "precious" and listing(tmp_path) == ["out.jsonl"]
+
+
+def test_out_at_dev_stdout_on_a_pipe_is_refused_as_a_named_pipe():
+    r = subprocess.run(
+        [sys.executable, "main.py", "run", "--steps", "1", "--out", "/dev/stdout"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.strip() == (
+        "gradviz run: error: --out /dev/stdout: is a named pipe, not a regular file; only regular files are written"
+    )
+
+
+def test_export_on_a_full_disk_exits_4_not_2(tmp_path, capsys, monkeypatch):
+    import gradviz.safe_io as sio
+
+    p = tmp_path / "t.py"
+    monkeypatch.setattr(
+        sio.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device"))
+    )
+    code = main(["export", "--framework", "mindspore", "--out", str(p)])
+    err = capsys.readouterr().err.strip()
+    assert code == 4
+    assert (
+        err == f"gradviz export: error: {p}: could not be written (no space left on the device); it was left as it was"
+    )
+    assert listing(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["run", "--steps", "2"], ["variants"], ["variants", "--json"], ["gradcheck"], ["gradcheck", "--json"]],
+    ids=" ".join,
+)
+@pytest.mark.parametrize("stdout", ["/dev/full", "closed"])
+def test_every_command_with_results_on_a_failed_standard_output_exits_4_with_one_line(args, stdout):
+    redirect = ">&-" if stdout == "closed" else f"> {stdout}"
+    why = "it is closed" if stdout == "closed" else "no space left on the device"
+    r = subprocess.run(
+        f"exec {sys.executable} main.py {' '.join(args)} {redirect}",
+        shell=True,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    assert (r.returncode, r.stderr.strip()) == (
+        4,
+        f"gradviz {args[0]}: error: standard output could not be written ({why})",
+    )
+
+
+@pytest.mark.parametrize("args", [["variants"], ["gradcheck", "--json"]], ids=" ".join)
+def test_every_command_with_results_stops_quietly_when_its_reader_goes_away(args):
+    """As `gradviz run | head` does: exit 141, nothing on stderr (the reader, `true`, is gone long
+    before MindSpore has loaded)."""
+    r = subprocess.run(
+        ["bash", "-c", f"{sys.executable} main.py {' '.join(args)} | true; exit ${{PIPESTATUS[0]}}"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    assert (r.returncode, r.stderr.strip()) == (141, "")
+
+
 # -- signals: a complete file ending "stopped", the documented exit code, no temporary file -------------
 MARK_STEP = """
 import signal, sys

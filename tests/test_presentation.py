@@ -6,7 +6,7 @@ exactly, and the lecture's keys work wherever the focus is except in a text fiel
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QKeySequence, QPen
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QDockWidget, QLabel, QTableWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QDockWidget, QLabel, QTableWidget, QTabBar
 
 from conftest import READY, wait_state
 from gradviz.model.presets import load_preset
@@ -123,6 +123,11 @@ def _check_nothing_cut_off(w: MainWindow) -> None:
         assert title <= item.width(), p.objectName()
         if item.legend is not None and item.legend.isVisible():
             assert item.legend.boundingRect().width() <= item.vb.width(), p.objectName()
+    for bar in w.findChildren(QTabBar):  # the docks' tabs and the Lessons' tabs: no "N…"
+        if bar.isVisibleTo(w):
+            for i in range(bar.count()):
+                text = bar.tabText(i).replace("&", "")
+                assert bar.tabRect(i).width() >= bar.fontMetrics().horizontalAdvance(text), text
     heat = w.plots.heat
     for label in [w.plots.heat_caption] + [t[0] for t in w.plots.heat_titles]:
         margin = label.item.document().documentMargin()  # blank space around the text

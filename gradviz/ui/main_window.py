@@ -80,6 +80,11 @@ def _scrolled(widget: QWidget) -> QScrollArea:
     return area
 
 
+# saved with the window's dock layout; raised when the docks are arranged otherwise (2: the
+# program became a tab beside the plots), so that a layout saved before is not restored
+DOCK_LAYOUT_VERSION = 2
+
+
 class MainWindow(QMainWindow):
     """The app's window. With a `store` (the real app) it restores the layout and last session,
     keeps recent files, autosaves, and asks before discarding unsaved changes; without one
@@ -175,7 +180,9 @@ class MainWindow(QMainWindow):
         self.codeView.setReadOnly(True)
         self.codeView.setFont(theme.font(10, mono=True))
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self._dock(self.tr("MindSpore program"), self.codeView, Qt.DockWidgetArea.LeftDockWidgetArea, "codeDock")
+        # a tab beside the plots, where the program's lines have the window's width (four tabs
+        # under the training options were elided to "N…", "P…" at 1280x720)
+        self._dock(self.tr("MindSpore program"), self.codeView, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock")
         self.plots = PlotPanel()
         self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
         plots_box = QWidget()
@@ -188,8 +195,6 @@ class MainWindow(QMainWindow):
         self._dock(self.tr("Plots"), plots_box, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
         self.lossPlot, self.paramPlot, self.gradPlot = self.plots.lossPlot, self.plots.paramPlot, self.plots.gradPlot
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "problemsDock"))
-        self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "codeDock"))
-        self.findChild(QDockWidget, "codeDock").raise_()
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
@@ -197,10 +202,11 @@ class MainWindow(QMainWindow):
         # scrolls in a short dock instead of making the plots taller
         self._dock(self.tr("Lessons"), _scrolled(self.lessons), Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
+        self.tabifyDockWidget(self.findChild(QDockWidget, "lessonsDock"), self.findChild(QDockWidget, "codeDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
         self.setTabPosition(Qt.DockWidgetArea.BottomDockWidgetArea, QTabWidget.TabPosition.North)
-        for name in ("plotsDock", "lessonsDock"):
+        for name in ("plotsDock", "lessonsDock", "codeDock"):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
@@ -255,13 +261,13 @@ class MainWindow(QMainWindow):
         self.files.watch(self.document)
 
         self.resize(self.preferred_size())
-        self._docks_sized = store is not None and store.bytes_value("windowState") is not None
+        self._docks_sized = False
         if store is not None:
             geo, st = store.bytes_value("geometry"), store.bytes_value("windowState")
             if geo is not None:
                 self.restoreGeometry(geo)
-            if st is not None:
-                self.restoreState(st)
+            if st is not None:  # a layout of an older arrangement of the docks is not restored
+                self._docks_sized = self.restoreState(st, DOCK_LAYOUT_VERSION)
             if store.text("theme") == "dark":
                 self.set_theme("dark")
             if restored_from_autosave:
@@ -751,7 +757,7 @@ class MainWindow(QMainWindow):
         self.presenter.apply(theme.Look())  # the look is the application's: back to normal
         if self.store is not None:
             self.store.set_value("geometry", self.saveGeometry())
-            self.store.set_value("windowState", self.saveState())
+            self.store.set_value("windowState", self.saveState(DOCK_LAYOUT_VERSION))
             self.store.sync()
         self.controller.shutdown()
         self.statusBar().clearMessage()  # stops the status bar's message timer

@@ -2224,6 +2224,17 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>StartScreen</name>
+    <message>
+        <source>Building the window…</source>
+        <translation>正在构建窗口…</translation>
+    </message>
+    <message>
+        <source>Starting MindSpore in the engine process…</source>
+        <translation>正在引擎进程中启动 MindSpore…</translation>
+    </message>
+</context>
+<context>
     <name>Steps</name>
     <message>
         <source>{n:,} update</source>

@@ -1,0 +1,83 @@
+"""Start-up as `gradviz` launches (issue 14): a start screen painted before the heavy imports,
+saying what is loading, then the main window, which takes over."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from conftest import READY
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# a fresh interpreter: what is imported by the time the start screen is on screen
+BEFORE_THE_WINDOW = r"""
+import sys, time
+from gradviz import app as gv_app
+from gradviz.ui import start_screen
+shown = {}
+real = start_screen.StartScreen.show_now.__func__
+def spy(cls):
+    screen = real(cls)
+    shown["modules"] = {m for m in ("pyqtgraph", "gradviz.ui.main_window", "mindspore") if m in sys.modules}
+    shown["visible"] = screen.isVisible()
+    return screen
+start_screen.StartScreen.show_now = classmethod(spy)
+if __name__ == "__main__":
+    application, window = gv_app.open_window([])
+    print(sorted(shown["modules"]), shown["visible"], start_screen.painted_at is not None)
+    window.close()
+"""
+
+
+def test_the_start_screen_is_painted_before_the_window_and_its_imports(tmp_path):
+    script = tmp_path / "launch.py"
+    script.write_text(BEFORE_THE_WINDOW)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    # painted (visible) while neither pyqtgraph, the window's modules nor MindSpore were imported
+    assert r.stdout.split("\n")[-2] == "[] True True"
+
+
+def test_open_window_hands_over_from_the_start_screen_to_a_window_that_gets_ready(qtbot, monkeypatch, tmp_path):
+    from gradviz.app import open_window
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    _app, w = open_window([])
+    qtbot.addWidget(w)
+    screens = [t for t in QApplication.topLevelWidgets() if t.objectName() == "startScreen"]
+    assert not any(s.isVisible() for s in screens)  # closed once the window is shown
+    assert w.isVisible()
+    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+    w.close()
+
+
+def test_the_start_screen_says_what_is_loading_in_the_chosen_language(qtbot):
+    from PySide6.QtCore import QLocale
+
+    from gradviz.ui import language
+    from gradviz.ui.start_screen import StartScreen
+
+    before = QLocale()
+    try:
+        for lang, lines in (
+            ("en", ["Building the window…", "Starting MindSpore in the engine process…"]),
+            ("zh_CN", ["正在构建窗口…", "正在引擎进程中启动 MindSpore…"]),
+        ):
+            language.install(lang)
+            s = StartScreen()
+            qtbot.addWidget(s)
+            assert s.lines == lines
+    finally:
+        language.install("en")
+        QLocale.setDefault(before)
