@@ -26,6 +26,11 @@
    the first window painted, the start screen that says what is loading (<= 0.5 s), to the main
    window painted (reported), and to the tutorial ready to train (<= 1.5 s).
 5. The first Graph-mode step (compilation), on its own.
+6. Memory (benchmarks/memory.py, `--only memory`): the tutorial and the `big` preset (one
+   1000x1000 Parameter), each mode: the bare loop's, the headless run's and the app's steps/s,
+   the history's bytes per step, the window's and the engine's RSS and the headless run's peak
+   (20 s a configuration, `--memory-seconds S`; `--only memory --soak 600` is the 10-minute soak
+   of `big`).
 Each figure is the median of several repetitions, with min and max."""
 
 from __future__ import annotations
@@ -555,9 +560,20 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer, shorter repetitions (a couple of minutes)")
     ap.add_argument("--json", help="also write the figures here")
     ap.add_argument(
-        "--only", choices=["time_travel", "throughput", "startup"], help="measure only this (a quick check)"
+        "--only", choices=["time_travel", "throughput", "startup", "memory"], help="measure only this (a quick check)"
     )
+    ap.add_argument("--memory-seconds", type=float, default=20.0, help="seconds per configuration of the memory rows")
+    ap.add_argument("--soak", type=float, help="with --only memory: train `big` this many seconds (600: the soak)")
     a = ap.parse_args()
+    if a.only == "memory":
+        import memory
+
+        res = memory.measure(a.soak, presets=("big",)) if a.soak else memory.measure(a.memory_seconds)
+        for r in memory.rows(res):
+            print(" | ".join(str(c) for c in r[:5]), "| met" if r[5] else "| NOT MET")
+        if a.json:
+            Path(a.json).write_text(json.dumps(res, indent=1))
+        return 0 if all(r[5] for r in memory.rows(res)) else 1
     if a.only == "time_travel":
         tt = time_travel_memory()
         for r in _time_travel_rows(tt):
@@ -666,6 +682,10 @@ def main() -> int:
     tt = time_travel_memory()
     res["time_travel"] = tt
     rows += _time_travel_rows(tt)
+    import memory
+
+    res["memory"] = memory.measure(a.memory_seconds / 2 if a.quick else a.memory_seconds)
+    rows += memory.rows(res["memory"])
     st = startup(reps)
     ready, shown, window = _stat(st["ready_s"]), _stat(st["shown_s"]), _stat(st["window_s"])
     res["startup"] = {"ready_s": ready, "shown_s": shown, "window_s": window}

@@ -91,6 +91,12 @@ def _build_parser() -> _Parser:
     r = sub.add_parser("run", help="train headless and write JSON Lines")
     _add_run_options(r)
     r.add_argument("--out", help="output file (default: standard output)")
+    r.add_argument(
+        "--history-budget",
+        type=_budget,
+        metavar="MB",
+        help="memory the run may keep, in MB (default 1024): the training states kept for rewinding get a quarter",
+    )
     v = sub.add_parser("variants", help="the gradients of the four ways of returning z, side by side")
     _add_source(v)
     v.add_argument("--seed", type=int, help="seed of the initial values")
@@ -138,6 +144,22 @@ def _size(text: str) -> tuple[int, int]:
             f"{MIN_SIZE[0]}x{MIN_SIZE[1]} to {MAX_SIZE[0]}x{MAX_SIZE[1]} (e.g. 1280x720)"
         )
     return size
+
+
+def _budget(text: str) -> int:
+    """--history-budget MB -> bytes, within the range the app's spin box takes."""
+    from .model.formatting import quote
+    from .model.history import MAX_BUDGET_MB, MIN_BUDGET_MB
+
+    try:
+        mb = int(text.strip())
+    except ValueError:
+        mb = None
+    if mb is None or not MIN_BUDGET_MB <= mb <= MAX_BUDGET_MB:
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)} is not a budget: give whole megabytes from {MIN_BUDGET_MB} to {MAX_BUDGET_MB:,}"
+        )
+    return mb << 20
 
 
 def _add_source(r) -> None:
@@ -210,6 +232,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
+    from .model.layout import row_slices
     from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
 
@@ -230,7 +253,13 @@ def cmd_run(a: argparse.Namespace) -> int:
         raise BadInput(f"--out {e}") from None
     fp = out.file if out is not None else _stdout_stream()
 
-    w = HistoryWriter(fp, engine.param_layout, engine.grad_layout, engine.aux_layout)
+    if a.history_budget is not None:  # the run streams its steps: only the kept states grow
+        from .engine.checkpoints import BUDGET_SHARE
+
+        engine.checkpoints.budget = a.history_budget // BUDGET_SHARE
+    plan = engine.plan  # large tensors are written as their summaries (model/recording.py)
+    w = HistoryWriter(fp, *plan.layouts)
+    pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
     config = dict(session.options.to_dict(), source=source)
     reason, steps = "stopped", 0
     try:
@@ -243,7 +272,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         try:
             while stop_requested() is None:
                 r = engine.step()
-                w.write_step(r.step, r.loss, r.params, r.grads, r.aux, r.step_ms, r.lr)
+                row = r.row if plan.identity else plan.reduce(r.row[None])[0]
+                w.write_step(r.step, r.loss, row[pc], row[gc], row[ac], r.step_ms, r.lr)
                 steps = r.step
                 reason = finish_step(engine, r)
                 if reason:

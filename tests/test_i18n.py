@@ -31,6 +31,7 @@ CATALOGUES = sorted((ROOT / "resources" / "i18n").glob("*_zh_CN.ts"))
 NAMES_AND_CODE = {
     *[
         "GradViz",
+        "MB",  # the unit of the history budget
         "MindSpore",
         "PyNative",
         "PyTorch",

@@ -44,6 +44,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
         msg.Rewound: msg.Rewound(1, 7),
+        msg.SetHistoryBudget: msg.SetHistoryBudget(64 << 20),
     }
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls

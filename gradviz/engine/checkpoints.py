@@ -18,7 +18,8 @@ INTERVAL = 128  # updates between kept states in PyNative (replaying 128 steps: 
 # ... in Graph mode, where reading the state between the compiled calls every 128 updates cost
 # 15-20% of the speed (replaying 1024 steps: ~0.2 s)
 GRAPH_INTERVAL = 1024
-BUDGET_BYTES = 256 << 20  # kept states beyond this are thinned out (every other one dropped)
+BUDGET_SHARE = 4  # the kept states may take this fraction of the history budget (1 GB: 256 MB)
+BUDGET_BYTES = (1 << 30) // BUDGET_SHARE  # kept states beyond this are thinned out (every other one dropped)
 
 
 @dataclass

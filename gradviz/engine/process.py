@@ -22,6 +22,7 @@ import numpy as np
 
 from ..i18n import Msg, message
 from . import protocol as msg
+from .checkpoints import BUDGET_SHARE
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
@@ -79,6 +80,7 @@ class Server:
         self.ended = False
         self.end_reason: str | None = None
         self.deferred: list = []  # commands that came while a task ran, handled after it
+        self.history_budget: int | None = None  # SetHistoryBudget: bounds the kept training states
         self._reset_batch()
 
     def _reset_batch(self):
@@ -148,6 +150,11 @@ class Server:
 
     def on_set(self, m: msg.SetOption) -> None:
         self.set_option(m.name, m.value)
+
+    def on_budget(self, m: msg.SetHistoryBudget) -> None:
+        self.history_budget = int(m.budget)
+        if self.engine is not None:
+            self.engine.checkpoints.budget = self.history_budget // BUDGET_SHARE
 
     def on_nodes(self, _m: msg.GetNodes) -> None:
         self.send_nodes()
@@ -221,6 +228,7 @@ class Server:
         msg.Pause: on_pause,
         msg.Step: on_step,
         msg.SetOption: on_set,
+        msg.SetHistoryBudget: on_budget,
         msg.GetNodes: on_nodes,
         msg.Fault: on_fault,
         msg.ComputeVariants: on_task,
@@ -285,12 +293,15 @@ class Server:
         self.speed = float(session.options.speed)
         try:
             self.engine = e = Engine(session)
+            if self.history_budget is not None:
+                e.checkpoints.budget = self.history_budget // BUDGET_SHARE
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
+        rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds
         info = {
-            "param_layout": e.param_layout.to_dict(),
-            "grad_layout": e.grad_layout.to_dict(),
-            "aux_layout": e.aux_layout.to_dict(),
+            "param_layout": rp.to_dict(),
+            "grad_layout": rg.to_dict(),
+            "aux_layout": ra.to_dict(),
             "program": e.program.source,
             "inputs": {n: e.initial[n] for n in e.program.input_names},
             "params": e.current_params(),
@@ -324,7 +335,7 @@ class Server:
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
         self.b_steps.append(r.step)
-        self.b_rows.append(r.row)
+        self.b_rows.append(r.row if self.engine.plan.identity else self.engine.plan.reduce(r.row[None])[0])
         self.b_ms.append(r.step_ms)
         reason = finish_step(self.engine, r)
         if reason:
@@ -407,7 +418,7 @@ class Server:
         if first_end(e, first, rows) is not None:
             return self.record(e.block_results(first, rows, t_ms))
         self.b_steps.extend(range(first, first + len(rows)))
-        self.b_rows.extend(rows)
+        self.b_rows.extend(e.plan.reduce(rows))
         self.b_ms.extend([t_ms] * len(rows))
         return False
 

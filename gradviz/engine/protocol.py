@@ -48,6 +48,14 @@ class SetOption:
 
 
 @message
+class SetHistoryBudget:
+    """The memory the run may keep (model/history.py: DEFAULT_BUDGET); the engine's kept training
+    states get checkpoints.BUDGET_SHARE of it. Kept across builds."""
+
+    budget: int  # bytes
+
+
+@message
 class GetNodes:
     """Send the node values and gradients at the current parameters."""
 
@@ -160,6 +168,7 @@ COMMANDS = (
     Pause,
     Step,
     SetOption,
+    SetHistoryBudget,
     GetNodes,
     Quit,
     Fault,

@@ -24,6 +24,7 @@ from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
 from ..model.ops import OPS
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
+from ..model.recording import RecordingPlan
 from .checkpoints import GRAPH_INTERVAL, INTERVAL, Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
 
@@ -174,6 +175,8 @@ class Engine:
             for n in g.parameters()
         }
         self.param_layout, self.grad_layout, self.aux_layout = run_layouts(self.program, self.shapes)
+        # what leaves the engine of each step: large tensors as summaries (model/recording.py)
+        self.plan = RecordingPlan(self.param_layout, self.grad_layout, self.aux_layout)
         self.optimizer = None
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer

@@ -46,7 +46,12 @@ class HistoryWriter:
         self.fp.write(json.dumps(rec, allow_nan=False) + "\n")
 
     def write_run(
-        self, config: dict, inputs: dict[str, np.ndarray], session: dict | None = None, program: str | None = None
+        self,
+        config: dict,
+        inputs: dict[str, np.ndarray],
+        session: dict | None = None,
+        program: str | None = None,
+        kept_every: int = 1,
     ) -> None:
         pl, gl, al = self.layouts
         rec: dict[str, Any] = {
@@ -57,6 +62,8 @@ class HistoryWriter:
             "inputs": {k: tolist(v) for k, v in inputs.items()},
             "layout": {"params": pl.to_dict(), "grads": gl.to_dict(), "aux": al.to_dict()},
         }
+        if kept_every > 1:  # a history thinned to its budget (model/history.py): the steps kept
+            rec["kept_every"] = int(kept_every)
         if session is not None:
             rec["session"] = session
         if program is not None:
@@ -102,7 +109,7 @@ def write_history(
     """Write a model.history.History in this format (the app's "Save run with history")."""
     h = history
     w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
-    w.write_run(config, inputs, session=session, program=program)
+    w.write_run(config, inputs, session=session, program=program, kept_every=getattr(h, "stride", 1))
     steps, loss, params, grads, aux, ms, lr = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms, h.lr
     for i in range(h.n):
         w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))

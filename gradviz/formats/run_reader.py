@@ -32,7 +32,7 @@ CHUNK_BYTES = 4 * 1024 * 1024
 MAX_STEP = 2**53  # step numbers are read as float64: exact up to here
 F32_MAX = float(np.finfo(np.float32).max)
 READ_SHARE = 0.25  # of the progress bar: reading the bytes; the rest is parsing
-HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program"}
+HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program", "kept_every"}
 STEP_KEYS = {"type", "step", "loss", "lr", "params", "grads", "aux", "step_ms"}
 END_KEYS = {"type", "reason", "steps", "message"}
 # a JSON number in a value position (after ": ", ", " or "["), never a digit inside a key
@@ -136,6 +136,7 @@ class _Reader:
 
     def _check_head(self, head: Any) -> None:
         from ..model.codegen import generate, run_layouts
+        from ..model.recording import RecordingPlan
         from ..model.session import Session, SessionError
 
         ln = f"line {self.head_lineno}"
@@ -151,6 +152,9 @@ class _Reader:
             raise _Bad(f"{ln}: unknown field(s) {', '.join(quote(k, 40) for k in sorted(unknown)[:5])}")
         if "session" not in head:
             raise _Bad(f"{ln}: the run record holds no session")
+        self.kept_every = head.get("kept_every", 1)  # a thinned history (model/history.py)
+        if "kept_every" in head and not (_is_int(self.kept_every) and 2 <= self.kept_every <= MAX_STEP):
+            raise _Bad(f'{ln}: "kept_every" must be a whole number from 2 to {MAX_STEP:,}')
         try:
             self.session = Session.from_dict(head["session"], f"{ln}: the run's session")
         except SessionError as e:
@@ -172,7 +176,7 @@ class _Reader:
             )
         shapes = s.graph.check()
         program = generate(s.graph, s.options)
-        self.layouts = run_layouts(program, shapes)
+        self.layouts = RecordingPlan(*run_layouts(program, shapes)).layouts  # large tensors: summaries
         lay = head.get("layout")
         if not isinstance(lay, dict) or set(lay) != {"params", "grads", "aux"}:
             raise _Bad(f'{ln}: "layout" must be an object with "params", "grads" and "aux"')
@@ -180,7 +184,8 @@ class _Reader:
             got = lay[key]
             ok = (
                 isinstance(got, dict)
-                and set(got) == {"names", "shapes"}
+                and set(got) == set(expected.to_dict())
+                and got.get("summaries") == expected.to_dict().get("summaries")
                 and got["names"] == expected.names
                 and isinstance(got["shapes"], list)
                 and len(got["shapes"]) == len(expected.shapes)
@@ -190,7 +195,15 @@ class _Reader:
                 )
             )
             if not ok:
-                want = ", ".join(f"{n} {tuple(sh)}" for n, sh in zip(expected.names, expected.shapes)) or "nothing"
+                want = (
+                    ", ".join(
+                        f"{n} {tuple(expected.summaries[n])} as a summary of {sh[0]} values"
+                        if n in expected.summaries
+                        else f"{n} {tuple(sh)}"
+                        for n, sh in zip(expected.names, expected.shapes)
+                    )
+                    or "nothing"
+                )
                 raise _Bad(
                     f'{ln}: "layout" "{key}" does not match the run\'s session (expected {want}, found '
                     f"{shorten(json.dumps(got), 80)})"
@@ -421,7 +434,17 @@ class _Reader:
             raise _Bad(
                 f'line {lines[i]}: "step" must be a whole number from 1 to {MAX_STEP:,}, found {shorten(steps[i])}'
             )
-        if len(steps):
+        if len(steps) and self.kept_every > 1:  # thinned: every kept_every-th step, and the last
+            off = np.zeros(len(steps), bool)
+            off[1:] = np.diff(steps) <= 0
+            off[:-1] |= steps[:-1] % self.kept_every != 0
+            if off.any():
+                i = int(np.argmax(off))
+                raise _Bad(
+                    f'line {lines[i]}: "step" is {int(steps[i])}: with "kept_every" {self.kept_every} the steps must '
+                    f"increase, each but the last a multiple of it"
+                )
+        elif len(steps):
             expect = steps[0] + np.arange(len(steps))
             off = steps != expect
             if off.any():

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..i18n import Msg
 from .formatting import fmt_number
+from .recording import STATS
 from .history import History
 
 RATIO_LIMIT = 1.0
@@ -107,8 +108,8 @@ def ratios(h: History) -> tuple[list[str], np.ndarray]:
     out = np.empty((h.n, len(names)))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for j, (name, gs) in enumerate(zip(names, _slices(h.grad_layout))):
-            g = np.sqrt(np.sum(h.grads[:, gs].astype(np.float64) ** 2, axis=1))
-            p = np.sqrt(np.sum(h.params[:, pcols[name]].astype(np.float64) ** 2, axis=1))
+            g = _norm(h.grad_layout, name, h.grads[:, gs])
+            p = _norm(h.param_layout, name, h.params[:, pcols[name]])
             out[:, j] = np.abs(lr) * g / p
     return names, out
 
@@ -125,6 +126,14 @@ def first_ratio_above(h: History, limit: float = RATIO_LIMIT) -> RatioCrossing |
     i = int(rows[0])
     j = int(np.flatnonzero(over[i])[0])
     return RatioCrossing(int(h.steps[i]), names[j], float(r[i, j]))
+
+
+def _norm(layout, name: str, cols: np.ndarray) -> np.ndarray:
+    """Per row, the norm of tensor `name` from its columns: of a summarised tensor (model/recording.py)
+    its recorded norm, of any other every element's."""
+    if name in layout.summaries:
+        return cols[:, STATS.index("norm")].astype(np.float64)
+    return np.sqrt(np.sum(cols.astype(np.float64) ** 2, axis=1))
 
 
 def _slices(layout) -> list[slice]:
@@ -144,8 +153,8 @@ def update_table(h: History, name: str, element: int | None, rows: slice) -> dic
     lr = h.lr[rows].astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if element is None:
-            pv = np.sqrt(np.sum(p**2, axis=1))
-            gv = np.sqrt(np.sum(g**2, axis=1))
+            pv = _norm(h.param_layout, name, p)
+            gv = _norm(h.grad_layout, name, g)
             uv = np.abs(lr) * gv
         else:
             pv, gv = p[:, element], g[:, element]

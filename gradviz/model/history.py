@@ -3,7 +3,13 @@ formats.records.write_history exports.
 
 Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. A
 min/max pyramid (blocks of 16, 256, 4096 and 65536 steps), updated as steps arrive, lets a plot
-of any zoom draw about a thousand points per curve instead of every step. Qt-free."""
+of any zoom draw about a thousand points per curve instead of every step.
+
+The history never holds more than its memory budget (DEFAULT_BUDGET, settable): its buffers are
+capped at the rows the budget allows, and when they are full the old steps are thinned, every
+second one dropped (`stride` doubles: the history then keeps the steps that are multiples of it,
+and the latest step). The row itself stays small because large tensors arrive as summaries
+(model/recording.py). Qt-free."""
 
 from __future__ import annotations
 
@@ -14,13 +20,16 @@ from .layout import Layout
 
 LOD_FACTOR = 16
 LOD_LEVELS = 4  # block sizes 16, 256, 4096, 65536
+DEFAULT_BUDGET = 1 << 30  # bytes of history per run, whatever the graph
+MIN_BUDGET_MB, MAX_BUDGET_MB = 16, 1 << 20  # what --history-budget and the app accept
+MIN_ROWS = 64  # kept whatever the budget
 
 
 class _Envelope:
     """Per-block min and max of a (n, cols) series, at several block sizes."""
 
-    def __init__(self, cols: int):
-        self.cols = cols
+    def __init__(self, cols: int, max_rows: int):
+        self.cols, self.max_rows = cols, max_rows
         self.mins = [np.zeros((0, cols), np.float32) for _ in range(LOD_LEVELS)]
         self.maxs = [np.zeros((0, cols), np.float32) for _ in range(LOD_LEVELS)]
 
@@ -35,7 +44,7 @@ class _Envelope:
             nb = -(-src_n // LOD_FACTOR)
             first = start // LOD_FACTOR
             if len(self.mins[lv]) < nb:
-                grow = max(nb, 2 * len(self.mins[lv]))
+                grow = max(nb, min(2 * len(self.mins[lv]), -(-self.max_rows // self.block(lv))))
                 for arrs in (self.mins, self.maxs):
                     new = np.zeros((grow, self.cols), np.float32)
                     new[: len(arrs[lv])] = arrs[lv]
@@ -50,9 +59,17 @@ class _Envelope:
 
 class History:
     """Columns of one float32 table per step: loss, every parameter element (before that step's
-    update), every gradient element, the global gradient norm; plus step numbers, aux, timing."""
+    update), every gradient element, the global gradient norm; plus step numbers, aux, timing.
+    (Of a summarised tensor, its recorded columns: the global norm then is over those.)"""
 
-    def __init__(self, param_layout: Layout, grad_layout: Layout, aux_layout: Layout, capacity: int = 1024):
+    def __init__(
+        self,
+        param_layout: Layout,
+        grad_layout: Layout,
+        aux_layout: Layout,
+        capacity: int = 1024,
+        budget: int = DEFAULT_BUDGET,
+    ):
         self.param_layout, self.grad_layout, self.aux_layout = param_layout, grad_layout, aux_layout
         self.n = 0
         self.version = 0  # bumped on every change, so views redraw only when needed
@@ -64,9 +81,28 @@ class History:
             "norm": slice(1 + P + G, 2 + P + G),
         }
         self._width = 2 + P + G
-        self._env = _Envelope(self._width)
+        # the global gradient norm: of every element of a tensor recorded whole, and of a
+        # summarised one its own norm (its first column, recording.STATS)
+        self._norm_parts = None
+        if grad_layout.summaries:
+            cols, at = [], 0
+            for n, k in zip(grad_layout.names, grad_layout.sizes):
+                cols += [at] if n in grad_layout.summaries else range(at, at + k)
+                at += k
+            self._norm_parts = np.asarray(cols, np.int64)
+        self.budget = int(budget)
+        self.max_rows = max(MIN_ROWS, self.budget // self.row_bytes(self._width, aux_layout.total))
+        self.stride = 1  # the history keeps the steps that are multiples of it (and the latest)
+        self._env = _Envelope(self._width, self.max_rows)
         self.bad_steps: list[int] = []  # steps with a non-finite loss or gradient (first 100)
-        self._alloc(capacity)
+        self._alloc(min(capacity, self.max_rows))
+
+    @staticmethod
+    def row_bytes(width: int, aux: int) -> int:
+        """The bytes one kept step costs: its row, its aux, step number, ms and lr, and its share of
+        the min/max levels (with their growth slack)."""
+        levels = sum(2 * width * 4 / _Envelope.block(lv) for lv in range(LOD_LEVELS))
+        return int(width * 4 + aux * 4 + 8 + 4 + 4 + 2 * levels) + 1
 
     def _alloc(self, cap: int) -> None:
         self._step = np.zeros(cap, np.int64)
@@ -83,6 +119,7 @@ class History:
         cap = self.capacity
         while cap < need:
             cap *= 2
+        cap = min(cap, self.max_rows)
         old = (self._step, self._table, self._aux, self._ms, self._lr)
         self._alloc(cap)
         for dst, src in zip((self._step, self._table, self._aux, self._ms, self._lr), old):
@@ -92,9 +129,15 @@ class History:
         """Append a batch: 1-D steps/loss/step_ms/lr and 2-D (batch, total) params/grads/aux.
 
         lr is the learning rate in force at each step (None where a file did not record it)."""
-        k = len(steps)
-        if k == 0:
+        if len(steps) == 0:
             return
+        steps = np.asarray(steps)
+        if self.stride > 1 or self.n + len(steps) > self.max_rows:
+            keep = self._fit(steps)
+            if not keep.all():
+                steps, loss, params, grads = steps[keep], _rows(loss, keep), _rows(params, keep), _rows(grads, keep)
+                aux, step_ms, lr = _rows(aux, keep), _rows(step_ms, keep), None if lr is None else _rows(lr, keep)
+        k = len(steps)
         if self.n + k > self.capacity:
             self._grow(self.n + k)
         s = slice(self.n, self.n + k)
@@ -105,6 +148,8 @@ class History:
         t[s, c["params"]] = np.asarray(params, np.float32).reshape(k, -1)
         g = np.asarray(grads, np.float32).reshape(k, -1)
         t[s, c["grads"]] = g
+        if self._norm_parts is not None:
+            g = g[:, self._norm_parts]
         with np.errstate(over="ignore", invalid="ignore"):
             t[s, c["norm"]] = np.sqrt(np.sum(g.astype(np.float64) ** 2, axis=1)).reshape(k, 1)
         self._aux[s] = np.asarray(aux, np.float32).reshape(k, -1)
@@ -117,8 +162,49 @@ class History:
         self.n += k
         self.version += 1
 
+    def _fit(self, steps: np.ndarray) -> np.ndarray:
+        """Which of the incoming steps to keep; thins the kept ones until they all fit."""
+        if self.n and self._step[self.n - 1] % self.stride:
+            self.n -= 1  # the latest step, kept off the stride until a later one came
+        while True:
+            keep = steps % self.stride == 0
+            keep[-1] = True
+            if self.n + int(keep.sum()) <= self.max_rows:
+                return keep
+            self._thin()
+
+    def _thin(self) -> None:
+        """Keep every second of the kept steps: those at multiples of twice the stride."""
+        self.stride *= 2
+        rows = np.flatnonzero(self._step[: self.n] % self.stride == 0)
+        for a in (self._step, self._table, self._aux, self._ms, self._lr):
+            a[: len(rows)] = a[rows]
+        self.n = len(rows)
+        self._env = _Envelope(self._width, self.max_rows)
+        if self.n:
+            self._env.update(self._table, 0, self.n)
+        self.version += 1
+
+    def set_budget(self, budget: int) -> None:
+        """A new budget; a smaller one thins the history (and shrinks its buffers) now."""
+        self.budget = int(budget)
+        self.max_rows = max(MIN_ROWS, self.budget // self.row_bytes(self._width, self.aux_layout.total))
+        self._env.max_rows = self.max_rows
+        while self.n > self.max_rows:
+            self._thin()
+        if self.capacity > self.max_rows:
+            old = (self._step, self._table, self._aux, self._ms, self._lr)
+            self._alloc(self.max_rows)
+            for dst, src in zip((self._step, self._table, self._aux, self._ms, self._lr), old):
+                dst[: self.n] = src[: self.n]
+            self._env = _Envelope(self._width, self.max_rows)
+            if self.n:
+                self._env.update(self._table, 0, self.n)
+        self.version += 1
+
     def clear(self) -> None:
         self.n = 0
+        self.stride = 1
         self.bad_steps = []
         self.version += 1
 
@@ -190,9 +276,9 @@ class History:
         n = self.n
         if n == 0:
             return np.zeros(0), np.zeros((0, self._width), np.float32)
-        first = int(self._step[0])
-        i0 = 0 if x0 is None else int(np.clip(np.floor(x0) - first, 0, n - 1))
-        i1 = n if x1 is None else int(np.clip(np.ceil(x1) - first + 2, 1, n))
+        steps = self._step[:n]
+        i0 = 0 if x0 is None else int(np.clip(np.searchsorted(steps, np.floor(x0)), 0, n - 1))
+        i1 = n if x1 is None else int(np.clip(np.searchsorted(steps, np.ceil(x1)) + 2, 1, n))
         count = i1 - i0
         if count <= max_points:
             return self._step[i0:i1].astype(np.float64), self._table[i0:i1]
@@ -201,9 +287,16 @@ class History:
             if count / bs * 2 <= max_points or lv == LOD_LEVELS - 1:
                 b0, b1 = i0 // bs, -(-i1 // bs)
                 mins, maxs = self._env.mins[lv][b0:b1], self._env.maxs[lv][b0:b1]
-                centres = first + (np.arange(b0, b1) * bs + np.minimum(bs, n - np.arange(b0, b1) * bs) / 2.0)
+                starts = np.arange(b0, b1) * bs  # a block's centre: halfway between its first and last step
+                centres = (steps[starts] + steps[np.minimum(starts + bs, n) - 1] + 1) / 2.0
                 x = np.repeat(centres, 2)
                 y = np.empty((2 * len(mins), self._width), np.float32)
                 y[0::2], y[1::2] = mins, maxs
                 return x, y
         raise AssertionError("unreachable")
+
+
+def _rows(a, keep: np.ndarray):
+    """The kept rows of a batch argument (a scalar stays as it is)."""
+    a = np.asarray(a)
+    return a[keep] if a.ndim and len(a) == len(keep) else a

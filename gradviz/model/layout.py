@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 
 @dataclass
 class Layout:
-    """Names and shapes of the tensors of one record kind, flattened end to end."""
+    """Names and shapes of the tensors of one record kind, flattened end to end.
+
+    A recorded layout (model.recording) may hold a large tensor as its summary: then `shapes`
+    has the summary's width and `summaries` the tensor's full shape, by name."""
 
     names: list[str]
     shapes: list[tuple[int, ...]]
+    summaries: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def sizes(self) -> list[int]:
@@ -24,9 +28,13 @@ class Layout:
 
     def labels(self) -> list[str]:
         """One label per flattened element: w[0,1], b[2], loss."""
+        from .recording import summary_labels
+
         out = []
         for n, s in zip(self.names, self.shapes):
-            if not s:
+            if n in self.summaries:
+                out += summary_labels(n, self.summaries[n])
+            elif not s:
                 out.append(n)
             else:
                 out += [f"{n}[{','.join(map(str, idx))}]" for idx in np.ndindex(*s)]
@@ -45,11 +53,17 @@ class Layout:
         return out
 
     def to_dict(self) -> dict:
-        return {"names": list(self.names), "shapes": [list(s) for s in self.shapes]}
+        d = {"names": list(self.names), "shapes": [list(s) for s in self.shapes]}
+        if self.summaries:  # what each column of a summary is: its stats, then which elements
+            from .recording import describe_summary
+
+            d["summaries"] = {n: describe_summary(s) for n, s in self.summaries.items()}
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> Layout:
-        return cls(list(d["names"]), [tuple(s) for s in d["shapes"]])
+        summaries = {n: tuple(s["shape"]) for n, s in d.get("summaries", {}).items()}
+        return cls(list(d["names"]), [tuple(s) for s in d["shapes"]], summaries)
 
 
 LOSS_COL = 0  # a step's row: [loss, lr, params, grads, aux]

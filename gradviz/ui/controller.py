@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..engine import protocol as msg
-from ..model.history import History
+from ..model.history import DEFAULT_BUDGET, History
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
 from ..model.runstate import ENGINE_UP, Event, Phase, RunState
 from ..model.session import Session
@@ -52,6 +52,7 @@ class TrainingController(QObject):
         self.run_id = 0
         self.session: Session | None = None
         self.history: History | None = None
+        self.history_budget = DEFAULT_BUDGET  # bytes: set_history_budget
         self.info: dict = {}
         self.nodes: msg.Nodes | None = None
         self.last_error: str | None = None
@@ -132,7 +133,7 @@ class TrainingController(QObject):
         self._pending_history = None
         if recorded is not None:
             layouts, arrays, reason = recorded
-            h = History(*layouts)
+            h = History(*layouts, budget=self.history_budget)
             h.append(*arrays)
             self._pending_history = (h, reason)
         self.reset()
@@ -177,6 +178,7 @@ class TrainingController(QObject):
         self.last_error = None
         self.last_detail = ""
         self._apply(Event.BUILD)
+        self._send(msg.SetHistoryBudget(self.history_budget))
         self._send(msg.Build(self.run_id, self.session.to_dict()))
 
     def start(self) -> None:
@@ -212,6 +214,14 @@ class TrainingController(QObject):
             setattr(self.session.options, name, value)
         self._send(msg.SetOption(name, value))
 
+    def set_history_budget(self, budget: int) -> None:
+        """The memory a run may keep: the history now and from now on (thinned at once if it
+        holds more), and the engine's kept training states (a share of it)."""
+        self.history_budget = int(budget)
+        if self.history is not None:
+            self.history.set_budget(self.history_budget)
+        self._send(msg.SetHistoryBudget(self.history_budget))
+
     def run_task(self, command, **fields) -> int | None:
         """Ask the engine for a lesson (a protocol.TASKS class) on the run's session; the replies
         come through taskReplied with the task id returned (None: no run to ask about)."""
@@ -225,11 +235,17 @@ class TrainingController(QObject):
         self._send(msg.Cancel(task_id))
 
     # -- time travel --------------------------------------------------------------------------
+    @property
+    def past_values_known(self) -> bool:
+        """Whether the history holds every parameter element of past steps (not where a large
+        tensor is recorded as a summary, model/recording.py): the nodes then stay at the last step."""
+        return self.history is not None and not self.history.param_layout.summaries
+
     def show_step(self, step: int) -> None:
         """Ask for the node values and gradients at the parameters the history holds for `step`
         (answered by pastNodes)."""
         h = self.history
-        i = h.index(step) if h is not None else None
+        i = h.index(step) if h is not None and self.past_values_known else None
         if i is not None:
             self._send(msg.SnapshotAt(step, h.param_layout.unflatten(h.params[i].copy())))
 
@@ -267,7 +283,13 @@ class TrainingController(QObject):
             self.message.emit(self.tr("The engine answers again"))
             self._apply(Event.ANSWER)
         new_data = False
-        for m in c.drain():
+        replies = c.drain()
+        # only the latest node values are shown: older ones still queued are skipped (a large
+        # graph's values are megabytes, and showing each cost the window more than they arrive)
+        last_nodes = max((i for i, m in enumerate(replies) if type(m) is msg.Nodes), default=-1)
+        for i, m in enumerate(replies):
+            if type(m) is msg.Nodes and i != last_nodes:
+                continue
             handler = _REPLIES.get(type(m))
             if handler is None:
                 continue
@@ -312,7 +334,7 @@ class TrainingController(QObject):
         info = m.info
         self.info = info
         layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
-        self.history = History(*layouts)
+        self.history = History(*layouts, budget=self.history_budget)
         self.abandoned = []
         kept, self._pending_history = self._pending_history, None
         self.recorded = False

@@ -27,6 +27,7 @@ from ..model.runstate import Control, Permissions, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
+from ..model.history import DEFAULT_BUDGET, MAX_BUDGET_MB, MIN_BUDGET_MB
 from .language import tr_msg
 
 API_ITEMS = [
@@ -87,6 +88,7 @@ class ControlPanel(QWidget):
     resetClicked = Signal()
     cancelClicked = Signal()
     restartClicked = Signal()
+    historyBudgetChanged = Signal(int)  # bytes (model/history.py: the run's memory budget)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -175,6 +177,19 @@ class ControlPanel(QWidget):
         form.addRow(self.tr("Seed"), self.seedSpin)
         form.addRow(self.tr("Stop at loss"), self.untilLossSpin)
         form.addRow(self.tr("Max steps"), self.maxStepsSpin)
+        self.budgetSpin = QSpinBox()
+        self.budgetSpin.setObjectName("historyBudgetSpin")
+        self.budgetSpin.setRange(MIN_BUDGET_MB, MAX_BUDGET_MB)
+        self.budgetSpin.setValue(DEFAULT_BUDGET >> 20)
+        self.budgetSpin.setSuffix(" MB")  # a unit, as written in Chinese too
+        self.budgetSpin.setKeyboardTracking(False)  # applied when typed in full, not per digit
+        self.budgetSpin.setToolTip(
+            self.tr(
+                "The memory the run's history may take; past it, old steps are thinned out. Can change at any time."
+            )
+        )
+        self.budgetSpin.valueChanged.connect(lambda mb: self.historyBudgetChanged.emit(int(mb) << 20))
+        form.addRow(self.tr("History budget"), self.budgetSpin)
         lay.addLayout(form)
         lay.addStretch(1)
 

@@ -236,7 +236,7 @@ class GifRecorder(QObject):
     def _poll(self) -> None:
         tt, c = self.w.timeTravel, self.w.controller
         step = self.steps[len(self.frames)]
-        ready = tt.shown == step and tt.past is not None
+        ready = (tt.shown == step and tt.past is not None) or not c.past_values_known
         if not ready and c.engine_running and not self._deadline.hasExpired():
             self._timer.start(POLL_MS)
             return

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from ..engine import protocol as msg
 from ..lessons.landscape import Plane
-from ..model.formatting import fmt_number
+from ..model.formatting import fmt_number, fmt_tensor
 from ..model.layout import Layout
 from ..i18n import QT_TRANSLATE_NOOP
 from ..model.steps import at_parameters
@@ -256,8 +256,13 @@ class VariantsTab(QWidget):
         self.whyLabel.setVisible(False)
 
 
+MAX_TABLE_ELEMENTS = 256  # beyond, a tensor is said in one line: Qt took minutes to lay out a million cells
+
+
 def _matrix_html(a: np.ndarray, bold: np.ndarray) -> str:
     """Every element, 3 decimals, in rows as the tensor's; the ones in `bold` stand out."""
+    if a.size > MAX_TABLE_ELEMENTS:
+        return f'<span style="{_CODE}; font-size:11pt">{html.escape(fmt_tensor(a))}</span>'
     a2, b2 = np.atleast_2d(a), np.atleast_2d(bold)
     if a.ndim == 1 and a.size > 4:
         a2, b2 = a.reshape(-1, 1), bold.reshape(-1, 1)  # a long vector reads down a column

@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
         self.controls.resetClicked.connect(self.reset)
         self.controls.cancelClicked.connect(self.controller.cancel)
         self.controls.restartClicked.connect(self.restart_engine)
+        self.controls.historyBudgetChanged.connect(self.controller.set_history_budget)
         self.waitButton.clicked.connect(self.wait_for_engine)
         self.restartButton.clicked.connect(self.restart_engine)
         c = self.controller

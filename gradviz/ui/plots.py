@@ -29,6 +29,7 @@ from ..i18n import QT_TRANSLATE_NOOP
 from ..model.colorscale import bar_labels, row_scale
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
+from ..model.recording import STATS, numel
 from ..model.steps import heatmap_title, state_at
 from . import theme
 from .heatmap import LUT
@@ -50,11 +51,16 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
     return w
 
 
-def _title(w: pg.PlotWidget, title: str, ylabel: str) -> None:
-    """The title and axis labels in the current language (title, ylabel: marked in context PlotPanel)."""
+def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
+    """The title and axis labels in the current language (title, ylabel: marked in context
+    PlotPanel); `note`, already translated, in small type under the title (what the plot shows
+    of a large run)."""
     w.gv_titles = (title, ylabel)
+    w.gv_note = note
+    small = f"<br><span style='font-size:9pt'>{note}</span>" if note else ""
     w.setTitle(
         f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>"
+        + small
     )
     w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
@@ -233,8 +239,8 @@ class PlotPanel(QWidget):
 
     def _retranslate(self) -> None:
         """Titles, axes, legends and line labels in the new language (language.py does the widgets)."""
+        self._note_thinning(force=True)
         for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-            _title(w, *w.gv_titles)
             legend = w.plotItem.legend
             for sample, label in legend.items if legend is not None else ():
                 if sample.item in self._legend_names:
@@ -251,7 +257,30 @@ class PlotPanel(QWidget):
             self.refresh(force=True)
 
     def _element_label(self, name: str, size: int) -> str:
+        full = self.history.param_layout.summaries.get(name) if self.history is not None else None
+        if full is not None:  # model/recording.py: what a summarised tensor's lines are
+            return self.tr("{name} (summary: min, max, mean, quantiles; {samples} of {size} elements)").format(
+                name=name, samples=size - len(STATS), size=f"{numel(full):,}"
+            )
         return name if size == 1 else self.tr("{name} ({size} elements)").format(name=name, size=size)
+
+    def _note_thinning(self, force: bool = False) -> None:
+        """Under each title, what a large run's plots show: large tensors as summaries, and the
+        steps kept once the history's budget made it thin out old ones."""
+        h = self.history
+        key = (h.stride, h.budget) if h is not None else None
+        if key == getattr(self, "_noted", None) and not force:
+            return
+        self._noted = key
+        notes = []
+        if h is not None and h.param_layout.summaries:
+            notes.append(self.tr("large tensors: summaries and sampled elements"))
+        if h is not None and h.stride > 1:
+            notes.append(
+                self.tr("every {n}th step kept (history budget {mb} MB)").format(n=h.stride, mb=h.budget >> 20)
+            )
+        for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+            _title(w, *w.gv_titles, "; ".join(notes) if w is not self.lossPlot or h and h.stride > 1 else "")
 
     # -- fitting narrow plots (a 1024-pixel screen, presentation mode's larger text) -------------
     def resizeEvent(self, e) -> None:
@@ -325,6 +354,7 @@ class PlotPanel(QWidget):
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
         if history is None:
+            self._note_thinning(force=True)
             self.show_step(None)
             return
         pl, gl = history.param_layout, history.grad_layout
@@ -369,6 +399,7 @@ class PlotPanel(QWidget):
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
         self.fit_labels()
+        self._note_thinning(force=True)
         self.show_step(None)  # last: a history that holds steps already (an opened run) is drawn
 
     def _colour_bar(self, row: int, col: int) -> pg.ColorBarItem:
@@ -440,6 +471,7 @@ class PlotPanel(QWidget):
         if h is None or (h.version == self._version and not force and not self._range_dirty):
             return
         self._version, self._range_dirty = h.version, False
+        self._note_thinning()
         vb = self.lossPlot.getPlotItem().vb
         x0, x1 = (None, None) if self.follow else vb.viewRange()[0]
         x, Y = h.view(x0, x1, MAX_POINTS)

@@ -140,6 +140,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>最大步数</translation>
     </message>
     <message>
+        <source>The memory the run&apos;s history may take; past it, old steps are thinned out. Can change at any time.</source>
+        <translation>运行的历史最多可用的内存；超过后，之前的步会每隔一步删除一步。随时可以更改。</translation>
+    </message>
+    <message>
+        <source>History budget</source>
+        <translation>历史内存上限</translation>
+    </message>
+    <message>
         <source>Speed</source>
         <translation>速度</translation>
     </message>
@@ -1595,6 +1603,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>log scale</source>
         <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>{name} (summary: min, max, mean, quantiles; {samples} of {size} elements)</source>
+        <translation>{name}（摘要：最小值、最大值、平均值、分位数；{size} 个元素中的 {samples} 个）</translation>
+    </message>
+    <message>
+        <source>large tensors: summaries and sampled elements</source>
+        <translation>大张量：摘要和抽样的元素</translation>
+    </message>
+    <message>
+        <source>every {n}th step kept (history budget {mb} MB)</source>
+        <translation>每 {n} 步保留一步（历史内存上限 {mb} MB）</translation>
     </message>
     <message>
         <source>Hover a plot to read values</source>

@@ -1,0 +1,149 @@
+"""What a run records of each tensor at each step: every element of a small tensor; of a large one,
+per-tensor summaries (norm, min, max, mean, five quantiles) and a fixed set of sampled elements.
+
+A 1000x1000 Parameter recorded per element is 8 MB a step (value and gradient): the window's
+history, the pipe from the engine and `gradviz run`'s JSON Lines all grew without bound and the
+kernel's OOM killer ended the app. So the plan is decided once per build from the layouts, and
+the engine reduces each step's row with it before the row leaves the engine: the history, the
+plots, the exports and the run files only ever see the recorded row. A summarised tensor appears
+in a recorded Layout under its own name with shape (width,) and its full shape in
+`Layout.summaries`, so a recorded layout says what its columns are wherever it goes.
+
+The sampled elements are the same for every run of a tensor of that size (a seeded generator),
+so two runs of one graph record the same elements. Quantiles are computed over a larger fixed
+sample (QUANTILE_SAMPLES elements): exact quantiles of a million elements cost 15 ms a step;
+norm, min, max and mean are over every element. Qt-free and MindSpore-free."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .layout import LR_COL, Layout, row_slices
+
+STATS = ("norm", "min", "max", "mean", "q05", "q25", "q50", "q75", "q95")
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)  # the q.. stats, in order
+PER_ELEMENT_LIMIT = 256  # elements: up to this a tensor is recorded per element
+ROW_LIMIT = 16384  # recorded values a step: beyond, the largest tensors left are summarised too
+SAMPLES = 64  # sampled elements recorded per summarised tensor
+QUANTILE_SAMPLES = 4096  # elements the quantiles are computed over
+SEED = 13  # of the sampled elements' choice
+
+
+@lru_cache(maxsize=64)
+def _choice(size: int, k: int, salt: int) -> np.ndarray:
+    idx = np.random.default_rng((SEED, size, salt)).choice(size, min(k, size), replace=False)
+    idx = np.sort(idx).astype(np.int64)
+    idx.setflags(write=False)
+    return idx
+
+
+def sample_indices(size: int) -> np.ndarray:
+    """The flat indices of the elements recorded of a summarised tensor of `size` elements."""
+    return _choice(size, SAMPLES, 0)
+
+
+def quantile_indices(size: int) -> np.ndarray:
+    """The flat indices of the elements the quantiles of such a tensor are computed over."""
+    return _choice(size, QUANTILE_SAMPLES, 1)
+
+
+def numel(shape) -> int:
+    return int(np.prod(shape)) if len(shape) else 1
+
+
+def summary_width(shape) -> int:
+    return len(STATS) + len(sample_indices(numel(shape)))
+
+
+def summary_labels(name: str, shape) -> list[str]:
+    """Column labels of a summarised tensor: w:norm, w:min, ..., then its samples as w[i,j]."""
+    idx = sample_indices(numel(shape))
+    return [f"{name}:{s}" for s in STATS] + [
+        f"{name}[{','.join(map(str, np.unravel_index(int(i), tuple(shape))))}]" for i in idx
+    ]
+
+
+def describe_summary(shape) -> dict:
+    """A summarised tensor in a run file's layout: its shape, its columns' stats, then the flat
+    (row-major) indices of its sampled elements, and how many elements the quantiles are of."""
+    size = numel(shape)
+    return {
+        "shape": list(shape),
+        "stats": list(STATS),
+        "samples": sample_indices(size).tolist(),
+        "quantiles_of": len(quantile_indices(size)),
+    }
+
+
+def summarize(x: np.ndarray, shape) -> np.ndarray:
+    """(n, width) recorded columns of a summarised tensor from its (n, size) full columns."""
+    n, size = x.shape
+    out = np.empty((n, summary_width(shape)), np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out[:, 0] = [np.sqrt(np.dot(r, r)) for r in x]  # BLAS, in float32 (relative error ~1e-6)
+        out[:, 1] = x.min(axis=1)
+        out[:, 2] = x.max(axis=1)
+        out[:, 3] = x.sum(axis=1) / size  # pairwise summation
+        out[:, 4 : len(STATS)] = np.quantile(x[:, quantile_indices(size)], QUANTILES, axis=1).T
+    out[:, len(STATS) :] = x[:, sample_indices(size)]
+    return out
+
+
+def recorded(layout: Layout, limit: int = ROW_LIMIT, used: int = 0) -> Layout:
+    """The layout a run records for a full layout: its tensors above PER_ELEMENT_LIMIT elements
+    summarised, then the largest remaining ones while the row would pass `limit` values."""
+    shapes = [tuple(s) for s in layout.shapes]
+    big = {n for n, s in zip(layout.names, shapes) if numel(s) > PER_ELEMENT_LIMIT}
+
+    def width() -> int:
+        return used + sum(summary_width(s) if n in big else numel(s) for n, s in zip(layout.names, shapes))
+
+    for n, s in sorted(zip(layout.names, shapes), key=lambda t: -numel(t[1])):
+        if width() <= limit:
+            break
+        if numel(s) > summary_width(s):
+            big.add(n)
+    return Layout(
+        list(layout.names),
+        [(summary_width(s),) if n in big else s for n, s in zip(layout.names, shapes)],
+        {n: s for n, s in zip(layout.names, shapes) if n in big},
+    )
+
+
+class RecordingPlan:
+    """The recorded layouts of one build, and the reduction of full rows [loss, lr, params,
+    grads, aux] (layout.row_slices) to recorded rows of the same form."""
+
+    def __init__(self, params: Layout, grads: Layout, aux: Layout):
+        self.full = (params, grads, aux)
+        rp = recorded(params)
+        rg = recorded(grads, used=rp.total)
+        ra = recorded(aux, used=rp.total + rg.total)
+        self.layouts = (rp, rg, ra)
+        self.identity = not (rp.summaries or rg.summaries or ra.summaries)
+        # (source columns, destination columns, full shape or None) of each tensor in a row
+        self._parts: list[tuple[slice, slice, tuple | None]] = [(slice(0, LR_COL + 1), slice(0, LR_COL + 1), None)]
+        src_at = [s.start for s in row_slices(params, grads)]
+        dst_at = [s.start for s in row_slices(rp, rg)]
+        for full, rec, i, j in zip(self.full, self.layouts, src_at, dst_at):
+            for n, k_full, k_rec in zip(full.names, full.sizes, rec.sizes):
+                self._parts.append((slice(i, i + k_full), slice(j, j + k_rec), rec.summaries.get(n)))
+                i, j = i + k_full, j + k_rec
+        self.width = dst_at[-1] + ra.total
+
+    def reduce(self, rows: np.ndarray) -> np.ndarray:
+        """Recorded rows of full rows (n, full width); the rows themselves when nothing is summarised."""
+        if self.identity:
+            return rows
+        rows = np.asarray(rows, np.float32).reshape(-1, rows.shape[-1])
+        out = np.empty((len(rows), self.width), np.float32)
+        for src, dst, shape in self._parts:
+            out[:, dst] = rows[:, src] if shape is None else summarize(rows[:, src], shape)
+        return out
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """(name, samples, elements) of each summarised parameter (gradients share it)."""
+        rp = self.layouts[0]
+        return [(n, len(sample_indices(numel(s))), numel(s)) for n, s in rp.summaries.items()]
