@@ -228,6 +228,7 @@ def _stdout_stream():
 
 
 def cmd_run(a: argparse.Namespace) -> int:
+    from .engine.allocator import return_large_blocks
     from .engine.devices import DeviceError
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
@@ -243,6 +244,7 @@ def cmd_run(a: argparse.Namespace) -> int:
             check_output(a.out, inputs)  # refuse a bad --out before MindSpore is loaded
     except FileProblem as e:
         raise BadInput(f"--out {e}") from None
+    return_large_blocks()  # a large graph's memory would otherwise grow for as long as it trains
     try:
         engine = Engine(session)
     except (DeviceError, SessionError) as e:
@@ -286,6 +288,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         fp.flush()
         if out is not None:
             out.commit()
+        elif fp is not sys.stdout:
+            fp.detach()  # our wrapper, flushed: sys.stdout's buffer stays open (main() runs in tests)
     except OSError as e:
         if out is None:
             raise  # standard output failed: see _main

@@ -452,6 +452,7 @@ class Server:
 def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
     """Entry point of the spawned engine process, set up to train in `mode` on `device` (see
     devices.prepare_process: another mode or device needs a new process)."""
+    from .allocator import return_large_blocks
     from .devices import prepare_process, probe, quiet_mindspore
 
     outbox = Outbox(conn)
@@ -460,6 +461,7 @@ def serve(conn, mode: str = "pynative", device: str = "CPU") -> None:
     try:
         quiet_mindspore()
         prepare_process(mode, device)
+        return_large_blocks()
         try:
             devices = probe()
         except Exception as e:  # MindSpore itself failed to load
