@@ -256,9 +256,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     fp = out.file if out is not None else _stdout_stream()
 
     if a.history_budget is not None:  # the run streams its steps: only the kept states grow
-        from .engine.checkpoints import BUDGET_SHARE
-
-        engine.checkpoints.budget = a.history_budget // BUDGET_SHARE
+        engine.checkpoints.fit_history_budget(a.history_budget)
     plan = engine.plan  # large tensors are written as their summaries (model/recording.py)
     w = HistoryWriter(fp, *plan.layouts)
     pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
@@ -274,7 +272,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         try:
             while stop_requested() is None:
                 r = engine.step()
-                row = r.row if plan.identity else plan.reduce(r.row[None])[0]
+                row = plan.reduce_row(r.row)
                 w.write_step(r.step, r.loss, row[pc], row[gc], row[ac], r.step_ms, r.lr)
                 steps = r.step
                 reason = finish_step(engine, r)
@@ -494,8 +492,7 @@ def _write_results(cmd: str, command, a: argparse.Namespace) -> int:
         code = command(a)
         if sys.stdout is None:  # print() writes nothing to a closed standard output, silently
             raise OSError(errno.EBADF, "it is closed")
-        if not sys.stdout.closed:  # (run writes through a wrapper of its own, closed with it)
-            sys.stdout.flush()  # what is still buffered fails here, not at exit
+        sys.stdout.flush()  # what is still buffered fails here, not at exit
         return code
     except BrokenPipeError:
         # the reader went away (`gradviz run | head`): stop quietly, as Unix tools do

@@ -63,6 +63,11 @@ class Checkpoints:
         self._states: dict[int, TrainingState] = {}
         self._last: int | None = None  # the latest kept (due() runs before every step)
 
+    def fit_history_budget(self, budget: int) -> None:
+        """The run's memory budget (bytes, model/history.py) is `budget`: the kept states take
+        their share of it (BUDGET_SHARE), thinned at the next keep if they hold more."""
+        self.budget = int(budget) // BUDGET_SHARE
+
     def due(self, updates: int) -> bool:
         """Whether a state is to be kept now: none kept yet, or `interval` updates since the last
         (not only at multiples of it: a rewound run, or Graph-mode batches, can step over those)."""

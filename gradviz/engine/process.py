@@ -22,7 +22,6 @@ import numpy as np
 
 from ..i18n import Msg, message
 from . import protocol as msg
-from .checkpoints import BUDGET_SHARE
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
@@ -154,7 +153,7 @@ class Server:
     def on_budget(self, m: msg.SetHistoryBudget) -> None:
         self.history_budget = int(m.budget)
         if self.engine is not None:
-            self.engine.checkpoints.budget = self.history_budget // BUDGET_SHARE
+            self.engine.checkpoints.fit_history_budget(self.history_budget)
 
     def on_nodes(self, _m: msg.GetNodes) -> None:
         self.send_nodes()
@@ -294,7 +293,7 @@ class Server:
         try:
             self.engine = e = Engine(session)
             if self.history_budget is not None:
-                e.checkpoints.budget = self.history_budget // BUDGET_SHARE
+                e.checkpoints.fit_history_budget(self.history_budget)
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
         rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds
@@ -335,7 +334,7 @@ class Server:
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
         self.b_steps.append(r.step)
-        self.b_rows.append(r.row if self.engine.plan.identity else self.engine.plan.reduce(r.row[None])[0])
+        self.b_rows.append(self.engine.plan.reduce_row(r.row))
         self.b_ms.append(r.step_ms)
         reason = finish_step(self.engine, r)
         if reason:

@@ -143,6 +143,10 @@ class RecordingPlan:
             out[:, dst] = rows[:, src] if shape is None else summarize(rows[:, src], shape)
         return out
 
+    def reduce_row(self, row: np.ndarray) -> np.ndarray:
+        """One recorded row of one full row (the row itself when nothing is summarised)."""
+        return row if self.identity else self.reduce(row[None])[0]
+
     def describe(self) -> list[tuple[str, int, int]]:
         """(name, samples, elements) of each summarised parameter (gradients share it)."""
         rp = self.layouts[0]
