@@ -50,6 +50,7 @@ def test_a_graph_batch_that_runs_past_the_end_is_undone_whole(optimizer):
     to the updates before that step, exactly as numpy's optimizer after as many updates."""
     s = tutorial(optimizer=optimizer, mode="graph", lr=0.05)
     e = Engine(s)
+    e.fix_steps_per_call(8)
     end = e.batch_size + 5  # the step where the run ends
     e.steps_block()
     first, rows, ms = e.steps_block()
@@ -113,8 +114,9 @@ def test_checkpoints_stay_within_their_budget():
 def test_states_are_kept_after_a_rewind_off_the_interval():
     e = Engine(tutorial(optimizer="adam", lr=0.05, mode="graph"))
     e.checkpoints.interval = 16
+    e.fix_steps_per_call(8)
     for _ in range(4):
-        e.steps_block()  # 4 batches (codegen.steps_per_call: 32 steps each for the tutorial)
+        e.steps_block()  # 4 batches of 8
     e.rewind(13)
     starts = []
     for _ in range(4):

@@ -5,7 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
-from gradviz.engine.trainer import Engine
+from types import SimpleNamespace
+
+from gradviz.engine import trainer
+from gradviz.engine.trainer import STEPS_PER_CALL, TUNE_CALLS, Engine
 from gradviz.model.presets import load_preset
 from gradviz.engine.training import finish_step
 from reference import NumpyOptimizer, first_overflow, forward, grads_for, replay
@@ -202,8 +205,9 @@ def test_requires_grad_false_parameter_is_not_trained():
 def test_graph_mode_batches_match_single_steps_and_numpy():
     s = tutorial(mode="graph", aux_output=True)
     batched, single = Engine(s), Engine(s)
-    results = batched.block_results(*batched.steps_block())
-    assert batched.batch_size == len(results) == 32  # codegen.steps_per_call: the tutorial's 9 nodes
+    results = batched.block_results(*batched.steps_block())  # the steps trained while measuring
+    assert batched.batch_size in STEPS_PER_CALL and len(results) >= 3 * TUNE_CALLS
+    results += batched.block_results(*batched.steps_block())  # then batches of the chosen size
     for r in results:
         one = single.step()
         assert r.step == one.step
@@ -215,10 +219,56 @@ def test_graph_mode_batches_match_single_steps_and_numpy():
     assert results[0].loss == pytest.approx(loss, rel=1e-6)
 
 
+@pytest.mark.parametrize(
+    "call_us, step_us, cliff, chosen",
+    [
+        (80, 100, None, 8),  # a call's fixed cost: the largest size amortises it best
+        (80, 100, 4, 2),  # from 4 steps a call the step is 3x slower (MindSpore's actor threads)
+        (1, 5000, None, 1),  # a long step: larger calls gain less than TUNE_GAIN
+    ],
+)
+def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, cliff, chosen):
+    e = Engine(tutorial(mode="graph"))
+    clock = [0.0]
+    calls = []
+
+    def run_batch(steps):  # a cost model in place of MindSpore's calls, timed by a fake clock
+        calls.append(steps)
+        clock[0] += 1e-6 * (call_us + steps * step_us * (3 if cliff and steps >= cliff else 1))
+        return np.zeros((steps, e._width), np.float32)
+
+    monkeypatch.setattr(e, "_run_batch", run_batch)
+    monkeypatch.setattr(trainer, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    assert e.needs_compile(batch=True) and e.batch_size == 1
+    first, rows, _ = e.steps_block()
+    assert first == 1 and len(rows) == sum(calls) == e.updates
+    assert e.batch_size == chosen and not e.needs_compile(batch=True)
+    tried = sorted(set(calls))
+    assert tried == [k for k in STEPS_PER_CALL if k <= max(tried)] and max(tried) >= chosen
+    calls.clear()
+    first, rows, _ = e.steps_block()
+    assert calls == [chosen] and len(rows) == chosen and first == e.updates - chosen + 1
+
+
+def test_measuring_stops_at_the_limit_and_goes_on_next_time():
+    e = Engine(tutorial(mode="graph"))
+    first, rows, _ = e.steps_block(limit=5)  # the run has 5 steps left: too few to measure
+    assert len(rows) == 5 == e.updates and e.needs_compile(batch=True) and e.batch_size == 1
+    first, rows, _ = e.steps_block()
+    assert first == 6 and len(rows) >= 3 * TUNE_CALLS and e.batch_size in STEPS_PER_CALL
+    single = Engine(tutorial(mode="graph"))
+    for _ in range(6):
+        one = single.step()
+    r = e.block_results(first, rows, 0)[0]
+    assert r.step == one.step == 6 and r.loss == pytest.approx(one.loss, rel=1e-6)
+    np.testing.assert_allclose(r.params, one.params, rtol=1e-6)
+
+
 def test_run_ending_inside_a_batch_undoes_the_later_updates():
     s = load_preset("linreg_seed")
     s.options.mode = "graph"
     e = Engine(s)
+    e.fix_steps_per_call(8)  # 300 is inside a batch (8 * 37 + 4)
     reason = None
     while reason is None:
         for r in e.block_results(*e.steps_block()):

@@ -38,10 +38,10 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     delays the hand-offs between them. Measured here on the tutorial graph (2 cores):
     - PyNative: 900 steps/s on one core against 840 for the default pipeline spread over two,
       and the app trained at 0.62 of a bare loop with the default pipeline;
-    - Graph mode, 32 steps per compiled call (codegen.steps_per_call): 7,000-7,800 steps/s on
-      one core against 4,000-6,200 with the default pipeline busy on both (1.7-2 cores), which
-      left the window none; at 8 steps per call one core gave 4,000: the per-call cost of the
-      blocking runtime is what the larger calls amortise.
+    - Graph mode: MindSpore runs a small compiled graph (up to ~100 kernels) in the calling
+      thread, and a larger one through its actor threads, which on one core is 3-5 times
+      slower (Engine._tune measures the steps per call that stay under that); the default
+      pipeline kept two cores busy (1.7-2), which left the window none.
     On one core the hand-offs are yields on the same core and the window has the other core to
     itself. Other devices keep the defaults: these settings were measured on the CPU only.
     The mode is still fixed per process (a mode switch starts a new one, as a device switch

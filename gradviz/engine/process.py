@@ -404,7 +404,7 @@ class Server:
         if compiling:
             self.state("compiling")
         if batch:
-            ended = self._record_block(e, *e.steps_block())
+            ended = self._record_block(e, *e.steps_block(limit=e.session.options.steps - e.updates))
         else:
             ended = self.record([e.step()])
         if compiling and not ended:

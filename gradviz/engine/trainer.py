@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model.codegen import Program, generate, run_layouts
+from ..model.codegen import Program, batch_source, generate, run_layouts
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
@@ -30,6 +30,12 @@ from ..model.session import Options, Session, SessionError
 
 _module_ids = itertools.count(1)
 SMALL_TENSOR = 128  # elements: up to this size a tensor is read with tolist() (see _read_into)
+# Graph mode, flat out: steps per compiled call, measured by Engine._tune among these
+STEPS_PER_CALL = (1, 2, 4, 8)
+WARM_CALLS = 2  # calls of a new size before it is timed (MindSpore picks how to run it)
+TUNE_CALLS, TUNE_SECONDS = 8, 0.02  # then at least this many calls and this long
+TUNE_GAIN = 0.95  # a larger size is kept where its step is at least 5% faster
+MAX_CALL_FLOATS = 1 << 22  # a call's rows: at most this many float32 (16 MB)
 _gen_dir: str | None = None
 
 
@@ -117,6 +123,11 @@ class NodeSnapshot:
 
 def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
     """Import the generated source as a real module: MindSpore's jit parser reads its source."""
+    return _load_source(prog.source, {f"{GV}parameters": parameters, f"{GV}make_optimizer": make_optimizer})
+
+
+def _load_source(source: str, env: dict) -> object:
+    """Import `source` as a module of its own, with `env` set in its globals before it runs."""
     global _gen_dir
     if _gen_dir is None:
         _gen_dir = tempfile.mkdtemp(prefix="gradviz-gen-")
@@ -124,11 +135,10 @@ def _load_program(prog: Program, parameters: dict, make_optimizer) -> object:
     name = f"gradviz_generated_{os.getpid()}_{next(_module_ids)}"
     path = os.path.join(_gen_dir, name + ".py")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(prog.source)
+        f.write(source)
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    mod.gv_parameters = parameters  # type: ignore[attr-defined]
-    mod.gv_make_optimizer = make_optimizer  # type: ignore[attr-defined]
+    mod.__dict__.update(env)
     sys.modules[name] = mod
     try:
         spec.loader.exec_module(mod)  # type: ignore[union-attr]
@@ -181,15 +191,24 @@ class Engine:
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer
         self.graph_mode = o.mode == "graph"
-        if self.graph_mode:
-            self._one = ms.jit(self._module.gv_recorded_step)
-            self._batch = ms.jit(self._module.gv_recorded_steps)
-        self._compiled = {"one": not self.graph_mode, "batch": not self.graph_mode}
+        # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps)
+        self._batches: dict[int, tuple[object, object]] = {}
+        self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
         self._snapshot = None  # gv_snapshot, compiled in Graph mode on first use
         self.updates = 0
         # where params, gradients (grad_columns: training.first_end reads them) and aux are in a row
         self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
         self._width = self._aux_cols.start + self.aux_layout.total
+        # Graph mode: the columns of each output of gv_recorded_step, in its order
+        self._out_cols = [slice(LOSS_COL, LOSS_COL + 1)] + [
+            c
+            for start, lay in (
+                (self._param_cols.start, self.param_layout),
+                (self.grad_columns.start, self.grad_layout),
+                (self._aux_cols.start, self.aux_layout),
+            )
+            for c in _column_slices(start, lay)
+        ]
         # PyNative: where each gradient and auxiliary output goes in a step's row
         self._slots = []
         i = self.grad_columns.start
@@ -296,21 +315,89 @@ class Engine:
 
     def _replay_step(self) -> None:
         if self.graph_mode:
-            self._one(*self._inputs).asnumpy()
-            self._compiled["one"] = True
+            self._run_batch(1)
         else:
             loss, _, _ = self._module.train_step(*self._inputs)
             loss.item()
 
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:
-        """Whether the next step (or batch) compiles first (Graph mode, first call)."""
-        return not self._compiled["batch" if batch else "one"]
+        """Whether the next step (or batch) compiles first (Graph mode: the first step; the first
+        steps_block, which compiles and measures the candidate steps per call)."""
+        if not self.graph_mode:
+            return False
+        return not self._steps_per_call if batch else 1 not in self._batches
 
     @property
     def batch_size(self) -> int:
-        """Steps per steps_block() call (Graph mode): codegen.steps_per_call; 1 in PyNative."""
-        return self.program.batch if self.graph_mode else 1
+        """Steps per steps_block() call: in Graph mode as measured by the first steps_block()
+        (Engine._tune; 1 until then, and in PyNative)."""
+        return self._steps_per_call or 1
+
+    def fix_steps_per_call(self, steps: int) -> None:
+        """Graph mode: train `steps` steps per steps_block() call instead of measuring (tests,
+        benchmarks)."""
+        if not self.graph_mode or steps < 1:
+            raise ValueError(f"steps per call are for Graph mode and at least 1, not {steps!r}")
+        self._steps_per_call = int(steps)
+
+    # -- Graph mode: recorded steps, several per compiled call ------------------------------------
+    def _batch_fn(self, steps: int):
+        """gv_recorded_steps of `steps` steps (codegen.batch_source), jitted; compiled on its
+        first call."""
+        if steps not in self._batches:
+            env = {f"{GV}recorded_step": self._module.gv_recorded_step}
+            mod = _load_source(batch_source(self.program, steps), env)
+            self._batches[steps] = (mod, self._ms.jit(mod.gv_recorded_steps))
+        return self._batches[steps][1]
+
+    def _run_batch(self, steps: int) -> np.ndarray:
+        """`steps` steps in one call into MindSpore, one row per step (layout.row_slices). The
+        learning rate, constant within a call, is written here: reading the optimizer's rate
+        inside the compiled steps cost 15% of their speed."""
+        outs = self._batch_fn(steps)(*self._inputs)
+        recs = np.empty((steps, self._width), np.float32)
+        recs[:, LR_COL] = self._lr
+        for cols, t in zip(self._out_cols, outs):
+            recs[:, cols] = t.asnumpy().reshape(steps, -1)
+        return recs
+
+    def _tune(self, limit: float) -> np.ndarray:
+        """The first steps_block(): trains with each candidate number of steps per call
+        (STEPS_PER_CALL, smallest first) for a few timed calls, and keeps the last one whose
+        step was TUNE_GAIN faster than the one before. Returns every row it trained.
+
+        Why measure: MindSpore runs a compiled graph in the calling thread only while the graph
+        has few kernels (about 100 actors, measured with 2.10: the tutorial's step is ~20);
+        beyond that it hands each kernel to its actor threads, which on the engine's one core
+        made a call 3-5 times slower (tutorial: 4 steps per call 2,400 steps/s, 3 steps 9,900).
+        How many kernels a step has is MindSpore's business (its backward of
+        binary_cross_entropy_with_logits alone is 9), so the first calls measure it."""
+        rows: list[np.ndarray] = []
+        best, best_time = 0, math.inf
+        for steps in STEPS_PER_CALL:
+            if steps > limit or (steps > 1 and steps * self._width > MAX_CALL_FLOATS):
+                break
+            timed, seconds = 0, 0.0
+            for i in itertools.count():
+                if steps > limit or (timed >= TUNE_CALLS and seconds >= TUNE_SECONDS):
+                    break
+                self._keep_state()
+                t0 = time.perf_counter()
+                rows.append(self._run_batch(steps))
+                dt = time.perf_counter() - t0
+                self.updates += steps
+                limit -= steps
+                if i > WARM_CALLS:  # the first call compiles; MindSpore picks how to run it next
+                    timed, seconds = timed + 1, seconds + dt
+            if timed < TUNE_CALLS:
+                break  # the run ends before this size is measured
+            per_step = seconds / (timed * steps)
+            if per_step > best_time * TUNE_GAIN:
+                break  # no faster: larger calls only amortise the call's cost further
+            best, best_time = steps, per_step
+        self._steps_per_call = best
+        return np.concatenate(rows)
 
     def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         first = self.updates + 1
@@ -349,8 +436,7 @@ class Engine:
         self._keep_state()
         t0 = time.perf_counter()
         if self.graph_mode:
-            rec = self._with_lr(self._one(*self._inputs).asnumpy()[None])
-            self._compiled["one"] = True
+            rec = self._run_batch(1)
         else:  # PyNative: each tensor copied into one row (cheaper than extra ops to pack them)
             rec = np.empty((1, self._width), np.float32)
             row = rec[0]
@@ -365,11 +451,6 @@ class Engine:
         self._unalias(rec)
         return self._results(rec, (time.perf_counter() - t0) * 1e3)[0]
 
-    def _with_lr(self, recs: np.ndarray) -> np.ndarray:
-        """Graph mode: the compiled rows lack the learning rate (reading the optimizer's rate
-        inside the compiled steps cost 15% of their speed); it is constant within a call."""
-        return np.insert(recs, LR_COL, np.float32(self._lr), axis=1)
-
     def _unalias(self, recs: np.ndarray) -> None:
         for aux, param, shape, chain in self._aux_views:
             for row in recs:
@@ -378,18 +459,20 @@ class Engine:
                     v = k.forward(v)
                 row[aux] = np.ravel(v)
 
-    def steps_block(self) -> tuple[int, np.ndarray, float]:
-        """Graph mode: batch_size steps in one call into MindSpore, as (first step number, one
-        row per step, ms per step). The caller decides where the run ends (see
-        training.first_end) and calls undo_last_update on that step, which also undoes the
-        later ones."""
-        self._keep_state()
-        t0 = time.perf_counter()
-        recs = self._with_lr(self._batch(*self._inputs).asnumpy())
-        self._unalias(recs)
-        self._compiled["batch"] = True
+    def steps_block(self, limit: int | None = None) -> tuple[int, np.ndarray, float]:
+        """Graph mode: batch_size steps in one call into MindSpore (the first call: the steps
+        Engine._tune trains while it measures, at most `limit`), as (first step number, one row
+        per step, ms per step). The caller decides where the run ends (see training.first_end)
+        and calls undo_last_update on that step, which also undoes the later ones."""
         first = self.updates + 1
-        self.updates += len(recs)
+        t0 = time.perf_counter()
+        if self._steps_per_call:
+            self._keep_state()
+            recs = self._run_batch(self._steps_per_call)
+            self.updates += len(recs)
+        else:
+            recs = self._tune(math.inf if limit is None else limit)
+        self._unalias(recs)
         return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
 
     def undo_last_update(self, result: StepResult) -> None:
@@ -406,6 +489,9 @@ class Engine:
 
     def close(self) -> None:
         """Drop the generated module (it holds the Parameters, optimizer and compiled graphs)."""
+        for mod, _ in self._batches.values():
+            _unload(mod)
+        self._batches.clear()
         if self._module is not None:
             _unload(self._module)
             self._module = None

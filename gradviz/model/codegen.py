@@ -34,22 +34,34 @@ _INDENT = "    "
 # mode"). Measured with mindspore 2.10 on every Python builtin and MindSpore's own words as the
 # name of an Input, a Parameter and a computed node: only this one.
 COMPILER_NAMES = frozenset({"Tensor"})
-# Graph mode, flat out: gv_recorded_steps unrolls this many train steps into one compiled call.
-# Each call into MindSpore costs a fixed time, which dominates a small graph's step: measured on
-# the tutorial graph (one core, host-blocking runtime, see engine/devices.py), 4,000 steps/s at
-# 8 steps per call, 7,000-7,800 at 32, no more at 64. A larger graph's step is long beside the
-# call (MLP preset with Adam: 2,100-2,400 steps/s at 8 and at 32, 2,900-3,000 at 16), and the
-# unrolled program's compile time grows with its size (MLP: 1.3 s at 8 steps, 2.0 s at 16, 2.7 s
-# at 32; tutorial: 0.5 s at 8, 0.8 s at 32).
-BATCH_NODES = 320  # about this many graph nodes unrolled per call...
-MIN_BATCH, MAX_BATCH = 8, 32  # ...in powers of two between these
 
 
-def steps_per_call(graph: Graph) -> int:
-    """Steps per call of gv_recorded_steps for this graph: 32 for the tutorial (9 nodes), 16 for
-    the MLP preset (14 nodes), 8 from 21 nodes on."""
-    n = max(1, BATCH_NODES // max(1, len(graph.nodes)))
-    return max(MIN_BATCH, min(MAX_BATCH, 1 << (n.bit_length() - 1)))
+def _tuple(items) -> str:
+    """A tuple display of any length: (), (a,), (a, b)."""
+    items = list(items)
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def batch_source(program: Program, steps: int) -> str:
+    """A module of one function, gv_recorded_steps: `steps` calls of the program's
+    gv_recorded_step (set in the module's globals by the engine) unrolled into one compiled
+    call, each of its outputs stacked across the steps (steps first). The engine picks the number
+    of steps per call by measuring (engine/trainer.py, Engine._tune)."""
+    inputs = ", ".join(program.input_names)
+    n_out = program.recorded_outputs
+    L = [
+        f'"""GradViz: {steps} recorded steps in one compiled call (Graph mode)."""',
+        "from mindspore import ops",
+        "",
+        f"{GV}recorded_step = globals()['{GV}recorded_step']",
+        "",
+        "",
+        f"def {GV}recorded_steps({inputs}):",
+    ]
+    L += [f"{_INDENT}{GV}r{i} = {GV}recorded_step({inputs})" for i in range(steps)]
+    stacks = [f"ops.stack({_tuple(f'{GV}r{i}[{k}]' for i in range(steps))})" for k in range(n_out)]
+    L.append(f"{_INDENT}return {_tuple(stacks)}")
+    return "\n".join(L) + "\n"
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,11 @@ class Program:
     node_names: list[str]  # nodes returned by gv_values(), in order (Outputs excluded)
     aux_sources: list[str]  # the node each auxiliary output returns
     part_names: tuple[str, ...] = ()  # Outputs whose own share of dL/d(node) gv_snapshot also returns
-    batch: int = MIN_BATCH  # steps per call of gv_recorded_steps (steps_per_call)
+
+    @property
+    def recorded_outputs(self) -> int:
+        """Outputs of gv_recorded_step: the loss, each parameter, each gradient, each aux."""
+        return 1 + len(self.param_names) + len(self.trainable_names) + len(self.aux_names)
 
 
 def expression(n: Node, template: str = "mindspore") -> str:
@@ -335,30 +351,20 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{_INDENT}return ops.concat(({', '.join(flat)}))")
     w("")
     w("")
-    w("# --- GradViz recording (Graph mode): one flat vector per step, one copy to numpy ---")
-    w("# (the learning rate, constant within a call, is written into each row by the engine)")
-    before = [f"{p}.reshape((-1,))" for p in params]
+    w("# --- GradViz recording (Graph mode): each step's loss, parameters before the update,")
+    w("# gradients and auxiliary outputs; the engine unrolls several steps per compiled call")
     w(f"def {GV}recorded_step({', '.join(inputs)}):")
-    w(f"{_INDENT}{GV}before = ops.concat(({', '.join(before)},))")
+    w(f"{_INDENT}{GV}before = {_tuple(f'{p}.value()' for p in params)}")
     w(f"{_INDENT}{GV}loss, {GV}aux, {GV}grads = train_step({', '.join(inputs)})")
-    parts = (
-        [f"{GV}loss.reshape((1,))", f"{GV}before"]
-        + [f"{GV}grads[{i}].reshape((-1,))" for i in range(len(trainable))]
-        + [f"{GV}aux[{i}].reshape((-1,))" for i in range(len(local) - 1)]
+    outs = (
+        [f"{GV}loss"]
+        + [f"{GV}before[{i}]" for i in range(len(params))]
+        + [f"{GV}grads[{i}]" for i in range(len(trainable))]
+        + [f"{GV}aux[{i}]" for i in range(len(local) - 1)]
     )
-    w(f"{_INDENT}return ops.concat(({', '.join(parts)}))")
-    w("")
-    w("")
-    w(f"def {GV}recorded_steps({', '.join(inputs)}):")
-    batch = steps_per_call(graph)
-    w(f'{_INDENT}"""{batch} steps in one call, for training flat out."""')
-    for i in range(batch):
-        w(f"{_INDENT}{GV}r{i} = {GV}recorded_step({', '.join(inputs)})")
-    w(f"{_INDENT}return ops.stack(({', '.join(f'{GV}r{i}' for i in range(batch))}))")
+    w(f"{_INDENT}return {_tuple(outs)}")
     src = "\n".join(L) + "\n"
-    return Program(
-        src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:], tuple(shares), batch
-    )
+    return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:], tuple(shares))
 
 
 # -- the names the generator keeps for itself ---------------------------------------------------
@@ -394,7 +400,8 @@ RETURN_PATHS = ((False, False, False), (True, False, False), (True, True, False)
 
 
 def _program_texts(graphs: list[Graph], paths, apis=APIS) -> list[str]:
-    """The training program and both exported scripts of each graph, through each API and path."""
+    """The training program, its batch module and both exported scripts of each graph, through
+    each API and path."""
     from . import export
 
     out = []
@@ -402,7 +409,8 @@ def _program_texts(graphs: list[Graph], paths, apis=APIS) -> list[str]:
         for api, (aux, has_aux, stop) in itertools.product(apis, paths):
             o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode="graph", until_loss=0.5)
             s = Session(g, o)
-            out += [generate(g, o).source, export.mindspore_script(s), export.pytorch_script(s)]
+            prog = generate(g, o)
+            out += [prog.source, batch_source(prog, 2), export.mindspore_script(s), export.pytorch_script(s)]
     return out
 
 
