@@ -220,21 +220,23 @@ def test_graph_mode_batches_match_single_steps_and_numpy():
 
 
 @pytest.mark.parametrize(
-    "call_us, step_us, cliff, chosen",
+    "call_us, step_us, cliff, chosen, delayed",
     [
-        (80, 100, None, 8),  # a call's fixed cost: the largest size amortises it best
-        (80, 100, 4, 2),  # from 4 steps a call the step is 3x slower (MindSpore's actor threads)
-        (1, 5000, None, 1),  # a long step: larger calls gain less than TUNE_GAIN
+        (80, 100, None, 8, False),  # a call's fixed cost: the largest size amortises it best
+        (80, 100, 4, 2, False),  # from 4 steps a call the step is 3x slower (MindSpore's actor threads)
+        (1, 5000, None, 1, False),  # a long step: larger calls gain less than TUNE_GAIN
+        (80, 100, None, 8, True),  # every 4th call of 8 steps held up 20x (the window took the core)
     ],
 )
-def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, cliff, chosen):
+def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, cliff, chosen, delayed):
     e = Engine(tutorial(mode="graph"))
     clock = [0.0]
     calls = []
 
     def run_batch(steps):  # a cost model in place of MindSpore's calls, timed by a fake clock
         calls.append(steps)
-        clock[0] += 1e-6 * (call_us + steps * step_us * (3 if cliff and steps >= cliff else 1))
+        held = 20 if delayed and steps == 8 and calls.count(steps) % 4 == 0 else 1
+        clock[0] += 1e-6 * held * (call_us + steps * step_us * (3 if cliff and steps >= cliff else 1))
         return np.zeros((steps, e._width), np.float32)
 
     monkeypatch.setattr(e, "_run_batch", run_batch)

@@ -11,6 +11,7 @@ import itertools
 import math
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -378,9 +379,9 @@ class Engine:
         for steps in STEPS_PER_CALL:
             if steps > limit or (steps > 1 and steps * self._width > MAX_CALL_FLOATS):
                 break
-            timed, seconds = 0, 0.0
+            times: list[float] = []
             for i in itertools.count():
-                if steps > limit or (timed >= TUNE_CALLS and seconds >= TUNE_SECONDS):
+                if steps > limit or (len(times) >= TUNE_CALLS and sum(times) >= TUNE_SECONDS):
                     break
                 self._keep_state()
                 t0 = time.perf_counter()
@@ -389,10 +390,10 @@ class Engine:
                 self.updates += steps
                 limit -= steps
                 if i > WARM_CALLS:  # the first call compiles; MindSpore picks how to run it next
-                    timed, seconds = timed + 1, seconds + dt
-            if timed < TUNE_CALLS:
+                    times.append(dt)
+            if len(times) < TUNE_CALLS:
                 break  # the run ends before this size is measured
-            per_step = seconds / (timed * steps)
+            per_step = statistics.median(times) / steps  # the median: a call the window delayed is an outlier
             if per_step > best_time * TUNE_GAIN:
                 break  # no faster: larger calls only amortise the call's cost further
             best, best_time = steps, per_step
