@@ -45,7 +45,7 @@ def _tuple(items) -> str:
 def batch_source(program: Program, steps: int) -> str:
     """A module of one function, gv_recorded_steps: `steps` calls of the program's
     gv_recorded_step (set in the module's globals by the engine) unrolled into one compiled
-    call, each of its outputs stacked across the steps (steps first). The engine picks the number
+    call, each of its outputs stacked across the steps (steps first; one step: as it is). The engine picks the number
     of steps per call by measuring (engine/trainer.py, Engine._tune)."""
     inputs = ", ".join(program.input_names)
     n_out = program.recorded_outputs
@@ -58,6 +58,9 @@ def batch_source(program: Program, steps: int) -> str:
         "",
         f"def {GV}recorded_steps({inputs}):",
     ]
+    if steps == 1:  # no stacks: each one is a kernel, and a kernel costs a step's ~1/20th
+        L.append(f"{_INDENT}return {GV}recorded_step({inputs})")
+        return "\n".join(L) + "\n"
     L += [f"{_INDENT}{GV}r{i} = {GV}recorded_step({inputs})" for i in range(steps)]
     stacks = [f"ops.stack({_tuple(f'{GV}r{i}[{k}]' for i in range(steps))})" for k in range(n_out)]
     L.append(f"{_INDENT}return {_tuple(stacks)}")
