@@ -315,16 +315,16 @@ class PlotPanel(QWidget):
         self.fit_titles()
 
     def fit_titles(self, *_args) -> None:
-        """Each plot's title and note wrapped to its plot's width, the three title rows as tall as
-        the tallest (the plots' tops stay level). Also whenever a plot's width changes (its left
+        """Each plot's title and note wrapped to its plot's width, its title row as tall as its
+        lines (not the tallest of the three: in presentation mode at 1280x720 that left the loss
+        plot, which has no note, a few pixels high). Also whenever a plot's width changes (its left
         axis widens with its tick labels)."""
         if self._fitting_titles:
             return
         self._fitting_titles = True
         try:
-            plots = (self.lossPlot, self.paramPlot, self.gradPlot)
-            height = max(TITLE_ROW, *(np.ceil(_wrap_title(w)) for w in plots))
-            for w in plots:
+            for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                height = max(TITLE_ROW, float(np.ceil(_wrap_title(w))))
                 label = w.plotItem.titleLabel
                 if label.maximumHeight() != height:
                     label.setMaximumHeight(height)
