@@ -429,3 +429,69 @@ def test_a_history_that_already_holds_steps_is_drawn_when_set(qtbot):
     np.testing.assert_allclose(shown[1], grads[3, :15].reshape(5, 3), rtol=1e-6)
     x, y = panel.loss_curve.getData()
     assert list(x) == [1, 2, 3, 4]
+
+
+def _summarised_history():
+    """Four steps of a run whose 1000x1000 w is recorded as a summary (the big preset's)."""
+    from gradviz.model.history import History
+    from gradviz.model.layout import Layout
+    from gradviz.model.recording import summary_width
+
+    pl = Layout(["w", "b"], [(summary_width((1000, 1000)),), (3,)], {"w": (1000, 1000)})
+    h = History(pl, pl, Layout([], []))
+    rng = np.random.default_rng(0)
+    h.append(np.arange(1, 5), rng.random(4), *rng.standard_normal((2, 4, pl.total)), np.zeros((4, 0)), np.ones(4))
+    return h
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request, qapp):
+    from PySide6.QtCore import QLocale
+
+    from gradviz.ui import language
+
+    from conftest import _delete_closed_widgets
+
+    before = QLocale()
+    language.install("zh_CN" if request.param == "zh" else "en")
+    yield request.param
+    # the test's widgets (closed by now) deleted in the locale they were made in: a pyqtgraph
+    # menu's spin boxes, told of another locale while being deleted, crash
+    _delete_closed_widgets()
+    language.set_language("en")
+    QLocale.setDefault(before)
+
+
+@pytest.mark.parametrize("width", [745, 990])  # the plots dock's width at 1024x768 and at 1280x720
+def test_a_large_runs_plot_notes_fit_over_their_plots(qtbot, lang, width):
+    """The note under the Parameters and Gradients titles of a run with summarised tensors (the big
+    preset) is wrapped to its plot: it once set the title's minimum width, which pushed the plot
+    past its widget's right edge and cut the note's last letters."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from gradviz.ui.plots import PlotPanel
+
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.resize(width, 260)
+    with qtbot.waitExposed(panel):
+        panel.show()
+    panel.set_history(_summarised_history())
+    QCoreApplication.processEvents()
+    for w in (panel.paramPlot, panel.gradPlot):
+        note = w.gv_note
+        assert note == QCoreApplication.translate("PlotPanel", "large tensors: summaries and sampled elements")
+        item = w.plotItem.titleLabel.item
+        shown = w.mapFromScene(item.mapRectToScene(item.boundingRect())).boundingRect()
+        plot = w.mapFromScene(w.plotItem.vb.sceneBoundingRect()).boundingRect()
+        inside = QRectF(w.viewport().rect())
+        assert shown.left() >= 0 and shown.right() <= inside.right() + 1, (w.objectName(), shown, inside)
+        assert plot.right() <= inside.right() + 1, (w.objectName(), plot, inside)  # not pushed off the edge
+        # every line of the note and title as wrapped is within the width shown, and over the plot
+        assert item.document().idealWidth() <= shown.width() + 0.5
+        assert shown.top() >= 0 and shown.bottom() <= plot.top() + 1, (shown, plot)
+        if lang == "en" and width == 745:  # the case that needs wrapping: one line is wider than the plot
+            small = QFont(item.font())
+            small.setPointSizeF(9)
+            assert QFontMetricsF(small).horizontalAdvance(note) > plot.width()

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTranslator
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QFontMetricsF, QKeySequence, QTextDocument
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
 
 from gradviz.model import lesson_plan as plan
@@ -20,6 +21,7 @@ from gradviz.model.codegen import generate, grad_call, returned_values
 from gradviz.model.export import mindspore_script
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Options
+from gradviz.ui.lesson_panel import BREAK
 from reference import grads_for, replay
 
 from conftest import wait_nodes_at, wait_state
@@ -219,9 +221,10 @@ def test_every_lesson_string_has_a_finished_chinese_translation():
 
 # -- the panel in the window ----------------------------------------------------------------------------
 def plain(label) -> str:
+    """A label's text as read: no-break spaces as spaces, without the marks where a name may wrap."""
     d = QTextDocument()
     d.setHtml(label.text())
-    return d.toPlainText().replace("\xa0", " ")
+    return d.toPlainText().replace("\xa0", " ").replace(BREAK, "")
 
 
 def vec(a) -> str:
@@ -446,4 +449,67 @@ def test_a_session_of_ones_own_is_replaced_only_if_the_user_agrees(qtbot, store_
     assert w.lesson.go(plan.index_of("pytorch"))  # a lesson's own set-up is no one's work: no question
     assert asked == [] and w.document.session.name == "linreg_seed"
     w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
+    w.close()
+
+
+def _lines(label) -> list[list[str]]:
+    """The lines a word-wrapped QLabel draws, per paragraph: from the document it lays out and paints."""
+    doc = label.findChild(QTextDocument)
+    paras, block = [], doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        lines = [layout.lineAt(i) for i in range(layout.lineCount())]
+        paras.append(
+            [(block.text()[ln.textStart() : ln.textStart() + ln.textLength()], ln.naturalTextWidth()) for ln in lines]
+        )
+        block = block.next()
+    return paras
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("chinese", [False, True])
+def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file, size, chinese):
+    """binary_cross_entropy_with_logits(z, is wider than the Lesson dock: Qt's word wrap never
+    breaks a word, so it ran off the label's edge and was cut mid-name. It wraps after one of its
+    underscores now, every line fits, and what is copied from the text is the name as written."""
+    w = _stored_window(qtbot, store_file)
+    w.resize(*size)
+    with qtbot.waitExposed(w):
+        w.show()
+    p = w.lesson
+    assert p.step.id == "function"
+    translator = QTranslator()
+    app = QApplication.instance()
+    if chinese:
+        assert translator.load(str(QM))
+        app.installTranslator(translator)
+    try:
+        if chinese:
+            qtbot.waitUntil(lambda: "求得" in plain(p.textLabel))
+        label = p.textLabel
+        name = "binary_cross_entropy_with_logits(z, y)"
+        assert name in plain(label)
+        qtbot.waitUntil(lambda: label.findChild(QTextDocument) is not None and any(_lines(label)))
+        width = label.contentsRect().width()
+        assert QFontMetricsF(label.font()).horizontalAdvance(name.split()[0]) > width  # the name needs a break
+        paras = _lines(label)
+        for para in paras:
+            for text, wide in para:  # none runs off the label's edge
+                assert wide <= width + 0.5, (text, wide, width)
+            for (a, _), (b, _) in zip(para, para[1:]):  # no break between two characters of a name...
+                left, right = a[-1:], b[:1]
+                if left == BREAK:  # ...but after one of its underscores
+                    assert a[-2:-1] == "_", (a, b)
+                else:
+                    assert not (re.match(r"[A-Za-z0-9_]", left) and re.match(r"[A-Za-z0-9_(]", right)), (a, b)
+        drawn = [text for para in paras for text, _ in para]
+        assert any(t.endswith("_" + BREAK) for t in drawn)  # it did wrap inside the name
+        # copied (Ctrl+C), the text holds the name as written
+        label.setSelection(0, label.findChild(QTextDocument).characterCount() - 1)
+        label.setFocus()
+        QTest.keySequence(label, QKeySequence.StandardKey.Copy)
+        copied = QApplication.clipboard().text()
+        assert name in copied and BREAK not in copied
+    finally:
+        app.removeTranslator(translator)
     w.close()

@@ -151,6 +151,47 @@ def test_nothing_is_cut_off_on_a_small_screen(qtbot, open_on, size):
         assert b.width() >= b.minimumSizeHint().width()
 
 
+def test_a_long_status_message_stops_short_of_the_permanent_labels(qtbot, open_on):
+    """At 1024x768 a passing message longer than its room is cut with "…" a gap before the
+    permanent labels (QStatusBar clipped it against "finished", mid-letter), and said whole in
+    its tooltip and by currentMessage()."""
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from gradviz.ui.status_bar import GAP
+
+    w = open_on("1024x768")
+    bar = w.statusBar()
+    message = "Finished at step 40: reached the maximum of 40 steps (40 updates kept). " * 3
+    bar.showMessage(message)
+    _settle(qtbot, w)
+    labels = [lb for lb in (w.stateLabel, w.stepLabel, w.rateLabel, w.lossLabel, w.modeLabel) if lb.isVisible()]
+    first = min(lb.x() for lb in labels)
+    for lb in labels:  # the permanent labels whole, in the bar
+        assert bar.rect().contains(lb.geometry()) and lb.width() >= lb.sizeHint().width(), lb.objectName()
+    # no ink of the message in the gap before the first label
+    image = bar.grab().toImage()
+    background = image.pixelColor(2, bar.height() // 2)
+    inked = [
+        (x, y)
+        for x in range(first - GAP + 2, first - 2)
+        for y in range(bar.height())
+        if image.pixelColor(x, y) != background
+    ]
+    assert not inked, inked[:5]
+    shown = bar.shown_message()
+    assert shown.endswith("…") and message.startswith(shown[:-1].rstrip())
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_rect().width()
+    assert bar.message_rect().right() < first - GAP + 1
+    assert bar.currentMessage() == message
+    at = QPoint(20, bar.height() // 2)
+    QApplication.sendEvent(bar, QHelpEvent(QEvent.Type.ToolTip, at, bar.mapToGlobal(at)))
+    assert QToolTip.text() == message
+    QToolTip.hideText()
+    bar.clearMessage()
+
+
 # -- the graph fits its view ------------------------------------------------------------------------
 def test_the_graph_refits_when_the_window_is_resized(qtbot, open_on):
     w = open_on("1920x1080")

@@ -16,9 +16,11 @@ restored session is not overwritten at start-up."""
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QClipboard, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -43,6 +45,17 @@ WAITING = "…"
 def tr(text: str) -> str:
     """A text of the plan (context "Lesson"), in the app's language."""
     return QCoreApplication.translate(plan.CONTEXT, text)
+
+
+BREAK = "\u200b"  # zero-width space: where a line may break, drawn as nothing
+_UNDERSCORE = re.compile(r"<[^>]*>|(?<=\w)_(?=\w)")  # a tag (left as it is), or an identifier's "_"
+
+
+def breakable(text: str) -> str:
+    """Text (plain or HTML) whose identifiers may wrap after an underscore, if a line needs it:
+    Qt's word wrap never breaks inside a word, so binary_cross_entropy_with_logits(z, ran off
+    the narrow dock's edge and was cut mid-name. Nothing else changes; tags are left as they are."""
+    return _UNDERSCORE.sub(lambda m: m.group() if m.group() != "_" else "_" + BREAK, text)
 
 
 class LessonPanel(QWidget):
@@ -129,6 +142,9 @@ class LessonPanel(QWidget):
             signal.connect(self.refresh)
         window.document.graphChanged.connect(self._session_edited)
         window.document.optionsChanged.connect(self._session_edited)
+        clipboard = QGuiApplication.clipboard()
+        clipboard.dataChanged.connect(self._copied)  # bound methods: disconnected with the panel
+        clipboard.selectionChanged.connect(self._selected)
         if not plan.matches(self.step, window.document.session):  # e.g. a session restored at start-up
             self.note_kind = "differs"
         self.retranslate()
@@ -142,6 +158,26 @@ class LessonPanel(QWidget):
         w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the dock
         return w
+
+    def _copied(self) -> None:
+        self._unmark(QClipboard.Mode.Clipboard)
+
+    def _selected(self) -> None:
+        self._unmark(QClipboard.Mode.Selection)
+
+    def _unmark(self, mode: QClipboard.Mode) -> None:
+        """Text copied from the title or the text (Ctrl+C, Copy, or selected on X11) without the
+        line-break marks (breakable): a name pasted into Python is the name."""
+        clipboard = QGuiApplication.clipboard()
+        text = clipboard.text(mode)
+        if BREAK not in text:
+            return
+        for label in (self.titleLabel, self.textLabel):
+            # the selection as Qt copies it (QTextDocumentFragment.toPlainText): only ours is changed
+            copied = label.selectedText().replace("\u2029", "\n").replace("\u2028", "\n").replace("\xa0", " ")
+            if copied and copied == text:
+                clipboard.setText(text.replace(BREAK, ""), mode)
+                return
 
     @property
     def step(self) -> plan.Step:
@@ -287,7 +323,7 @@ class LessonPanel(QWidget):
                 text = html.escape(tr(p.text))
                 shown = {k: self._fig(k) for k in names}
             paras.append(text.format(**shown))
-        self.textLabel.setText("".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras))
+        self.textLabel.setText(breakable("".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras)))
 
     def _fig(self, name: str) -> str:
         v = self.numbers.get(name)
@@ -304,7 +340,7 @@ class LessonPanel(QWidget):
         self.prevButton.setEnabled(self.index > 0)
         self.nextButton.setEnabled(self.index < n - 1)
         self.stepIndicator.setText(self.tr("{step} / {total}").format(step=self.index + 1, total=n))
-        self.titleLabel.setText(tr(step.title))
+        self.titleLabel.setText(breakable(tr(step.title)))
         self._show_code()
         link_texts = {
             "variants": self.tr("Show the Four variants tab"),

@@ -51,6 +51,7 @@ from .lesson_panel import LessonPanel
 from .plots import PlotPanel
 from .presentation import Presenter
 from .shortcuts import Shortcuts
+from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
@@ -215,7 +216,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
         self.findChild(QDockWidget, "lessonDock").raise_()
 
-        # status bar
+        # status bar: its passing messages cut with "…" before the permanent labels
+        self.setStatusBar(StatusBar(self))
         self.stepLabel = QLabel(tr_msg(progress(0, 0)))
         self.stepLabel.setObjectName("stepLabel")
         self.rateLabel = QLabel("")

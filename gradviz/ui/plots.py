@@ -66,6 +66,34 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
 
 
+TITLE_ROW = 30  # px: pyqtgraph's title row, kept while the title is one line
+
+
+def _title_room(w: pg.PlotWidget) -> float:
+    """The width the title has: its column, over the plot (the plot item less its axes and its
+    layout's margins)."""
+    pi = w.plotItem
+    left, _top, right, _bottom = pi.layout.getContentsMargins()
+    axes = sum(pi.getAxis(a).width() for a in ("left", "right") if pi.getAxis(a).isVisible())
+    return pi.width() - left - right - axes
+
+
+def _wrap_title(w: pg.PlotWidget) -> float:
+    """The title and its note wrapped to the room over the plot: unwrapped, a long note (a large
+    run's, in a narrow column) sets the title's minimum width, which widens the plot past the
+    widget's edge and cuts the note's end. The height its lines take."""
+    label = w.plotItem.titleLabel
+    item = label.item
+    room = max(40.0, np.floor(_title_room(w)))
+    before = item.textWidth()
+    item.setTextWidth(-1.0)  # its width unwrapped
+    width = room if item.boundingRect().width() > room else -1.0
+    item.setTextWidth(width)
+    if width != before:
+        label.setText(label.text)  # its minimum size from the lines as wrapped
+    return label.itemRect().height()
+
+
 HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
 MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
 # a single step draws no line: while few steps are in view every sample is also a dot
@@ -207,6 +235,9 @@ class PlotPanel(QWidget):
         self.bad_marks.setVisible(False)  # hidden items are not painted: an empty scatter costs a frame 0.4 ms
         self.lossPlot.addItem(self.bad_marks)
         self.bad_lines: list[pg.InfiniteLine] = []
+        self._fitting_titles = False
+        for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+            w.plotItem.vb.sigResized.connect(self.fit_titles)
         self.param_curves: list = []
         self.param_dots: list = []
         self.grad_dots: list = []
@@ -281,6 +312,25 @@ class PlotPanel(QWidget):
             )
         for w in (self.lossPlot, self.paramPlot, self.gradPlot):
             _title(w, *w.gv_titles, "; ".join(notes) if w is not self.lossPlot or h and h.stride > 1 else "")
+        self.fit_titles()
+
+    def fit_titles(self, *_args) -> None:
+        """Each plot's title and note wrapped to its plot's width, its title row as tall as its
+        lines (not the tallest of the three: in presentation mode at 1280x720 that left the loss
+        plot, which has no note, a few pixels high). Also whenever a plot's width changes (its left
+        axis widens with its tick labels)."""
+        if self._fitting_titles:
+            return
+        self._fitting_titles = True
+        try:
+            for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                height = max(TITLE_ROW, float(np.ceil(_wrap_title(w))))
+                label = w.plotItem.titleLabel
+                if label.maximumHeight() != height:
+                    label.setMaximumHeight(height)
+                    w.plotItem.layout.setRowFixedHeight(0, height)
+        finally:
+            self._fitting_titles = False
 
     # -- fitting narrow plots (a 1024-pixel screen, presentation mode's larger text) -------------
     def resizeEvent(self, e) -> None:
@@ -290,7 +340,8 @@ class PlotPanel(QWidget):
     def fit_labels(self) -> None:
         """Nothing cut off: a legend wider than half its plot names only the tensors (their
         colours are the nodes' colours in the graph; where even that does not fit, no legend),
-        and the heat maps' state line wraps to their column."""
+        and the heat maps' state line wraps to their column; the titles wrap to their plots."""
+        self.fit_titles()
         for w in (self.paramPlot, self.gradPlot):
             legend = w.plotItem.legend
             if legend is None:
