@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from gradviz.engine import trainer
 from gradviz.engine.trainer import STEPS_PER_CALL, TUNE_CALLS, Engine
 from gradviz.model.presets import load_preset
+from gradviz.model.session import Session
 from gradviz.engine.training import finish_step
 from reference import NumpyOptimizer, first_overflow, forward, grads_for, replay
 from gradviz.model.graph import initial_values
@@ -250,6 +251,41 @@ def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, c
     calls.clear()
     first, rows, _ = e.steps_block()
     assert calls == [chosen] and len(rows) == chosen and first == e.updates - chosen + 1
+
+
+def _with_parameter_output(s):
+    """The session with one more Output, returning the Parameter w itself (z returned too)."""
+    d = s.to_dict()
+    d["graph"]["nodes"].append({"name": "w_out", "kind": "Output", "inputs": {"x": "w"}})
+    out = Session.from_dict(d)
+    out.options.aux_output = True
+    return out
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: load_preset("linreg_seed"),
+        lambda: load_preset("mlp"),
+        lambda: tutorial(aux_output=True, has_aux=True),
+        lambda: _with_parameter_output(tutorial()),
+    ],
+    ids=["linreg_seed", "mlp", "tutorial_has_aux", "parameter_output"],
+)
+def test_a_batch_records_what_single_steps_record(make):
+    """4 steps in one compiled call record each step's loss, parameters before its update,
+    gradients and auxiliary outputs as 4 calls of one step do."""
+    s = make()
+    s.options.mode = "graph"
+    batched, single = Engine(s), Engine(s)
+    batched.fix_steps_per_call(4)
+    for _ in range(2):
+        first, rows, _ = batched.steps_block()
+        assert len(rows) == 4
+        for r in batched.block_results(first, rows, 0.0):
+            one = single.step()
+            assert r.step == one.step
+            np.testing.assert_allclose(r.row, one.row, rtol=1e-6, atol=1e-7)
 
 
 def test_measuring_stops_at_the_limit_and_goes_on_next_time():

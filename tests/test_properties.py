@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from gradviz.engine.trainer import Engine
+from gradviz.model.graph import initial_values
 from gradviz.model import numeric
 from gradviz.model.codegen import generate, reserved_names
 from gradviz.model.graph import check_name
@@ -25,7 +26,15 @@ TANH_ABS_ERROR = 1.1e-4
 def two_steps(session):
     e = Engine(session)
     try:
-        r1, r2 = e.step(), e.step()
+        r1 = e.step()
+        after = e.current_params()
+        r2 = e.step()
+        # each row holds the parameters before its update: the seed's values, then those after one
+        init = initial_values(session.graph, session.options.seed)
+        for row, want in ((r1, init), (r2, after)):
+            got = e.param_layout.unflatten(row.params)
+            for n in e.param_layout.names:
+                np.testing.assert_array_equal(got[n].reshape(np.shape(want[n])), np.float32(want[n]), err_msg=n)
         return e, (r1.row.copy(), r2.row.copy())
     finally:
         e.close()
