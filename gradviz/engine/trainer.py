@@ -490,6 +490,8 @@ class Engine:
         Engine._tune trains while it measures, at most `limit`), as (first step number, one row
         per step, ms per step). The caller decides where the run ends (see training.first_end)
         and calls undo_last_update on that step, which also undoes the later ones."""
+        if limit is not None and limit < 1:
+            raise ValueError(f"a block needs at least one step left, not {limit}")
         first = self.updates + 1
         t0 = time.perf_counter()
         if self._steps_per_call:
