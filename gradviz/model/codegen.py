@@ -45,8 +45,8 @@ def _tuple(items) -> str:
 def batch_source(program: Program, steps: int) -> str:
     """A module of one function, gv_recorded_steps: `steps` calls of the program's
     gv_recorded_step (set in the module's globals by the engine) unrolled into one compiled
-    call, each of its outputs stacked across the steps (steps first; one step: as it is). The engine picks the number
-    of steps per call by measuring (engine/trainer.py, Engine._tune)."""
+    call, each of its outputs stacked across the steps, steps first (one step: returned as it
+    is). The engine picks the steps per call by measuring (engine/trainer.py, Engine._tune)."""
     inputs = ", ".join(program.input_names)
     n_out = program.recorded_outputs
     L = [
