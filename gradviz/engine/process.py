@@ -380,7 +380,7 @@ class Server:
                     return  # a command came: handle it first
                 continue
             self.next_time = max(self.next_time + 1.0 / self.speed, now - 0.5)
-            if self._steps(e, batch=False):
+            if self._steps(e):
                 return
 
     def _flat_out(self, t_end: float) -> None:
@@ -394,17 +394,19 @@ class Server:
                 pass
             return
         while self.running:
-            batch = e.session.options.steps - e.updates >= e.batch_size
-            if self._steps(e, batch) or clock() >= t_end:
+            left = e.session.options.steps - e.updates
+            if self._steps(e, left if left >= e.batch_size else None) or clock() >= t_end:
                 return
 
-    def _steps(self, e, batch: bool) -> bool:
-        """One step (or a batch); True if the slice should end here (compiled, or run ended)."""
+    def _steps(self, e, block_limit: int | None = None) -> bool:
+        """One step, or a block of at most `block_limit` steps; True if the slice should end here
+        (compiled, or run ended)."""
+        batch = block_limit is not None
         compiling = e.needs_compile(batch)
         if compiling:
             self.state("compiling")
         if batch:
-            ended = self._record_block(e, *e.steps_block(limit=e.session.options.steps - e.updates))
+            ended = self._record_block(e, *e.steps_block(limit=block_limit))
         else:
             ended = self.record([e.step()])
         if compiling and not ended:

@@ -343,8 +343,8 @@ class Engine:
         return self._steps_per_call or 1
 
     def fix_steps_per_call(self, steps: int) -> None:
-        """Graph mode: train `steps` steps per steps_block() call instead of measuring (tests,
-        benchmarks)."""
+        """Graph mode: train `steps` steps per steps_block() call instead of measuring them
+        (tests that need a known block size)."""
         if not self.graph_mode or steps < 1:
             raise ValueError(f"steps per call are for Graph mode and at least 1, not {steps!r}")
         self._steps_per_call = int(steps)
