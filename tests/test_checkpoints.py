@@ -52,8 +52,8 @@ def test_a_graph_batch_that_runs_past_the_end_is_undone_whole(optimizer):
     e = Engine(s)
     e.fix_steps_per_call(8)
     end = e.batch_size + 5  # the step where the run ends
-    e.steps_block()
-    first, rows, ms = e.steps_block()
+    e.steps_block(limit=8)  # one call of 8 steps each
+    first, rows, ms = e.steps_block(limit=8)
     r = e.block_results(first, rows, ms)[end - first]
     e.undo_last_update(r)
     assert e.updates == end - 1
@@ -116,12 +116,12 @@ def test_states_are_kept_after_a_rewind_off_the_interval():
     e.checkpoints.interval = 16
     e.fix_steps_per_call(8)
     for _ in range(4):
-        e.steps_block()  # 4 batches of 8
+        e.steps_block(limit=8)  # 4 batches of 8
     e.rewind(13)
     starts = []
     for _ in range(4):
         starts.append(e.updates)
-        e.steps_block()  # from 13: no batch starts at a multiple of the interval
+        e.steps_block(limit=8)  # from 13: no batch starts at a multiple of the interval
     assert all(k % 16 for k in starts)
     assert max(e.checkpoints._states) > 13 + 16  # kept on the way all the same
 

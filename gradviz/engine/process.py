@@ -384,18 +384,13 @@ class Server:
                 return
 
     def _flat_out(self, t_end: float) -> None:
-        """As fast as MindSpore goes: whole batches (Graph mode) where the run cannot end by max
-        steps inside one. Whatever this loop does per step is the app's cost to training, so
-        PyNative (nothing to compile) runs a loop with nothing but the step and its record."""
+        """As fast as MindSpore goes: blocks of steps (Engine.steps_block), each checked once.
+        Whatever this loop does per step is the app's cost to training."""
         e = self.engine
         clock = time.perf_counter
-        if not e.graph_mode:
-            while self.running and not self._record_one(e.step()) and clock() < t_end:
-                pass
-            return
         while self.running:
-            left = e.session.options.steps - e.updates
-            if self._steps(e, left if left >= e.batch_size else None) or clock() >= t_end:
+            left = e.session.options.steps - e.updates  # below 1 where max steps was lowered
+            if self._steps(e, left if left >= 1 else None) or clock() >= t_end:
                 return
 
     def _steps(self, e, block_limit: int | None = None) -> bool:
@@ -415,7 +410,8 @@ class Server:
         return ended
 
     def _record_block(self, e, first: int, rows: np.ndarray, t_ms: float) -> bool:
-        """A Graph-mode batch: queued whole unless the run ends inside it (then step by step)."""
+        """A block: queued whole unless the run ends inside it (then step by step, and the later
+        steps' updates are undone)."""
         if first_end(e, first, rows) is not None:
             return self.record(e.block_results(first, rows, t_ms))
         self.b_steps.extend(range(first, first + len(rows)))

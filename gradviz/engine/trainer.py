@@ -36,7 +36,9 @@ STEPS_PER_CALL = (1, 2, 4, 8)
 WARM_CALLS = 2  # calls of a new size before it is timed (MindSpore picks how to run it)
 TUNE_CALLS, TUNE_SECONDS = 8, 0.02  # then at least this many calls and this long
 TUNE_GAIN = 0.95  # a larger size is kept where its step is at least 5% faster
-MAX_CALL_FLOATS = 1 << 22  # a call's rows: at most this many float32 (16 MB)
+MAX_CALL_FLOATS = 1 << 22  # a call's rows, and a block's: at most this many float32 (16 MB)
+# Flat out, steps_block() trains a block: calls until BLOCK_STEPS steps or BLOCK_SECONDS
+BLOCK_STEPS, BLOCK_SECONDS = 64, 0.005
 _gen_dir: str | None = None
 
 
@@ -78,6 +80,17 @@ def _shares_storage(t) -> bool:
     """Whether `t` is float32 in host memory that asnumpy() views in place (the CPU)."""
     a = t.asnumpy()
     return a.dtype == np.float32 and a.flags.c_contiguous and a.__array_interface__["data"][0] == t.data_ptr()
+
+
+def _join_adjacent(cols: list[slice]) -> list[slice]:
+    """The same columns in as few slices: neighbours that meet are joined."""
+    out: list[slice] = []
+    for c in cols:
+        if out and out[-1].stop == c.start:
+            out[-1] = slice(out[-1].start, c.stop)
+        else:
+            out.append(c)
+    return out
 
 
 def cell_attributes(params: list[str]) -> dict[str, str]:
@@ -198,13 +211,13 @@ class Engine:
         self._module = _load_program(self.program, self._params, self._make_optimizer)
         self.optimizer = self._module.optimizer
         self.graph_mode = o.mode == "graph"
-        # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps)
-        self._batches: dict[int, tuple[object, object]] = {}
+        # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps, columns)
+        self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
         self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
-        self._copy_outputs: bool | None = None  # read the outputs' storage directly (_run_batch)
+        self._copy_outputs: bool | None = None  # read the output's storage directly (_run_into)
         self._snapshot = None  # gv_snapshot, compiled in Graph mode on first use
         self.updates = 0
-        # where params, gradients (grad_columns: training.first_end reads them) and aux are in a row
+        # where params, gradients and aux are in a row
         self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
         self._width = self._aux_cols.start + self.aux_layout.total
         # Graph mode: the columns of each output of gv_recorded_step, in its order
@@ -323,7 +336,7 @@ class Engine:
 
     def _replay_step(self) -> None:
         if self.graph_mode:
-            self._run_batch(1)
+            self._run_into(self._rows(1))
         else:
             loss, _, _ = self._module.train_step(*self._inputs)
             loss.item()
@@ -338,53 +351,72 @@ class Engine:
 
     @property
     def batch_size(self) -> int:
-        """Steps per steps_block() call: in Graph mode as measured by the first steps_block()
-        (Engine._tune; 1 until then, and in PyNative)."""
+        """Steps per call into MindSpore within a steps_block(): in Graph mode as measured by
+        the first steps_block() (Engine._tune; 1 until then, and in PyNative)."""
         return self._steps_per_call or 1
 
     def fix_steps_per_call(self, steps: int) -> None:
-        """Graph mode: train `steps` steps per steps_block() call instead of measuring them
-        (tests that need a known block size)."""
+        """Graph mode: train `steps` steps per compiled call instead of measuring them (tests
+        that need a known call size; steps_block(limit=steps) is then one call)."""
         if not self.graph_mode or steps < 1:
             raise ValueError(f"steps per call are for Graph mode and at least 1, not {steps!r}")
         self._steps_per_call = int(steps)
 
     # -- Graph mode: recorded steps, several per compiled call ------------------------------------
     def _batch_fn(self, steps: int):
-        """gv_recorded_steps of `steps` steps (codegen.batch_source), jitted; compiled on its
-        first call."""
+        """gv_recorded_steps of `steps` steps (codegen.batch_source), jitted (compiled on its
+        first call); the row columns of what it returns, in its order (one step: runs of
+        adjacent columns joined, each copied at once); and how many float32 values it returns."""
         if steps not in self._batches:
             env = {f"{GV}recorded_step": self._module.gv_recorded_step}
             mod = _load_source(batch_source(self.program, steps), env)
-            self._batches[steps] = (mod, self._ms.jit(mod.gv_recorded_steps))
-        return self._batches[steps][1]
+            cols = [self._out_cols[k] for k in self.program.batch_outputs(steps)]
+            need = steps * sum(c.stop - c.start for c in cols)
+            if steps == 1:
+                cols = _join_adjacent(cols)
+            self._batches[steps] = (mod, self._ms.jit(mod.gv_recorded_steps), cols, need)
+        return self._batches[steps][1:]
 
-    def _run_batch(self, steps: int) -> np.ndarray:
-        """`steps` steps in one call into MindSpore, one row per step (layout.row_slices). The
-        learning rate, constant within a call, is written here: reading the optimizer's rate
-        inside the compiled steps cost 15% of their speed."""
-        outs = self._batch_fn(steps)(*self._inputs)
-        if self._copy_outputs is None:  # the first call: can the outputs be read in place?
-            self._copy_outputs = all(_shares_storage(t) for t in outs)
+    def _rows(self, steps: int) -> np.ndarray:
+        """Rows for `steps` steps (layout.row_slices), the learning rate now in force written:
+        it only changes between blocks (a command)."""
         recs = np.empty((steps, self._width), np.float32)
         recs[:, LR_COL] = self._lr
-        if not self._copy_outputs:
-            for cols, t in zip(self._out_cols, outs):
-                recs[:, cols] = t.asnumpy().reshape(steps, -1)
-            return recs
-        # asnumpy() costs 7.5 us a tensor (numpy parses its buffer format), a memmove of its
-        # storage 1 us: on the CPU a tensor's data_ptr() is host memory, filled when the call
-        # returns (the host-blocking runtime, devices.prepare_process)
-        staged = np.empty(steps * (self._width - 1), np.float32)
-        at, base = 0, staged.ctypes.data
-        for cols, t in zip(self._out_cols, outs):
-            n = steps * (cols.stop - cols.start)
-            if t.nbytes != 4 * n:
-                raise RuntimeError(f"MindSpore returned {t.nbytes} bytes for {n} float32 values")
-            ctypes.memmove(base + 4 * at, t.data_ptr(), 4 * n)
-            recs[:, cols] = staged[at : at + n].reshape(steps, -1)
-            at += n
         return recs
+
+    def _run_into(self, recs: np.ndarray) -> None:
+        """Graph mode: len(recs) steps in one call into MindSpore, recorded into `recs`. The
+        call returns one flat vector (codegen.batch_source); one step's parameters are copied
+        here before the call. The learning rate is the caller's (_rows): reading the
+        optimizer's rate inside the compiled steps cost 15% of their speed."""
+        steps = len(recs)
+        if steps == 1:
+            views = self._params_now()
+            if views:  # a copy: the update writes into the views
+                np.concatenate(views, out=recs[0, self._param_cols])
+        fn, outs, need = self._batch_fn(steps)
+        flat = fn(*self._inputs)
+        if flat.nbytes != 4 * need:
+            raise RuntimeError(f"MindSpore returned {flat.nbytes} bytes for {need} float32 values")
+        if self._copy_outputs is None:  # the first call: can the output be read in place?
+            self._copy_outputs = _shares_storage(flat)
+        if not self._copy_outputs:
+            src = flat.asnumpy().reshape(-1)
+            at = 0
+            for cols in outs:
+                n = steps * (cols.stop - cols.start)
+                recs[:, cols] = src[at : at + n].reshape(steps, -1)
+                at += n
+            return
+        # straight from the output's storage into the rows: asnumpy() costs 7.5 us (numpy
+        # parses its buffer format), a memmove 0.3 us; on the CPU a tensor's data_ptr() is host
+        # memory, filled when the call returns (the host-blocking runtime, prepare_process)
+        row_bytes, base, src = 4 * self._width, recs.ctypes.data, flat.data_ptr()
+        for cols in outs:
+            n = 4 * (cols.stop - cols.start)
+            for i in range(steps):
+                ctypes.memmove(base + i * row_bytes + 4 * cols.start, src, n)
+                src += n
 
     def _tune(self, limit: float) -> np.ndarray:
         """The first steps_block(): trains with each candidate number of steps per call
@@ -408,7 +440,8 @@ class Engine:
                     break
                 self._keep_state()
                 t0 = time.perf_counter()
-                rows.append(self._run_batch(steps))
+                rows.append(self._rows(steps))
+                self._run_into(rows[-1])
                 dt = time.perf_counter() - t0
                 self.updates += steps
                 limit -= steps
@@ -461,21 +494,26 @@ class Engine:
         """One forward, backward and update. The result holds the parameters before the update."""
         self._keep_state()
         t0 = time.perf_counter()
-        if self.graph_mode:
-            rec = self._run_batch(1)
-        else:  # PyNative: each tensor copied into one row (cheaper than extra ops to pack them)
-            rec = np.empty((1, self._width), np.float32)
-            row = rec[0]
-            views = self._params_now()
-            if views:  # a copy: the update writes into the views
-                np.concatenate(views, out=row[self._param_cols])
-            loss, aux, grads = self._module.train_step(*self._inputs)
-            row[LOSS_COL] = loss.item()
-            row[LR_COL] = self._lr
-            for t, (a, b, small) in zip((*grads, *aux), self._slots):
-                _read_into(row[a:b], t, small)
+        rec = self._rows(1)
+        self._train_into(rec)
         self._unalias(rec)
         return self._results(rec, (time.perf_counter() - t0) * 1e3)[0]
+
+    def _train_into(self, recs: np.ndarray) -> None:
+        """len(recs) steps (Graph mode: one compiled call; PyNative: one step), recorded into
+        `recs` (from _rows)."""
+        if self.graph_mode:
+            self._run_into(recs)
+            return
+        # PyNative: each tensor copied into one row (cheaper than extra ops to pack them)
+        row = recs[0]
+        views = self._params_now()
+        if views:  # a copy: the update writes into the views
+            np.concatenate(views, out=row[self._param_cols])
+        loss, aux, grads = self._module.train_step(*self._inputs)
+        row[LOSS_COL] = loss.item()
+        for t, (a, b, small) in zip((*grads, *aux), self._slots):
+            _read_into(row[a:b], t, small)
 
     def _unalias(self, recs: np.ndarray) -> None:
         for aux, param, shape, chain in self._aux_views:
@@ -486,20 +524,35 @@ class Engine:
                 row[aux] = np.ravel(v)
 
     def steps_block(self, limit: int | None = None) -> tuple[int, np.ndarray, float]:
-        """Graph mode: batch_size steps in one call into MindSpore (the first call: the steps
-        Engine._tune trains while it measures, at most `limit`), as (first step number, one row
-        per step, ms per step). The caller decides where the run ends (see training.first_end)
-        and calls undo_last_update on that step, which also undoes the later ones."""
+        """Flat out: a block of steps in one go, as (first step number, one row per step, ms per
+        step): calls of batch_size steps (Graph mode; the first block is the steps Engine._tune
+        trains while it measures) or single steps (PyNative), until BLOCK_STEPS steps, calls
+        begun within BLOCK_SECONDS, MAX_CALL_FLOATS or `limit` steps. The caller decides where
+        the run ends (training.first_end) and calls undo_last_update on that step, which also
+        undoes the later ones.
+
+        Why blocks: what runs between two calls into MindSpore costs more than its own time
+        (measured with 2.10 on the MLP preset, one step a call: a check of 25 us made a step
+        65 us longer; the cold caches, presumably), so the rows of a block are written in place
+        and checked once."""
         if limit is not None and limit < 1:
             raise ValueError(f"a block needs at least one step left, not {limit}")
         first = self.updates + 1
         t0 = time.perf_counter()
-        if self._steps_per_call:
-            self._keep_state()
-            recs = self._run_batch(self._steps_per_call)
-            self.updates += len(recs)
-        else:
+        if self.graph_mode and not self._steps_per_call:
             recs = self._tune(math.inf if limit is None else limit)
+        else:
+            left = BLOCK_STEPS if limit is None else min(BLOCK_STEPS, limit)
+            n = self.batch_size if self.batch_size <= left else 1
+            calls = max(1, min(left // n, MAX_CALL_FLOATS // (n * self._width)))
+            recs = self._rows(calls * n)
+            for c in range(calls):
+                self._keep_state()
+                self._train_into(recs[c * n : (c + 1) * n])
+                self.updates += n
+                if time.perf_counter() - t0 >= BLOCK_SECONDS:
+                    recs = recs[: (c + 1) * n]
+                    break
         self._unalias(recs)
         return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
 
@@ -517,7 +570,7 @@ class Engine:
 
     def close(self) -> None:
         """Drop the generated module (it holds the Parameters, optimizer and compiled graphs)."""
-        for mod, _ in self._batches.values():
+        for mod, *_ in self._batches.values():
             _unload(mod)
         self._batches.clear()
         if self._module is not None:
