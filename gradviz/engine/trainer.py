@@ -368,7 +368,7 @@ class Engine:
         first call); the row columns of what it returns, in its order (one step: runs of
         adjacent columns joined, each copied at once); and how many float32 values it returns."""
         if steps not in self._batches:
-            env = {f"{GV}recorded_step": self._module.gv_recorded_step}
+            env = {f"{GV}recorded_step": self._module.gv_recorded_step, f"{GV}inputs": tuple(self._inputs)}
             mod = _load_source(batch_source(self.program, steps), env)
             cols = [self._out_cols[k] for k in self.program.batch_outputs(steps)]
             need = steps * sum(c.stop - c.start for c in cols)
@@ -395,7 +395,7 @@ class Engine:
             if views:  # a copy: the update writes into the views
                 np.concatenate(views, out=recs[0, self._param_cols])
         fn, outs, need = self._batch_fn(steps)
-        flat = fn(*self._inputs)
+        flat = fn()  # the Inputs are compiled in (codegen.batch_source)
         if flat.nbytes != 4 * need:
             raise RuntimeError(f"MindSpore returned {flat.nbytes} bytes for {need} float32 values")
         if self._copy_outputs is None:  # the first call: can the output be read in place?

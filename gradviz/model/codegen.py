@@ -44,25 +44,32 @@ def _tuple(items) -> str:
 
 def batch_source(program: Program, steps: int) -> str:
     """A module of one function, gv_recorded_steps: `steps` calls of the program's
-    gv_recorded_step (set in the module's globals by the engine) unrolled into one compiled
-    call, returning one flat float32 vector: the outputs of Program.batch_outputs(steps) one
-    after the other, each stacked across the steps, steps first. The engine picks the steps per
-    call by measuring (engine/trainer.py, Engine._tune).
+    gv_recorded_step unrolled into one compiled call, returning one flat float32 vector: the
+    outputs of Program.batch_outputs(steps) one after the other, each stacked across the steps,
+    steps first. The engine sets gv_recorded_step and gv_inputs (the run's Input tensors) in
+    the module's globals, and picks the steps per call by measuring (engine/trainer.py,
+    Engine._tune).
 
-    One vector, not a tuple: MindSpore 2.10 spends ~12 us on each output of a call (its output
-    actor and a Python tensor each), about 2.5 kernels' worth (measured on the CPU: the MLP
-    preset's step 4,450 steps/s returning its 9 outputs, 5,600 concatenated). One step has no
-    stacks (a kernel each) and leaves the parameters out (see Program.batch_outputs)."""
-    inputs = ", ".join(program.input_names)
+    Measured with MindSpore 2.10 on the CPU, where a call's own costs are much of a small step:
+    - one vector, not a tuple: each output of a call costs ~12 us (its output actor and a Python
+      tensor), about 2.5 kernels' worth (the MLP preset's step: 4,450 steps/s returning its 9
+      outputs, 5,600 concatenated);
+    - no arguments: the Inputs do not change during a run, and read as globals they are
+      compiled into the graph, where each argument of a call costs the jit wrapper's checks and
+      the runtime's copy (one step a call: MLP preset 5,900 -> 7,200 steps/s, tutorial 10,300 ->
+      14,500).
+    One step has no stacks (a kernel each) and leaves the parameters out (Program.batch_outputs)."""
+    n_in = len(program.input_names)
+    inputs = ", ".join(f"{GV}in{i}" for i in range(n_in))
     L = [
         f'"""GradViz: {steps} recorded steps in one compiled call (Graph mode)."""',
         "from mindspore import ops",
         "",
         f"{GV}recorded_step = globals()['{GV}recorded_step']",
-        "",
-        "",
-        f"def {GV}recorded_steps({inputs}):",
+        f"{GV}inputs = globals()['{GV}inputs']",
     ]
+    L += [f"{GV}in{i} = {GV}inputs[{i}]" for i in range(n_in)]
+    L += ["", "", f"def {GV}recorded_steps():"]
     L += [f"{_INDENT}{GV}r{i} = {GV}recorded_step({inputs})" for i in range(steps)]
     if steps == 1:
         parts = [f"{GV}r0[{k}].reshape((-1,))" for k in program.batch_outputs(1)]
