@@ -38,7 +38,7 @@ TUNE_CALLS, TUNE_SECONDS = 8, 0.02  # then at least this many calls and this lon
 TUNE_GAIN = 0.95  # a larger size is kept where its step is at least 5% faster
 MAX_CALL_FLOATS = 1 << 22  # a call's rows, and a block's: at most this many float32 (16 MB)
 # Flat out, steps_block() trains a block: calls until BLOCK_STEPS steps or BLOCK_SECONDS
-BLOCK_STEPS, BLOCK_SECONDS = 64, 0.005
+BLOCK_STEPS, BLOCK_SECONDS = 64, 0.01
 _gen_dir: str | None = None
 
 
@@ -214,7 +214,7 @@ class Engine:
         # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps, columns)
         self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
         self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
-        self._copy_outputs: bool | None = None  # read the output's storage directly (_run_into)
+        self._copy_outputs: bool | None = None  # read outputs' storage directly (_run_into, _train_into)
         self._snapshot = None  # gv_snapshot, compiled in Graph mode on first use
         self.updates = 0
         # where params, gradients and aux are in a row
@@ -512,7 +512,17 @@ class Engine:
             np.concatenate(views, out=row[self._param_cols])
         loss, aux, grads = self._module.train_step(*self._inputs)
         row[LOSS_COL] = loss.item()
-        for t, (a, b, small) in zip((*grads, *aux), self._slots):
+        if self._copy_outputs is None:  # the first step: can the gradients be read in place?
+            self._copy_outputs = all(_shares_storage(t) for t in grads)
+        slots = self._slots
+        if self._copy_outputs:  # gradients are fresh tensors: a memmove each (see _run_into)
+            base = row.ctypes.data
+            for t, (a, b, _) in zip(grads, slots):
+                if t.nbytes != 4 * (b - a):
+                    raise RuntimeError(f"MindSpore returned {t.nbytes} bytes for {b - a} float32 values")
+                ctypes.memmove(base + 4 * a, t.data_ptr(), 4 * (b - a))
+            grads, slots = (), slots[len(grads) :]
+        for t, (a, b, small) in zip((*grads, *aux), slots):  # an auxiliary output may be a view
             _read_into(row[a:b], t, small)
 
     def _unalias(self, recs: np.ndarray) -> None:
