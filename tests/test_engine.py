@@ -221,15 +221,18 @@ def test_graph_mode_batches_match_single_steps_and_numpy():
 
 
 @pytest.mark.parametrize(
-    "call_us, step_us, cliff, chosen, delayed",
+    "call_us, step_us, cliff, chosen, delayed, busy_ms",
     [
-        (80, 100, None, 8, False),  # a call's fixed cost: the largest size amortises it best
-        (80, 100, 4, 2, False),  # from 4 steps a call the step is 3x slower (MindSpore's actor threads)
-        (1, 5000, None, 1, False),  # a long step: larger calls gain less than TUNE_GAIN
-        (80, 100, None, 8, True),  # every 4th call of 8 steps held up 20x (the window took the core)
+        (80, 100, None, 8, False, 0),  # a call's fixed cost: the largest size amortises it best
+        (80, 100, 4, 2, False, 0),  # from 4 steps a call the step is 3x slower (MindSpore's actor threads)
+        (1, 5000, None, 1, False, 0),  # a long step: larger calls gain less than TUNE_GAIN
+        (80, 100, None, 8, True, 0),  # every 4th call of 8 steps held up 20x (the window took the core)
+        # for the first 40 ms every call takes 4x as long (the window starting to draw): one size
+        # measured after the other, 2 steps a call would win although each is 3x slower
+        (80, 100, 2, 1, False, 40),
     ],
 )
-def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, cliff, chosen, delayed):
+def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, cliff, chosen, delayed, busy_ms):
     e = Engine(tutorial(mode="graph"))
     clock = [0.0]
     calls = []
@@ -238,6 +241,7 @@ def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, c
         steps = len(recs)
         calls.append(steps)
         held = 20 if delayed and steps == 8 and calls.count(steps) % 4 == 0 else 1
+        held *= 4 if clock[0] < busy_ms * 1e-3 else 1
         clock[0] += 1e-6 * held * (call_us + steps * step_us * (3 if cliff and steps >= cliff else 1))
         recs[:] = 0.0
 

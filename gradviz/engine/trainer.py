@@ -420,42 +420,58 @@ class Engine:
 
     def _tune(self, limit: float) -> np.ndarray:
         """The first steps_block(): trains with each candidate number of steps per call
-        (STEPS_PER_CALL, smallest first) for a few timed calls, and keeps the last one whose
-        step was TUNE_GAIN faster than the one before. Returns every row it trained.
+        (STEPS_PER_CALL, smallest first) against the best so far, their calls alternating, and
+        keeps a size while its step is TUNE_GAIN faster. Returns every row it trained.
 
         Why measure: MindSpore runs a compiled graph in the calling thread only while the graph
         has few kernels (about 100 actors, measured with 2.10: the tutorial's step is ~20);
         beyond that it hands each kernel to its actor threads, which on the engine's one core
         made a call 3-5 times slower (tutorial: 4 steps per call 2,400 steps/s, 3 steps 9,900).
         How many kernels a step has is MindSpore's business (its backward of
-        binary_cross_entropy_with_logits alone is 9), so the first calls measure it."""
+        binary_cross_entropy_with_logits alone is 9), so the first calls measure it. Why
+        alternate: the first Start is when the window is busiest; measured one after the other,
+        the MLP preset's one-step calls all came in slowed and two steps a call (124 actors, on
+        MindSpore's threads: 4 times slower) won."""
         rows: list[np.ndarray] = []
-        best, best_time = 0, math.inf
-        for steps in STEPS_PER_CALL:
-            if steps > limit or (steps > 1 and steps * self._width > MAX_CALL_FLOATS):
+        left = limit
+
+        def call(steps: int) -> float:
+            nonlocal left
+            self._keep_state()
+            t0 = time.perf_counter()
+            rows.append(self._rows(steps))
+            self._run_into(rows[-1])
+            dt = time.perf_counter() - t0
+            self.updates += steps
+            left -= steps
+            return dt
+
+        best, measured = 1, False
+        for steps in STEPS_PER_CALL[1:]:
+            if steps * self._width > MAX_CALL_FLOATS:
                 break
-            times: list[float] = []
+            times: dict[int, list[float]] = {best: [], steps: []}
             for i in itertools.count():
-                if steps > limit or (len(times) >= TUNE_CALLS and sum(times) >= TUNE_SECONDS):
+                if len(times[steps]) >= TUNE_CALLS and sum(map(sum, times.values())) >= 2 * TUNE_SECONDS:
                     break
-                self._keep_state()
-                t0 = time.perf_counter()
-                rows.append(self._rows(steps))
-                self._run_into(rows[-1])
-                dt = time.perf_counter() - t0
-                self.updates += steps
-                limit -= steps
-                if i > WARM_CALLS:  # the first call compiles; MindSpore picks how to run it next
-                    times.append(dt)
-            if len(times) < TUNE_CALLS:
-                break  # the run ends before this size is measured
+                if best + steps > left:  # the run ends before this size is measured
+                    while left >= 1:
+                        call(1)
+                    self._steps_per_call = best if measured else 0
+                    return np.concatenate(rows)
+                for k in (best, steps):
+                    dt = call(k)
+                    if i > WARM_CALLS:  # the first call compiles; MindSpore picks how to run it next
+                        times[k].append(dt)
+            measured = True
             # the fastest call: whatever else runs on the core (the window, another program)
             # only ever makes a call slower, and a call of 0.1-1 ms often runs undisturbed
-            per_step = min(times) / steps
-            if per_step > best_time * TUNE_GAIN:
+            if min(times[steps]) / steps > min(times[best]) / best * TUNE_GAIN:
                 break  # no faster: larger calls only amortise the call's cost further
-            best, best_time = steps, per_step
+            best = steps
         self._steps_per_call = best
+        if not rows:  # no larger size fits in a call (MAX_CALL_FLOATS)
+            call(1)
         return np.concatenate(rows)
 
     def _results(self, recs: np.ndarray, t_ms: float) -> list[StepResult]:
