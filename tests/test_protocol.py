@@ -115,3 +115,36 @@ def test_the_heartbeat_beats_until_stopped():
     assert beats == [msg.Heartbeat()] * 3 and not t.is_alive()
     here.close()
     there.close()
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_flat_out_blocks_stop_where_the_seed_stops(server, mode):
+    """Seed 000 trained flat out by the engine process: blocks of steps run past the step where
+    the loss falls below 0.001 (loop 299 of the seed, step 300) and are undone to it."""
+    from gradviz.model.presets import load_preset
+
+    s, conn = server
+    session = load_preset("linreg_seed")
+    session.options.mode, session.options.speed = mode, 0.0
+    s.handle(msg.Build(1, session.to_dict()))
+    s.handle(msg.Start())
+    steps, losses, ended = [], [], None
+    for _ in range(10_000):
+        if not s.running:
+            break
+        s.train_slice()
+        while conn.poll():
+            m = conn.recv()
+            if isinstance(m, msg.Batch):
+                steps += m.steps.tolist()
+                losses += m.rows[:, 0].tolist()
+            elif isinstance(m, msg.Ended):
+                ended = m
+            elif isinstance(m, msg.Error):
+                raise AssertionError(m.detail)
+    assert ended is not None and (ended.reason, ended.step) == ("until_loss", 300)
+    assert steps == list(range(1, 301))  # nothing past the end reaches the window
+    assert losses[0] == pytest.approx(25290.72, rel=1e-6)
+    assert losses[-1] == pytest.approx(0.0009934219, rel=1e-3) and min(losses[:-1]) >= 0.001
+    assert s.engine.updates == 299
+    np.testing.assert_allclose(s.engine.current_params()["weight"], [83.50287], rtol=1e-4)
