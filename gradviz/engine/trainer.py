@@ -489,7 +489,8 @@ class Engine:
         ]
 
     def _params_now(self) -> list[np.ndarray]:
-        """The parameters now, flat (PyNative): numpy views of the Parameters' own memory.
+        """The parameters now, flat (PyNative, and Graph mode before a one-step call): numpy views
+        of the Parameters' own memory.
 
         On the CPU `Tensor.asnumpy()` shares the tensor's storage, and optimizers and
         `ops.assign` update Parameters in place, so the views follow every update without a
