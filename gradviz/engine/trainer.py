@@ -391,9 +391,7 @@ class Engine:
         optimizer's rate inside the compiled steps cost 15% of their speed."""
         steps = len(recs)
         if steps == 1:
-            views = self._params_now()
-            if views:  # a copy: the update writes into the views
-                np.concatenate(views, out=recs[0, self._param_cols])
+            self._params_into(recs[0])
         fn, outs, need = self._batch_fn(steps)
         flat = fn()  # the Inputs are compiled in (codegen.batch_source)
         if flat.nbytes != 4 * need:
@@ -488,6 +486,12 @@ class Engine:
             for i, rec in enumerate(recs)
         ]
 
+    def _params_into(self, row: np.ndarray) -> None:
+        """Copy the parameters now (before the call that updates them) into a step's row."""
+        views = self._params_now()
+        if views:  # a copy: the update writes into the views
+            np.concatenate(views, out=row[self._param_cols])
+
     def _params_now(self) -> list[np.ndarray]:
         """The parameters now, flat (PyNative, and Graph mode before a one-step call): numpy views
         of the Parameters' own memory.
@@ -525,9 +529,7 @@ class Engine:
             return
         # PyNative: each tensor copied into one row (cheaper than extra ops to pack them)
         row = recs[0]
-        views = self._params_now()
-        if views:  # a copy: the update writes into the views
-            np.concatenate(views, out=row[self._param_cols])
+        self._params_into(row)
         loss, aux, grads = self._module.train_step(*self._inputs)
         row[LOSS_COL] = loss.item()
         if self._copy_outputs is None:  # the first step: can the gradients be read in place?
