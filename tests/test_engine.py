@@ -163,6 +163,30 @@ def test_node_snapshot_values_and_gradients(aux, sg, ha, mode):
     np.testing.assert_allclose(after.values["z"], v1["z"], rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("aux,sg,ha", AUX_OPTIONS)
+def test_pynative_compiles_the_side_pass_while_training_with_the_same_numbers(aux, sg, ha):
+    """PyNative runs the node side pass as PyNative until a snapshot is taken while training;
+    from then on it is compiled, and its numbers are still the float64 reference's."""
+    s = tutorial(aux_output=aux, stop_gradient=sg, has_aux=ha, mode="pynative")
+    e = Engine(s)
+    e.node_snapshot()
+    assert not e.snapshot_compiled  # a build, a step, a pause: never waits for a compile
+    for _ in range(3):
+        e.step()
+    snap = e.node_snapshot(training=True)
+    assert e.snapshot_compiled and snap.step == 3
+    _, g, v = grads_for(s, e.current_params())
+    for name in ("x", "w", "b", "matmul", "z", "loss"):
+        np.testing.assert_allclose(snap.values[name], v[name], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(snap.grads[name], g[name], rtol=1e-5, atol=1e-6)
+    e.step()  # the compiled pass reads the Parameters as the optimizer left them
+    later = e.node_snapshot()
+    assert e.snapshot_compiled and later.step == 4
+    _, g, v = grads_for(s, e.current_params())
+    np.testing.assert_allclose(later.grads["b"], g["b"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(later.values["loss"], v["loss"], rtol=1e-5, atol=1e-6)
+
+
 def test_learning_rate_changes_mid_run_in_graph_mode():
     s = load_preset("linreg")
     s.options.mode = "graph"

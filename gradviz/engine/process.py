@@ -438,7 +438,7 @@ class Server:
         if self.engine is None:
             return
         t = time.perf_counter()
-        snap = self.engine.node_snapshot()
+        snap = self.engine.node_snapshot(training=self.running)
         self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads, snap.parts))  # snap.step: updates kept
         self.last_nodes = time.perf_counter()
         # the first call in Graph mode compiles (~0.3 s): NODES_SECONDS bounds the interval anyway

@@ -215,7 +215,8 @@ class Engine:
         self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
         self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
         self._copy_outputs: bool | None = None  # read outputs' storage directly (_run_into, _train_into)
-        self._snapshot = None  # gv_snapshot, compiled in Graph mode on first use
+        self._snapshot = None  # gv_snapshot as it runs now (_snapshot_fn)
+        self._snapshot_refused = False  # PyNative: the compiled side pass failed; PyNative's is kept
         self.updates = 0
         # where params, gradients and aux are in a row
         self._param_cols, self.grad_columns, self._aux_cols = row_slices(self.param_layout, self.grad_layout)
@@ -608,17 +609,31 @@ class Engine:
             self._module = None
 
     # -- node values -----------------------------------------------------------------------------
-    def node_snapshot(self) -> NodeSnapshot:
+    def node_snapshot(self, training: bool = False) -> NodeSnapshot:
         """Values and gradients of every node at the current parameters: the generated
-        gv_snapshot, compiled with mindspore.jit in Graph mode, in one flat vector.
+        gv_snapshot, in one flat vector.
 
         The gradients are those of what MindSpore differentiates with the current options, so
         with z returned as a second output (and no stop_gradient / has_aux) they include sum(z),
-        and `parts` holds each differentiated output's own share (MindSpore's gradient of it alone)."""
-        if self._snapshot is None:
-            fn = self._module.gv_snapshot
-            self._snapshot = self._ms.jit(fn) if self.graph_mode else fn
-        flat = self._snapshot(*self._inputs).asnumpy()
+        and `parts` holds each differentiated output's own share (MindSpore's gradient of it alone).
+
+        The side pass is compiled with mindspore.jit in Graph mode, and in PyNative from the first
+        snapshot taken while training (`training`); until then PyNative runs it as PyNative, so a
+        build, a step or a pause never waits for its compile. Why compile it in PyNative: it is
+        the window's view of the run, not the run, and measured with 2.10 here it took 10-27 ms in
+        PyNative against 0.8-2.2 ms compiled, with the same bits (tutorial and MLP presets):
+        taken every NODES_SECONDS while training, PyNative's cost 3-8% of the training's steps.
+        The compile (0.3-1 s, once per build) happens in the first fraction of a second of
+        training. A graph whose side pass does not compile keeps PyNative's."""
+        fn = self._snapshot_fn(training)
+        try:
+            flat = fn(*self._inputs).asnumpy()
+        except Exception:
+            if fn is self._module.gv_snapshot or self.graph_mode:
+                raise
+            self._snapshot_refused = True  # the compiled one failed: PyNative's, from now on
+            self._snapshot = self._module.gv_snapshot
+            flat = self._snapshot(*self._inputs).asnumpy()
         snap = NodeSnapshot(self.updates)
         snap.parts = {o: {} for o in self.program.part_names}
         i = 0
@@ -629,6 +644,21 @@ class Engine:
                 part[n] = np.array(flat[i : i + k], np.float32).reshape(shape)
                 i += k
         return snap
+
+    @property
+    def snapshot_compiled(self) -> bool:
+        """Whether node_snapshot runs the side pass compiled (mindspore.jit) now."""
+        return self._snapshot is not None and self._snapshot is not self._module.gv_snapshot
+
+    def _snapshot_fn(self, training: bool):
+        """gv_snapshot as node_snapshot runs it now: compiled in Graph mode; in PyNative, plain
+        until the first snapshot while training, then compiled (unless that failed)."""
+        plain = self._module.gv_snapshot
+        if self._snapshot is None:
+            self._snapshot = self._ms.jit(plain) if self.graph_mode else plain
+        if training and self._snapshot is plain and not self._snapshot_refused:
+            self._snapshot = self._ms.jit(plain)
+        return self._snapshot
 
     def snapshot_at(self, params: dict[str, np.ndarray]) -> NodeSnapshot:
         """Values and gradients of every node at the given parameters (a past step's, from the
