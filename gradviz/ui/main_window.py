@@ -51,6 +51,7 @@ from .lesson_panel import LessonPanel
 from .plots import PlotPanel
 from .presentation import Presenter
 from .shortcuts import Shortcuts
+from .live_label import LiveLabel
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -218,15 +219,16 @@ class MainWindow(QMainWindow):
 
         # status bar: its passing messages cut with "…" before the permanent labels
         self.setStatusBar(StatusBar(self))
-        self.stepLabel = QLabel(tr_msg(progress(0, 0)))
+        # the status bar's labels change 30 times a second while training: LiveLabels
+        self.stepLabel = LiveLabel(tr_msg(progress(0, 0)))
         self.stepLabel.setObjectName("stepLabel")
-        self.rateLabel = QLabel("")
+        self.rateLabel = LiveLabel("")
         self.rateLabel.setObjectName("rateLabel")
-        self.lossLabel = QLabel("")
+        self.lossLabel = LiveLabel("")
         self.lossLabel.setObjectName("lossLabel")
-        self.modeLabel = QLabel("")
+        self.modeLabel = LiveLabel("")
         self.modeLabel.setObjectName("modeLabel")
-        self.stateLabel = QLabel("")
+        self.stateLabel = LiveLabel("")
         self.stateLabel.setObjectName("stateLabel")
         for w in (self.stateLabel, self.stepLabel, self.rateLabel, self.lossLabel, self.modeLabel):
             w.setFont(theme.font(12, bold=w in (self.stepLabel, self.lossLabel)))

@@ -42,6 +42,7 @@ from ..model.steps import state_at
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from .language import tr_msg
+from .live_label import LiveLabel
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
@@ -70,10 +71,9 @@ class TimeTravelBar(QWidget):
         self.slider.setObjectName("historySlider")
         self.slider.setRange(0, 0)
         row.addWidget(self.slider, 1)
-        self.stepShown = QLabel("")
+        self.stepShown = LiveLabel("", least_text="step 100,000 of 100,000")  # 30 texts a second
         self.stepShown.setObjectName("historyStepLabel")
         self.stepShown.setFont(theme.font(11, mono=True))
-        self.stepShown.setMinimumWidth(170)
         row.addWidget(self.stepShown)
         self.continueButton = QPushButton(self.tr("Continue from here"))
         self.continueButton.setObjectName("continueButton")
