@@ -187,6 +187,29 @@ def test_pynative_compiles_the_side_pass_while_training_with_the_same_numbers(au
     np.testing.assert_allclose(later.values["loss"], v["loss"], rtol=1e-5, atol=1e-6)
 
 
+def test_a_side_pass_that_does_not_compile_keeps_pynatives(monkeypatch):
+    """Where MindSpore cannot compile the side pass, PyNative's runs on: the nodes still come,
+    with the reference's numbers, and no compile is tried again."""
+    e = Engine(tutorial(aux_output=True, mode="pynative"))
+    tries = []
+
+    def refuse(fn):
+        def compiled(*args):
+            tries.append(fn)
+            raise RuntimeError("no graph for this")
+
+        return compiled
+
+    monkeypatch.setattr(e._ms, "jit", refuse)
+    snap = e.node_snapshot(training=True)
+    assert not e.snapshot_compiled and len(tries) == 1
+    _, g, v = grads_for(e.session)
+    np.testing.assert_allclose(snap.grads["b"], g["b"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(snap.values["z"], v["z"], rtol=1e-5, atol=1e-6)
+    e.node_snapshot(training=True)
+    assert len(tries) == 1
+
+
 def test_learning_rate_changes_mid_run_in_graph_mode():
     s = load_preset("linreg")
     s.options.mode = "graph"
