@@ -188,3 +188,30 @@ def test_nodes_sent_while_training_come_from_the_compiled_side_pass(server):
     for name in ("w", "b", "z", "loss"):
         np.testing.assert_allclose(last.values[name], v[name], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(last.grads[name], g[name], rtol=1e-5, atol=1e-6)
+
+
+def test_at_a_set_speed_the_side_pass_is_not_compiled(server):
+    """At a set speed the nodes come after every step: a compile there would stall training
+    once and run the next steps back to back, without their nodes."""
+    from gradviz.model.presets import load_preset
+
+    s, conn = server
+    session = load_preset("tutorial")
+    session.options.mode, session.options.speed, session.options.steps = "pynative", 10.0, 3
+    s.handle(msg.Build(1, session.to_dict()))
+    s.handle(msg.Start())
+    nodes = []
+    for _ in range(1_000):
+        if not s.running:
+            break
+        s.train_slice()
+        while conn.poll():
+            m = conn.recv()
+            if isinstance(m, msg.Nodes):
+                nodes.append(m.updates)
+    assert s.engine.updates == 3 and not s.engine.snapshot_compiled
+    while conn.poll():
+        m = conn.recv()
+        if isinstance(m, msg.Nodes):
+            nodes.append(m.updates)
+    assert nodes and nodes[-1] == 3

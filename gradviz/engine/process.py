@@ -438,7 +438,9 @@ class Server:
         if self.engine is None:
             return
         t = time.perf_counter()
-        snap = self.engine.node_snapshot(training=self.running)
+        # compiled from the first snapshot flat out: its compile stalls training once, which
+        # at a set speed would run the next steps back to back and skip their nodes
+        snap = self.engine.node_snapshot(training=self.running and self.speed <= 0)
         self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads, snap.parts))  # snap.step: updates kept
         self.last_nodes = time.perf_counter()
         # the first call in Graph mode compiles (~0.3 s): NODES_SECONDS bounds the interval anyway

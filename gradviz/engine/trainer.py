@@ -618,8 +618,9 @@ class Engine:
         and `parts` holds each differentiated output's own share (MindSpore's gradient of it alone).
 
         The side pass is compiled with mindspore.jit in Graph mode, and in PyNative from the first
-        snapshot taken while training (`training`); until then PyNative runs it as PyNative, so a
-        build, a step or a pause never waits for its compile. Why compile it in PyNative: it is
+        snapshot taken while training flat out (`training`, the engine process's call); until
+        then PyNative runs it as PyNative, so a build, a step, a pause or a run at a set speed
+        (nodes after every step) never waits for its compile. Why compile it in PyNative: it is
         the window's view of the run, not the run, and measured with 2.10 here it took 10-27 ms in
         PyNative against 0.8-2.2 ms compiled, with the same bits (tutorial and MLP presets):
         taken every NODES_SECONDS while training, PyNative's cost 3-8% of the training's steps.
@@ -652,7 +653,7 @@ class Engine:
 
     def _snapshot_fn(self, training: bool):
         """gv_snapshot as node_snapshot runs it now: compiled in Graph mode; in PyNative, plain
-        until the first snapshot while training, then compiled (unless that failed)."""
+        until the first snapshot while training flat out, then compiled (unless that failed)."""
         plain = self._module.gv_snapshot
         if self._snapshot is None:
             self._snapshot = self._ms.jit(plain) if self.graph_mode else plain
