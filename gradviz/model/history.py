@@ -3,7 +3,7 @@ formats.records.write_history exports.
 
 Appends come in batches; capacity doubles, so a million steps cost a few dozen copies. A
 min/max pyramid (blocks of 16, 256, 4096 and 65536 steps), updated as steps arrive, lets a plot
-of any zoom draw about a thousand points per curve instead of every step.
+of any zoom draw about two points per horizontal pixel instead of every step.
 
 The history never holds more than its memory budget (DEFAULT_BUDGET, settable): its buffers are
 capped at the rows the budget allows, and when they are full the old steps are thinned, every
@@ -269,31 +269,42 @@ class History:
         return self._cols[kind]
 
     def view(self, x0: float | None = None, x1: float | None = None, max_points: int = 1000):
-        """(x, Y) to draw the steps in [x0, x1]: every step when few, else min/max per block.
+        """(x, Y) to draw the steps in [x0, x1]: every step when at most max_points, else the min
+        and max of groups of steps, as many groups as give max_points / 2 pairs or just under.
 
-        Y has one column per plotted series; with blocks each block gives two points (its min and
-        max at the block's centre), so spikes survive any zoom level."""
+        Y has one column per plotted series; each group gives two points (its min and max at the
+        group's centre), so spikes survive any zoom level. A group is g blocks of the finest
+        min/max level (or g steps) for which g <= LOD_FACTOR, aligned to multiples of g, so the
+        groups stay put while the view scrolls."""
         n = self.n
         if n == 0:
             return np.zeros(0), np.zeros((0, self._width), np.float32)
         steps = self._step[:n]
         i0 = 0 if x0 is None else int(np.clip(np.searchsorted(steps, np.floor(x0)), 0, n - 1))
         i1 = n if x1 is None else int(np.clip(np.searchsorted(steps, np.ceil(x1)) + 2, 1, n))
-        count = i1 - i0
-        if count <= max_points:
+        if i1 - i0 <= max_points:
             return self._step[i0:i1].astype(np.float64), self._table[i0:i1]
-        for lv in range(LOD_LEVELS):
-            bs = _Envelope.block(lv)
-            if count / bs * 2 <= max_points or lv == LOD_LEVELS - 1:
-                b0, b1 = i0 // bs, -(-i1 // bs)
-                mins, maxs = self._env.mins[lv][b0:b1], self._env.maxs[lv][b0:b1]
-                starts = np.arange(b0, b1) * bs  # a block's centre: halfway between its first and last step
-                centres = (steps[starts] + steps[np.minimum(starts + bs, n) - 1] + 1) / 2.0
-                x = np.repeat(centres, 2)
-                y = np.empty((2 * len(mins), self._width), np.float32)
-                y[0::2], y[1::2] = mins, maxs
-                return x, y
-        raise AssertionError("unreachable")
+        pairs = max(1, max_points // 2)
+        for lv in range(-1, LOD_LEVELS):  # -1: the steps themselves
+            bs = 1 if lv < 0 else _Envelope.block(lv)
+            b0, b1 = i0 // bs, -(-i1 // bs)
+            g = max(1, -(-(b1 - b0) // pairs))
+            if g <= LOD_FACTOR or lv == LOD_LEVELS - 1:
+                break
+        b0 -= b0 % g
+        if lv < 0:
+            lo = hi = self._table[b0:b1]
+        else:
+            lo, hi = self._env.mins[lv][b0:b1], self._env.maxs[lv][b0:b1]
+        cuts = np.arange(0, b1 - b0, g)
+        with np.errstate(invalid="ignore"):
+            mins, maxs = np.fmin.reduceat(lo, cuts, axis=0), np.fmax.reduceat(hi, cuts, axis=0)
+        first = (b0 + cuts) * bs  # a group's centre: halfway between its first and last step
+        last = np.minimum((b0 + cuts + g) * bs, n) - 1
+        x = np.repeat((steps[first] + steps[last] + 1) / 2.0, 2)
+        y = np.empty((2 * len(mins), self._width), np.float32)
+        y[0::2], y[1::2] = mins, maxs
+        return x, y
 
 
 def _rows(a, keep: np.ndarray):

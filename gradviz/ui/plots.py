@@ -95,7 +95,8 @@ def _wrap_title(w: pg.PlotWidget) -> float:
 
 
 HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
-MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
+POINTS_PER_PIXEL = 2  # per line: a min and a max for each horizontal pixel of the widest plot
+MIN_POINTS = 200  # a plot not laid out yet (zero wide) still draws its line
 # a single step draws no line: while few steps are in view every sample is also a dot
 FEW_POINTS = 30
 MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
@@ -516,6 +517,11 @@ class PlotPanel(QWidget):
                     d.setVisible(False)
 
     # -- drawing --------------------------------------------------------------------------------
+    def max_points(self) -> int:
+        """Points per line for the plots as wide as they are now (they share their x range)."""
+        widest = max(p.getPlotItem().vb.width() for p in (self.lossPlot, self.paramPlot, self.gradPlot))
+        return max(MIN_POINTS, int(POINTS_PER_PIXEL * widest))
+
     def refresh(self, force: bool = False) -> None:
         """Redraw from the history if it (or the visible range) changed; called on the GUI timer."""
         h = self.history
@@ -525,7 +531,7 @@ class PlotPanel(QWidget):
         self._note_thinning()
         vb = self.lossPlot.getPlotItem().vb
         x0, x1 = (None, None) if self.follow else vb.viewRange()[0]
-        x, Y = h.view(x0, x1, MAX_POINTS)
+        x, Y = h.view(x0, x1, self.max_points())
         m = len(x)
         self.loss_curve.setData(x, Y[:, 0], connect="finite")
         for curves in (self.param_curves, self.grad_curves):
