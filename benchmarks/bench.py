@@ -6,8 +6,7 @@
    nn.SGD, `loss.asnumpy()` every step as the seed's loop does) against the same training driven
    by the app's engine with the real main window open offscreen, plots and node values
    refreshing, set to the same program (value_and_grad; the tutorial preset opens with
-   mindspore.grad, whose train step runs the function a second time for the loss, about 0.3 ms a
-   step in PyNative). PyNative and Graph mode. The bare loop runs in a process with the runtime settings
+   mindspore.grad, whose train step runs the function a second time for the loss). PyNative and Graph mode. The bare loop runs in a process with the runtime settings
    the app's engine process uses for that mode (gradviz.engine.devices.prepare_process); its
    repetitions alternate with the app's, and the ratio is the median of the pairs' ratios.
    Budget: app/bare >= 0.95 (PyNative), >= 0.90 (Graph).

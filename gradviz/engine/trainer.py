@@ -465,7 +465,7 @@ class Engine:
                         times[k].append(dt)
             measured = True
             # the fastest call: whatever else runs on the core (the window, another program)
-            # only ever makes a call slower, and a call of 0.1-1 ms often runs undisturbed
+            # only ever makes a call slower, and a call this short often runs undisturbed
             if min(times[steps]) / steps > min(times[best]) / best * TUNE_GAIN:
                 break  # no faster: larger calls only amortise the call's cost further
             best = steps
