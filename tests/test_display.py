@@ -1,4 +1,4 @@
-"""What a new user saw on the screen, each fixed and held here: the divergence banner belongs to
+"""What a new user sees on the screen: the divergence banner belongs to
 its run, the same preset resets, one step draws points, the readout never widens the window,
 heat maps have a stable scale with a colour bar, messages say what happened, deleting edges and
 nodes prints nothing, and the program tab says when no program can be generated."""
