@@ -3,6 +3,7 @@ docs' op table lists every op kind, and no comment, docstring or README line car
 figures or development history (those belong in benchmarks/RESULTS.md). Pure text checks."""
 
 import ast
+import dataclasses
 import io
 import re
 import tokenize
@@ -10,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from gradviz.engine.protocol import TASKS
 from gradviz.model.ops import KINDS
+from gradviz.model.runstate import Event
+from gradviz.model.session import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -124,8 +128,28 @@ def test_relative_links_resolve(doc):
     assert not broken, f"{doc.name}: links that lead nowhere: {broken}"
 
 
-def test_architecture_lists_every_op_kind():
+def _section(title: str) -> str:
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    table = text[text.index("## The op table") :]
-    missing = [k for k in KINDS if f"| `{k}` |" not in table]
-    assert not missing, f"docs/architecture.md's op table lacks {missing}: add their rows from gradviz/model/ops.py"
+    start = text.index(f"## {title}")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end > 0 else None]
+
+
+@pytest.mark.parametrize(
+    "title, names, source",
+    [
+        ("The op table", lambda: KINDS, "gradviz/model/ops.py"),
+        ("The option table", lambda: [f.name for f in dataclasses.fields(Options)], "gradviz/model/session.py"),
+        ("The task table", lambda: [t.__name__ for t in TASKS], "gradviz/engine/protocol.py"),
+    ],
+)
+def test_architecture_tables_have_a_row_for_each_entry_in_the_code(title, names, source):
+    table = _section(title)
+    missing = [n for n in names() if f"| `{n}` |" not in table]
+    assert not missing, f"docs/architecture.md, {title}, lacks {missing}: add their rows from {source}"
+
+
+def test_the_run_state_diagram_names_every_event():
+    diagram = _section("The run-state diagram")
+    missing = [e.value for e in Event if f"`{e.value}`" not in diagram and f": {e.value}" not in diagram]
+    assert not missing, f"docs/architecture.md's run-state diagram lacks {missing} (gradviz/model/runstate.py)"
