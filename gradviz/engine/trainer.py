@@ -389,7 +389,7 @@ class Engine:
         """Graph mode: len(recs) steps in one call into MindSpore, recorded into `recs`. The
         call returns one flat vector (codegen.batch_source); one step's parameters are copied
         here before the call. The learning rate is the caller's (_rows): reading the
-        optimizer's rate inside the compiled steps cost 15% of their speed."""
+        optimizer's rate inside the compiled steps slows them noticeably."""
         steps = len(recs)
         if steps == 1:
             self._params_into(recs[0])
