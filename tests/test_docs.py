@@ -27,6 +27,7 @@ README_MAX_LINES = 150
 FIGURES = r"""
       \b\d[\d,]*(\.\d+)?\s*steps/s                             # a measured rate
     | \b\d+(\.\d+)?\s*(us|µs)\b                               # a time in microseconds
+    | \b\d+(\.\d+)?\s*[-–]\s*\d+(\.\d+)?\s*%                   # a measured share, as a range
     | \b\d+\.\d+\s*ms\b | \b\d+(\.\d+)?\s*[-–]\s*\d+(\.\d+)?\s*ms\b  # a measured time or range
     | \b\d[\d,.]*\s*(ms|s|MB|KB|GB|%)?\s*(->|→)\s*\d           # a figure before -> after
     | \bmedian\ \d                                            # a measured median
@@ -69,6 +70,7 @@ def test_the_pattern_tells_figures_from_design_constants():
         "the eighth session's machine",
         "(issue 14: ready to train in 1.5 s)",
         "Measured here on the tutorial graph",
+        "a PyNative one cost 3-8% of the steps",
     ):
         assert NOTEBOOK.search(notebook), notebook
     for fine in (
