@@ -25,7 +25,7 @@ def open_window(argv: list[str] | None = None):
     app.setOrganizationName("GradViz")
     store = AppStore.default()
     language.install(store.text(language.SETTING))
-    # on screen before pyqtgraph and the window's modules are imported (0.3-0.4 s)
+    # on screen before pyqtgraph and the window's modules are imported (they take a while)
     start_screen = StartScreen.show_now()
     from .ui import theme
     from .ui.main_window import MainWindow

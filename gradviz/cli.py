@@ -319,7 +319,7 @@ def _compute(a: argparse.Namespace, compute):
 
 
 def cmd_variants(a: argparse.Namespace) -> int:
-    """The four variants at the initial parameters: a table, or the JSON of the README."""
+    """The four variants at the initial parameters: a table, or the JSON of docs/cli_and_formats.md."""
     import json
 
     from .lessons import variants

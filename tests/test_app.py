@@ -425,7 +425,7 @@ def test_mlp_preset_trains_in_the_app(qtbot, win):
 
 
 def test_start_clicked_while_mindspore_loads_is_acted_on_once_ready(qtbot):
-    """Issue 14: a click on Start during start-up is remembered (the button offers to take it
+    """A click on Start during start-up is remembered (the button offers to take it
     back), and training begins as soon as the run is ready."""
     from gradviz.ui.main_window import MainWindow
 

@@ -1,4 +1,4 @@
-"""What a new user saw on the screen, each fixed and held here: the divergence banner belongs to
+"""What a new user sees on the screen: the divergence banner belongs to
 its run, the same preset resets, one step draws points, the readout never widens the window,
 heat maps have a stable scale with a colour bar, messages say what happened, deleting edges and
 nodes prints nothing, and the program tab says when no program can be generated."""
@@ -373,7 +373,7 @@ def test_heat_maps_have_a_steady_symmetric_scale_and_a_colour_bar(qtbot, win):
     value_scale = _scale([(r[0] - 1, r[3]["w"]) for r in ref])
     grad_scale = _scale([(r[0] - 1, r[2]["w"]) for r in ref])
     assert item.scales == (value_scale, grad_scale)
-    # a gradient far below the scale is pale, not fully red (as it was when each frame was
+    # a gradient far below the scale is pale, not fully red (as it would be were each frame
     # scaled to its own largest value)
     g = np.asarray(item.grad)
     small = np.unravel_index(np.argmin(np.abs(g)), g.shape)

@@ -1,4 +1,4 @@
-"""Scale without running out of memory (issue 13, part 5): large tensors recorded as summaries
+"""Scale without running out of memory: large tensors recorded as summaries
 and sampled elements, the history within its memory budget, the `big` preset (one 1000x1000
 Parameter) in both modes, headless and in the app. Numbers are checked against float64 numpy."""
 

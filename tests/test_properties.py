@@ -81,7 +81,7 @@ def test_random_graphs_and_names_train_like_numpy_graph_mode(pair, o):
 
 def test_reserved_names_come_from_the_generator():
     """The reserved set is what the generated programs use, and only that: the tutorial's words
-    are in it, names the generator no longer uses (before, r0, values, probe) are free."""
+    are in it, names the generator does not use (before, r0, values, probe) are free."""
     r = reserved_names()
     assert {
         "function",

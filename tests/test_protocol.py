@@ -152,8 +152,8 @@ def test_flat_out_blocks_stop_where_the_seed_stops(server, mode):
 
 
 def test_nodes_sent_while_training_come_from_the_compiled_side_pass(server):
-    """PyNative flat out: the live nodes come from the compiled side pass (a PyNative one cost
-    3-8% of the steps), at the parameters of the step they say, as the float64 reference has them."""
+    """PyNative flat out: the live nodes come from the compiled side pass (a PyNative one costs
+    training far more), at the parameters of the step they say, as the float64 reference has them."""
     from gradviz.model.presets import load_preset
 
     s, conn = server

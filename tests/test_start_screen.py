@@ -1,4 +1,4 @@
-"""Start-up as `gradviz` launches (issue 14): a start screen painted before the heavy imports,
+"""Start-up as `gradviz` launches: a start screen painted before the heavy imports,
 saying what is loading, then the main window, which takes over."""
 
 import os

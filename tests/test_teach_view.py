@@ -1,4 +1,4 @@
-"""Teaching on screen (issue 10, parts 1-3): live nodes in both modes, the why drawn on the graph,
+"""Teaching on screen: live nodes in both modes, the why drawn on the graph,
 the MindSpore call always in view. Numbers are checked against independent float64 numpy
 (tests/reference.py) and the texts against codegen, the generator of the program that runs."""
 

@@ -4,10 +4,9 @@ glibc serves a block of 128 KB or more with its own mmap and returns it to the s
 freed, but each such free raises that threshold (up to 32 MB), so that the next blocks of that
 size come from the heap instead, where what is freed stays with the process. A large graph's
 training frees and allocates blocks of megabytes every step (the `big` preset: a 4 MB parameter
-and gradient copied into each step's row), and the engine's memory then grew by 16-20 MB a
-minute for as long as it trained; with the threshold fixed at 1 MB it stayed within
-655-760 MB over 2.5 minutes where it grew steadily from 575 to 805 MB (headless `gradviz run --preset big`,
-measured here). Elsewhere than glibc this does nothing."""
+and gradient copied into each step's row), and the engine's memory then grew for as long as it
+trained; with the threshold fixed at 1 MB it stays flat (benchmarks/RESULTS.md, "Memory").
+Elsewhere than glibc this does nothing."""
 
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-INTERVAL = 128  # updates between kept states in PyNative (replaying 128 steps: ~0.15 s)
-# ... in Graph mode, where reading the state between the compiled calls every 128 updates cost
-# 15-20% of the speed (replaying 1024 steps: ~0.2 s)
+INTERVAL = 128  # updates between kept states in PyNative (a rewind replays at most 127 steps)
+# ... in Graph mode, where reading the state between the compiled calls every 128 updates slows
+# training noticeably; a rewind replays at most 1023 steps, still a fraction of a second
 GRAPH_INTERVAL = 1024
 BUDGET_SHARE = 4  # the kept states may take this fraction of the history budget (1 GB: 256 MB)
 BUDGET_BYTES = (1 << 30) // BUDGET_SHARE  # kept states beyond this are thinned out (every other one dropped)

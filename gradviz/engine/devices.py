@@ -35,15 +35,15 @@ def prepare_process(mode: str, device: str = "CPU") -> int | None:
     On the CPU both modes run MindSpore's host pipeline in the calling thread
     (MS_DEV_HOST_BLOCKING_RUN=1) on one core. The default pipeline keeps a queue thread and a
     kernel thread spinning beside the Python thread; whatever else runs (the window) then
-    delays the hand-offs between them. Measured here on the tutorial graph (2 cores):
-    - PyNative: 900 steps/s on one core against 840 for the default pipeline spread over two,
-      and the app trained at 0.62 of a bare loop with the default pipeline;
+    delays the hand-offs between them (benchmarks/RESULTS.md, "PyNative" and "Graph mode"):
+    - PyNative: one core trains as fast as the default pipeline spread over two, and the app
+      stays near the bare loop, where with the default pipeline it fell well behind;
     - Graph mode: MindSpore runs a small compiled graph (up to ~100 kernels) in the calling
       thread, and a larger one through its actor threads, which on one core is 3-5 times
       slower (Engine._tune measures the steps per call that stay under that); the default
-      pipeline kept two cores busy (1.7-2), which left the window none.
+      pipeline kept both cores busy, which left the window none.
     On one core the hand-offs are yields on the same core and the window has the other core to
-    itself. Other devices keep the defaults: these settings were measured on the CPU only.
+    itself. Other devices keep the defaults: these settings are tuned for the CPU only.
     The mode is still fixed per process (a mode switch starts a new one, as a device switch
     does): MindSpore's jit caches and the engine's programs are per mode.
     """
@@ -81,7 +81,7 @@ def quiet_mindspore() -> None:
 
 
 # Where MindSpore 2.10 writes compile artefacts, "." (the working directory) unless set:
-# MS_OM_PATH: rank_0/om/analyze_fail.ir when a Graph-mode compile fails (measured here);
+# MS_OM_PATH: rank_0/om/analyze_fail.ir when a Graph-mode compile fails;
 # MS_DEV_SAVE_GRAPHS_PATH: the *.ir dumps asked for with MS_DEV_SAVE_GRAPHS;
 # MS_COMPILER_CACHE_PATH: kernel_meta, somas_meta and graph_cache (MindSpore's environment
 # variable list). set_context(save_graphs_path=...) does not move analyze_fail.ir.
@@ -119,7 +119,7 @@ def import_mindspore():
     """Import MindSpore (the longest part of the engine's start) without Triton: MindSpore's
     package imports Triton whenever it is installed, as it is with PyTorch (the optional extra),
     only to register its dtype names for Triton kernels, which GradViz never runs; that import is
-    guarded (ImportError is passed over) and cost 0.1-0.25 s here. Triton stays importable
+    guarded (ImportError is passed over) and slows start-up. Triton stays importable
     afterwards."""
     import sys
 
@@ -177,8 +177,8 @@ def use_device(device: str) -> None:
 
     mindspore.set_device(device)
     if device == "CPU":
-        # Measured here on the tutorial graph: PyNative 313 steps/s with synchronous launches
-        # against 65 with MindSpore's default asynchronous pipeline; Graph mode unchanged.
+        # synchronous launches make PyNative training of small graphs several times faster
+        # than MindSpore's default asynchronous pipeline; Graph mode is unchanged
         mindspore.runtime.launch_blocking()
     _chosen = device
 

@@ -2,7 +2,7 @@
 
 Standard library only, so that the app can start the engine process before it imports anything
 else (Qt, pyqtgraph, numpy): MindSpore's import is the longest part of start-up, and it runs in
-the engine process while the window is being built (issue 14: ready to train in 1.5 s).
+the engine process while the window is being built.
 `prestart()` spawns a process for the mode and device the app will most likely need; the window's
 engine client takes it (`take()`) when mode and device match, and otherwise stops it and spawns
 the one it needs."""

@@ -443,7 +443,7 @@ class Server:
         snap = self.engine.node_snapshot(training=self.running and self.speed <= 0)
         self.send(msg.Nodes(self.run_id, snap.step, snap.values, snap.grads, snap.parts))  # snap.step: updates kept
         self.last_nodes = time.perf_counter()
-        # the first call in Graph mode compiles (~0.3 s): NODES_SECONDS bounds the interval anyway
+        # the first call in Graph mode compiles: NODES_SECONDS bounds the interval anyway
         cost = NODES_COST_FACTOR * (self.last_nodes - t)
         self.nodes_interval = min(NODES_SECONDS, max(NODES_SECONDS_LEAST, cost))
 

@@ -60,7 +60,7 @@ class StepResult:
     @property
     def finite(self) -> bool:
         # A double-precision sum of float32 values cannot overflow, so it is finite iff every
-        # value is; for small tensors Python's sum is the cheapest way to get it (0.4 us).
+        # value is; for small tensors Python's sum is the cheapest way to get it.
         g = self.grads
         total = sum(g.tolist()) if g.size <= SMALL_TENSOR else np.add.reduce(g, dtype=np.float64)
         return math.isfinite(self.loss) and math.isfinite(total)
@@ -70,8 +70,8 @@ def _read_into(out: np.ndarray, t, small: bool) -> None:
     """Copy a MindSpore tensor into `out` (a flat float32 slice of as many elements).
 
     For a small tensor `tolist()` is cheaper than `asnumpy()`, whose buffer numpy describes by
-    parsing a format string in Python each time (measured here: 5 against 13 us for 15 floats;
-    they cross near 150 elements). Both are exact for float32. The tensor's own shape is used:
+    parsing a format string in Python each time (they cost the same near 150 elements, hence
+    SMALL_TENSOR). Both are exact for float32. The tensor's own shape is used:
     MindSpore may return the gradient of a scalar Parameter with shape (1,)."""
     out.reshape(t.shape)[...] = t.tolist() if small else t.asnumpy()
 
@@ -105,7 +105,7 @@ def cell_attributes(params: list[str]) -> dict[str, str]:
 def _forget_pynative_caches() -> None:
     """Drop what MindSpore's PyNative executor cached for earlier programs.
 
-    Measured with mindspore 2.10: after a program with BCEWithLogits on shape (3,) had been
+    With mindspore 2.10, after a program with BCEWithLogits on shape (3,) had been
     differentiated, the same program on shape (1,) got the backward graph of the first, mean
     factor 1/3 included, so its gradients were wrong by a factor of 3 (tests/test_engine.py,
     test_a_new_shape_gets_its_own_gradients). A build starts from a clean executor."""
@@ -389,7 +389,7 @@ class Engine:
         """Graph mode: len(recs) steps in one call into MindSpore, recorded into `recs`. The
         call returns one flat vector (codegen.batch_source); one step's parameters are copied
         here before the call. The learning rate is the caller's (_rows): reading the
-        optimizer's rate inside the compiled steps cost 15% of their speed."""
+        optimizer's rate inside the compiled steps slows them noticeably."""
         steps = len(recs)
         if steps == 1:
             self._params_into(recs[0])
@@ -407,8 +407,8 @@ class Engine:
                 recs[:, cols] = src[at : at + n].reshape(steps, -1)
                 at += n
             return
-        # straight from the output's storage into the rows: asnumpy() costs 7.5 us (numpy
-        # parses its buffer format), a memmove 0.3 us; on the CPU a tensor's data_ptr() is host
+        # straight from the output's storage into the rows: a memmove is far cheaper than
+        # asnumpy(), where numpy parses the buffer's format each time; on the CPU a tensor's data_ptr() is host
         # memory, filled when the call returns (the host-blocking runtime, prepare_process)
         row_bytes, base, src = 4 * self._width, recs.ctypes.data, flat.data_ptr()
         for cols in outs:
@@ -423,15 +423,15 @@ class Engine:
         keeps a size while its step is TUNE_GAIN faster. Returns every row it trained.
 
         Why measure: MindSpore runs a compiled graph in the calling thread only while the graph
-        has few kernels (about 100 actors, measured with 2.10: the tutorial's step is ~20);
-        beyond that it hands each kernel to its actor threads, which on the engine's one core
-        made a call 3-5 times slower (tutorial: 4 steps per call 2,400 steps/s, 3 steps 9,900).
+        has few kernels (about 100 actors with 2.10; the tutorial's step is ~20); beyond that it
+        hands each kernel to its actor threads, which on the engine's one core makes a call
+        several times slower.
         How many kernels a step has is MindSpore's business (its backward of
         binary_cross_entropy_with_logits alone is 9), so the first calls measure it. Why
         alternate: the first Start is when the window is busiest; measured one after the other,
-        a size timed while the window started to draw looked slow (the MLP preset's one-step
-        calls: median 450 us, fastest 171), and a full run most likely trained two steps a call
-        (124 actors, on MindSpore's threads) at 0.28 of its bare loop."""
+        a size timed while the window starts to draw looks slow, and the larger size timed next
+        wins even where it runs on MindSpore's threads (tests/test_engine.py checks this with a
+        fake clock)."""
         rows: list[np.ndarray] = []
         left = limit
 
@@ -465,7 +465,7 @@ class Engine:
                         times[k].append(dt)
             measured = True
             # the fastest call: whatever else runs on the core (the window, another program)
-            # only ever makes a call slower, and a call of 0.1-1 ms often runs undisturbed
+            # only ever makes a call slower, and a call this short often runs undisturbed
             if min(times[steps]) / steps > min(times[best]) / best * TUNE_GAIN:
                 break  # no faster: larger calls only amortise the call's cost further
             best = steps
@@ -499,7 +499,7 @@ class Engine:
 
         On the CPU `Tensor.asnumpy()` shares the tensor's storage, and optimizers and
         `ops.assign` update Parameters in place, so the views follow every update without a
-        call into MindSpore. Each step compares the storage addresses (`data_ptr()`, 0.2 us) and
+        call into MindSpore. Each step compares the storage addresses (`data_ptr()`, cheap) and
         takes new views if one moved. Where asnumpy() copies instead (another device), the
         parameters are read afresh every step."""
         params = self._param_list
@@ -563,9 +563,9 @@ class Engine:
         undoes the later ones.
 
         Why blocks: what runs between two calls into MindSpore costs more than its own time
-        (measured with 2.10 on the MLP preset, one step a call: a check of 25 us made a step
-        65 us longer; the cold caches, presumably), so the rows of a block are written in place
-        and checked once."""
+        (with 2.10 on the MLP preset, one step a call, a short end check made each step longer
+        by more than twice its own time; the cold caches, presumably), so the rows of a block are
+        written in place and checked once."""
         if limit is not None and limit < 1:
             raise ValueError(f"a block needs at least one step left, not {limit}")
         first = self.updates + 1
@@ -621,11 +621,10 @@ class Engine:
         snapshot taken while training flat out (`training`, the engine process's call); until
         then PyNative runs it as PyNative, so a build, a step, a pause or a run at a set speed
         (nodes after every step) never waits for its compile. Why compile it in PyNative: it is
-        the window's view of the run, not the run, and measured with 2.10 here it took 10-27 ms in
-        PyNative against 0.8-2.2 ms compiled, with the same bits (tutorial and MLP presets):
-        taken every NODES_SECONDS while training, PyNative's cost 3-8% of the training's steps.
-        The compile (0.3-1 s, once per build) happens in the first fraction of a second of
-        training. A graph whose side pass does not compile keeps PyNative's."""
+        the window's view of the run, not the run, and compiled it is about ten times faster
+        than as PyNative, with the same bits: taken every NODES_SECONDS while training,
+        PyNative's cost a noticeable share of the training's steps. The compile (once per build)
+        happens in the first second of training. A graph whose side pass does not compile keeps PyNative's."""
         fn = self._snapshot_fn(training)
         try:
             flat = fn(*self._inputs).asnumpy()

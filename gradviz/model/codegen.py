@@ -31,7 +31,7 @@ from .session import APIS, Options, Session
 _INDENT = "    "
 # names MindSpore's graph compiler resolves itself, whatever the program binds them to: as a node
 # name they fail mindspore.jit ("The name 'Tensor' is not defined, or not supported in graph
-# mode"). Measured with mindspore 2.10 on every Python builtin and MindSpore's own words as the
+# mode"). Checked with mindspore 2.10 on every Python builtin and MindSpore's own words as the
 # name of an Input, a Parameter and a computed node: only this one.
 COMPILER_NAMES = frozenset({"Tensor"})
 
@@ -50,14 +50,13 @@ def batch_source(program: Program, steps: int) -> str:
     the module's globals, and picks the steps per call by measuring (engine/trainer.py,
     Engine._tune).
 
-    Measured with MindSpore 2.10 on the CPU, where a call's own costs are much of a small step:
-    - one vector, not a tuple: each output of a call costs ~12 us (its output actor and a Python
-      tensor), about 2.5 kernels' worth (the MLP preset's step: 4,450 steps/s returning its 9
-      outputs, 5,600 concatenated);
+    With MindSpore 2.10 on the CPU a call's own costs are much of a small step
+    (benchmarks/RESULTS.md, "Graph mode"):
+    - one vector, not a tuple: each output of a call costs about as much as a few kernels (its
+      output actor and a Python tensor);
     - no arguments: the Inputs do not change during a run, and read as globals they are
       compiled into the graph, where each argument of a call costs the jit wrapper's checks and
-      the runtime's copy (one step a call: MLP preset 5,900 -> 7,200 steps/s, tutorial 10,300 ->
-      14,500).
+      the runtime's copy.
     One step has no stacks (a kernel each) and leaves the parameters out (Program.batch_outputs)."""
     n_in = len(program.input_names)
     inputs = ", ".join(f"{GV}in{i}" for i in range(n_in))
@@ -103,8 +102,7 @@ class Program:
         """Which outputs of gv_recorded_step a call of `steps` steps returns (batch_source), by
         index. All of them, except that one step leaves the parameters out: the engine reads
         them before the call. In one step MindSpore may read a Parameter for the returned
-        vector after the update (measured with 2.10: the tutorial's b, concatenated, came back
-        updated); stacked across steps they are copied before it (tests/test_properties.py
+        vector after the update (with 2.10 the tutorial's b, concatenated, comes back updated); stacked across steps they are copied before it (tests/test_properties.py
         checks every row's parameters against the values before its update)."""
         everything = list(range(self.recorded_outputs))
         if steps > 1:
@@ -495,8 +493,8 @@ def reserved_names() -> frozenset[str]:
     paths are taken with one op kind, and every kind once: 72 small programs and 6 large ones
     instead of 72 large ones (the first name check of each process, the window's and
     the engine's, is on the way to start-up; tests check the result equals the exhaustive set).
-    Those programs share most of their top-level statements: each distinct one is parsed once
-    (306 distinct lines in 4,944): 0.07 s in all, instead of 0.10-0.15."""
+    Those programs share most of their top-level statements: each distinct one is parsed
+    once, which keeps the check short on the way to start-up."""
     graphs, small = _probe_graphs(), _probe_graphs(all_kinds=False)
     texts = _program_texts(small, RETURN_PATHS) + _program_texts(graphs, RETURN_PATHS[1:2], APIS[:1])
     cache: dict[str, set[str] | None] = {}

@@ -2,8 +2,8 @@
 per-tensor summaries (norm, min, max, mean, five quantiles) and a fixed set of sampled elements.
 
 A 1000x1000 Parameter recorded per element is 8 MB a step (value and gradient): the window's
-history, the pipe from the engine and `gradviz run`'s JSON Lines all grew without bound and the
-kernel's OOM killer ended the app. So the plan is decided once per build from the layouts, and
+history, the pipe from the engine and `gradviz run`'s JSON Lines would grow without bound until
+the kernel's OOM killer ended the app. So the plan is decided once per build from the layouts, and
 the engine reduces each step's row with it before the row leaves the engine: the history, the
 plots, the exports and the run files only ever see the recorded row. A summarised tensor appears
 in a recorded Layout under its own name with shape (width,) and its full shape in
@@ -11,7 +11,7 @@ in a recorded Layout under its own name with shape (width,) and its full shape i
 
 The sampled elements are the same for every run of a tensor of that size (a seeded generator),
 so two runs of one graph record the same elements. Quantiles are computed over a larger fixed
-sample (QUANTILE_SAMPLES elements): exact quantiles of a million elements cost 15 ms a step;
+sample (QUANTILE_SAMPLES elements): exact quantiles of a million elements are too slow for every step;
 norm, min, max and mean are over every element. Qt-free and MindSpore-free."""
 
 from __future__ import annotations

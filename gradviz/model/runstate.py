@@ -106,7 +106,7 @@ class RunState:
     end_step: int | None = None  # the step at which the run ended (with end_reason)
     stepped: bool = False  # PAUSED after a single Step (not a Pause)
 
-    # Start was pressed before the engine was ready (issue 14: a click during start-up is acted on)
+    # Start was pressed before the engine was ready: a click during start-up is acted on
     start_queued: bool = False
 
     def on(self, event: Event, reason: str | None = None, step: int | None = None) -> RunState:

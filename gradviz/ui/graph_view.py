@@ -213,7 +213,7 @@ class NodeItem(QGraphicsObject):
 
     def toolTip(self) -> str:
         """The tooltip, written now if the node changed since: writing every element of its values
-        at each live refresh cost the training window 3% of a core, for a tooltip nobody reads."""
+        at each live refresh cost the training window CPU time, for a tooltip nobody reads."""
         if self._tooltip_stale:
             self._update_tooltip()
         return super().toolTip()

@@ -1,8 +1,8 @@
 """A label whose text changes many times a second while training (the step, the rate, the loss).
 
 QLabel.setText asks its layout to recompute whenever the label's size is not fixed
-(QWidget.updateGeometry), and the relayout repainted the status bar and the main window behind it:
-85 main-window paints a second while training flat out, against the plots' 30. A LiveLabel fixes
+(QWidget.updateGeometry), and the relayout repaints the status bar and the main window behind it,
+many times a second while training flat out, more often than the plots. A LiveLabel fixes
 its size to the widest text it has shown at its font, so a new text that fits repaints the label
 alone; it grows (one relayout) for a wider text and never shrinks while training, so the labels
 beside it stay put. It keeps its width for each font it has had (presentation mode and back); a

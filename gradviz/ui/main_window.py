@@ -102,7 +102,7 @@ class MainWindow(QMainWindow):
         if session is None and store is not None:
             session, restored_from_autosave = self.files.startup_session()
         session = session or load_preset("tutorial")
-        # the engine process imports MindSpore (~1.5 s): start it before building the widgets
+        # the engine process imports MindSpore (the longest part of start-up): start it before building the widgets
         self.controller = TrainingController(self)
         self.controller.start_engine(session.options.mode, session.options.device)
         self.document = SessionDocument(session, self)

@@ -1,8 +1,8 @@
 """The start screen: on screen a fraction of a second after launch, saying what is happening.
 
-The main window needs pyqtgraph and numpy (0.3-0.4 s of imports here) and MindSpore needs more
-than a second in the engine process; this screen needs neither, so `app.open_window` paints it
-first (issue 14: the window shown within 0.5 s) and closes it when the main window is shown,
+The main window needs pyqtgraph and numpy (a noticeable part of start-up) and MindSpore needs
+more than a second in the engine process; this screen needs neither, so `app.open_window` paints
+it first (within the start-up budget of benchmarks/bench.py) and closes it when the main window is shown,
 where the status bar takes over ("MindSpore is starting…" until the engine is ready). Qt only:
 imported before anything heavy."""
 

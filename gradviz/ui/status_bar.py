@@ -1,7 +1,7 @@
 """The window's status bar: its passing message never runs into the permanent labels.
 
 QStatusBar draws a message up to 2 px before its first permanent widget and clips it there, in
-the middle of a letter, so on a 1024-pixel screen the message's cut end ran into "finished".
+the middle of a letter, so a long message's cut end runs into the first label ("finished").
 This bar draws the message cut with "…" to the room left of the labels, a gap before them, and
 shows the whole message as the tooltip of the message's part of the bar. `currentMessage()`
 stays the whole message."""
