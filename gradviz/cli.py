@@ -233,6 +233,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
+    from .model.ending import EndReason
     from .model.layout import row_slices
     from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
@@ -261,7 +262,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     w = HistoryWriter(fp, *plan.layouts)
     pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
     config = dict(session.options.to_dict(), source=source)
-    reason, steps = "stopped", 0
+    reason, steps = EndReason.STOPPED, 0
     try:
         w.write_run(
             config,
@@ -279,9 +280,9 @@ def cmd_run(a: argparse.Namespace) -> int:
                 if reason:
                     break
             else:
-                reason = "stopped"
+                reason = EndReason.STOPPED
         except KeyboardInterrupt:  # SIGINT sent to a thread that does not block it
-            reason, _Stop.signum = "stopped", _Stop.signum or signal.SIGINT
+            reason, _Stop.signum = EndReason.STOPPED, _Stop.signum or signal.SIGINT
         w.write_end(reason, steps)
         fp.flush()
         if out is not None:
@@ -296,12 +297,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         if out is not None:
             out.discard()
         raise
-    if reason == "non_finite":
+    if reason == EndReason.NON_FINITE:
         print(
             f"gradviz run: stopped at step {steps}: the loss or a gradient is not finite (diverging?)", file=sys.stderr
         )
         return EXIT_NON_FINITE
-    if reason == "stopped":
+    if reason == EndReason.STOPPED:
         return 128 + (_Stop.signum or signal.SIGINT)
     return EXIT_OK
 

@@ -215,3 +215,29 @@ def test_at_a_set_speed_the_side_pass_is_not_compiled(server):
         if isinstance(m, msg.Nodes):
             nodes.append(m.updates)
     assert nodes and nodes[-1] == 3
+
+
+def test_every_task_row_has_its_handler_and_its_view_and_nothing_else_does():
+    """protocol.TASKS is the one list of lesson tasks: the engine's handlers, the window's
+    receivers and the Lessons panel's views are made from it."""
+    from gradviz.engine.lesson_tasks import HANDLERS
+    from gradviz.ui.controller import _REPLIES
+    from gradviz.ui.lessons_panel import VIEWS
+
+    names = [t.name for t in msg.TASKS]
+    assert sorted(v.TASK for v in VIEWS) == sorted(names)
+    assert set(HANDLERS) == {t.command for t in msg.TASKS}
+    assert all(HANDLERS[t.command].__name__ == t.name for t in msg.TASKS)
+    assert all(Server.HANDLERS[t.command] is Server.on_task for t in msg.TASKS)
+    assert all(_REPLIES[t.result] is _REPLIES[msg.TaskFailed] for t in msg.TASKS)
+
+
+def test_end_reasons_and_engine_states_travel_as_their_enums():
+    from gradviz.model.ending import EndReason
+
+    for m in (msg.Ended(1, EndReason.UNTIL_LOSS, 4), msg.State(1, msg.EngineState.COMPILING)):
+        back = pickle.loads(pickle.dumps(m))
+        assert back == m and type(getattr(back, "reason", getattr(back, "state", None))) in (
+            EndReason,
+            msg.EngineState,
+        )

@@ -1,5 +1,6 @@
-"""The lessons (gradviz/lessons) as engine tasks: each command of protocol.TASKS becomes its
-result reply here, in the engine process, whose main thread owns MindSpore.
+"""The lessons (gradviz/lessons) as engine tasks: the function named by each row of
+protocol.TASKS turns its command into its result, in the engine process, whose main thread
+owns MindSpore.
 
 The lessons build their own Engines (variants, gradient check, mode cost) beside the run's,
 which keeps training afterwards. The run's Engine lends what a lesson needs of the run: its
@@ -138,10 +139,4 @@ def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callabl
     return msg.ParityResult(m.run_id, m.task_id, {**r.to_json(), "loss": r.loss, "grads": r.grads, "params": r.params})
 
 
-TASKS = {
-    msg.ComputeVariants: variants,
-    msg.CheckGradients: gradcheck,
-    msg.MeasureModeCost: modecost,
-    msg.ComputeLandscape: landscape,
-    msg.ComparePyTorch: parity,
-}
+HANDLERS = {t.command: globals()[t.name] for t in msg.TASKS}

@@ -3,14 +3,17 @@
 Commands go to the engine, replies come back; both are pickled over a multiprocessing pipe, so a
 message is read by its fields, never by position. To add a message, add a dataclass here and a
 handler to the receiver's dispatch table (Server.HANDLERS in process.py, the controller's
-_REPLIES). Replies about one run carry its `run_id`, so the window drops those of a run it has
+_REPLIES); a lesson task is one row of TASKS instead, from which those tables are made. Replies about one run carry its `run_id`, so the window drops those of a run it has
 reset. Qt-free and MindSpore-free: both processes import it."""
 
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 
 import numpy as np
+
+from ..model.ending import EndReason
 
 message = dataclasses.dataclass(frozen=True)
 
@@ -140,9 +143,6 @@ class ComparePyTorch:
     max_steps: int = 1000
 
 
-TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, ComparePyTorch)
-
-
 @message
 class SnapshotAt:
     """Send the node values and gradients at these parameters (a past step's, from the history)
@@ -162,25 +162,6 @@ class ContinueFrom:
     train: bool = True
 
 
-COMMANDS = (
-    Build,
-    Start,
-    Pause,
-    Step,
-    SetOption,
-    SetHistoryBudget,
-    GetNodes,
-    Quit,
-    Fault,
-    ComputeVariants,
-    CheckGradients,
-    MeasureModeCost,
-    ComputeLandscape,
-    ComparePyTorch,
-    Cancel,
-    SnapshotAt,
-    ContinueFrom,
-)
 LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
 
 
@@ -210,12 +191,20 @@ class Built:
     info: dict  # layouts, program, inputs, initial params, shapes
 
 
+class EngineState(StrEnum):
+    """What the engine process does for a run (State)."""
+
+    COMPILING = "compiling"  # Graph mode compiles before its first step (or batch)
+    TRAINING = "training"
+    PAUSED = "paused"  # waits for the next command
+
+
 @message
 class State:
-    """The engine's phase for this run: 'compiling', 'training' or 'paused'."""
+    """The engine's phase for this run."""
 
     run_id: int
-    state: str
+    state: EngineState
 
 
 @message
@@ -242,10 +231,10 @@ class Nodes:
 
 @message
 class Ended:
-    """The run ended at `step` (the last step computed) for `reason` (training.end_reason)."""
+    """The run ended at `step` (the last step computed) for `reason` (model/ending.py)."""
 
     run_id: int
-    reason: str
+    reason: EndReason
     step: int
 
 
@@ -372,6 +361,42 @@ class ParityResult:
     result: dict
 
 
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One lesson as an engine task: the command that asks for it, the reply that answers it,
+    and its name, which is that of its handler in engine/lesson_tasks.py and of its view in the
+    Lessons panel (ui/lessons_panel.py: VIEWS)."""
+
+    name: str
+    command: type
+    result: type
+
+
+TASKS = (
+    Task("variants", ComputeVariants, VariantsResult),
+    Task("gradcheck", CheckGradients, GradCheckResult),
+    Task("modecost", MeasureModeCost, ModeCostResult),
+    Task("landscape", ComputeLandscape, LandscapeResult),
+    Task("parity", ComparePyTorch, ParityResult),
+)
+TASK_NAMED = {t.name: t for t in TASKS}
+TASK_REPLIES = (TaskProgress, TaskFailed, TaskCancelled)  # what any task may answer besides its result
+
+COMMANDS = (
+    Build,
+    Start,
+    Pause,
+    Step,
+    SetOption,
+    SetHistoryBudget,
+    GetNodes,
+    Quit,
+    Fault,
+    Cancel,
+    SnapshotAt,
+    ContinueFrom,
+    *(t.command for t in TASKS),
+)
 REPLIES = (
     Devices,
     Device,
@@ -384,15 +409,9 @@ REPLIES = (
     Error,
     Fatal,
     Gone,
-    TaskProgress,
-    TaskFailed,
-    TaskCancelled,
-    VariantsResult,
-    GradCheckResult,
-    ModeCostResult,
-    LandscapeResult,
-    ParityResult,
     NodesAt,
     Rewound,
+    *TASK_REPLIES,
+    *(t.result for t in TASKS),
 )
 HEARTBEAT_SECONDS = 0.25

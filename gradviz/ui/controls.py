@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.presets import preset_names
-from ..model.runstate import Control, Permissions, RunState
+from ..model.runstate import Control, Permissions, Phase, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
@@ -396,7 +396,7 @@ class ControlPanel(QWidget):
             self.tr("Restart the engine")
             if restart
             else self.tr("Cancel compiling")
-            if run.phase == "compiling"
+            if run.phase == Phase.COMPILING
             else self.tr("Cancel")
         )
         self.cancelButton.setToolTip(

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..formats.run_reader import read_history
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_text
+from ..model.ending import EndReason
 from ..model.export import script
 from ..model.formatting import show_path
 from ..model.presets import load_preset
@@ -231,7 +232,7 @@ class SessionFiles(QObject):
         args = (
             dict(run.options.to_dict(), source="app"),
             copy.deepcopy(c.info.get("inputs", {})),
-            c.end_reason or "stopped",
+            c.end_reason or EndReason.STOPPED,
         )
         kw = {"session": run.to_dict(), "program": c.info.get("program")}
 

@@ -67,13 +67,13 @@ def _label(text: str = "", size: float = 11, bold: bool = False, name: str = "")
 
 
 class LessonTask(QObject):
-    """One kind of engine task: asks, shows progress with Cancel, and hands its result on."""
+    """One kind of engine task (the protocol.TASKS row `name`): asks, shows progress with Cancel,
+    and hands its result on."""
 
-    def __init__(
-        self, controller, command, on_result, row: QHBoxLayout, button: QPushButton, name: str, on_failed=None
-    ):
+    def __init__(self, controller, name: str, on_result, row: QHBoxLayout, button: QPushButton, on_failed=None):
         super().__init__(button)
-        self.controller, self.command, self.on_result, self.on_failed = controller, command, on_result, on_failed
+        self.command = msg.TASK_NAMED[name].command
+        self.controller, self.on_result, self.on_failed = controller, on_result, on_failed
         self.task_id: int | None = None
         self.button = button
         self.progress = QProgressBar()
@@ -155,6 +155,8 @@ def _button(text: str, name: str) -> QPushButton:
 
 # -- 4. the four variants ----------------------------------------------------------------------------
 class VariantsTab(QWidget):
+    TASK = "variants"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -163,15 +165,7 @@ class VariantsTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.computeButton = _button(self.tr("Compute"), "variantsCompute")
-        self.task = LessonTask(
-            controller,
-            msg.ComputeVariants,
-            self.show_result,
-            row,
-            self.computeButton,
-            "variants",
-            on_failed=self.failed,
-        )
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.computeButton, on_failed=self.failed)
         self.computeButton.clicked.connect(self.compute)
         self.whyLabel = _label(size=12, name="variantsWhy")
         self.whyLabel.setStyleSheet("background: #fff7ed; padding: 4px;")
@@ -278,6 +272,8 @@ def _matrix_html(a: np.ndarray, bold: np.ndarray) -> str:
 
 # -- 5. the gradient check ---------------------------------------------------------------------------
 class GradCheckTab(QWidget):
+    TASK = "gradcheck"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -285,7 +281,7 @@ class GradCheckTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.checkButton = _button(self.tr("Check gradients"), "gradcheckButton")
-        self.task = LessonTask(controller, msg.CheckGradients, self.show_result, row, self.checkButton, "gradcheck")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.checkButton)
         self.checkButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
         self.verdict = _label(size=13, bold=True, name="gradcheckVerdict")
@@ -357,6 +353,8 @@ class GradCheckTab(QWidget):
 
 # -- 6. mode cost -------------------------------------------------------------------------------------
 class ModeCostTab(QWidget):
+    TASK = "modecost"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -370,7 +368,7 @@ class ModeCostTab(QWidget):
         self.stepsSpin.setValue(50)
         self.stepsSpin.setSuffix(self.tr(" steps in each mode"))
         row.addWidget(self.stepsSpin)
-        self.task = LessonTask(controller, msg.MeasureModeCost, self.show_result, row, self.measureButton, "modecost")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.measureButton)
         self.measureButton.clicked.connect(lambda: self.task.start(steps=self.stepsSpin.value()))
         lay.addLayout(row)
         self.table = _label(size=13, name="modecostTable")
@@ -417,6 +415,8 @@ class ModeCostTab(QWidget):
 
 # -- 7. the loss landscape ----------------------------------------------------------------------------
 class LandscapeTab(QWidget):
+    TASK = "landscape"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -461,7 +461,7 @@ class LandscapeTab(QWidget):
         side.addLayout(form)
         row = QHBoxLayout()
         self.computeButton = _button(self.tr("Compute"), "landscapeCompute")
-        self.task = LessonTask(controller, msg.ComputeLandscape, self.show_result, row, self.computeButton, "landscape")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.computeButton)
         self.computeButton.clicked.connect(self.compute)
         side.addLayout(row)
         self.note = _label(size=10, name="landscapeNote")
@@ -624,6 +624,8 @@ class LandscapeTab(QWidget):
 # -- the dock's widget ----------------------------------------------------------------------------------
 # -- the PyTorch side of the seed ---------------------------------------------------------------------
 class ParityTab(QWidget):
+    TASK = "parity"  # its row of protocol.TASKS
+
     """The seed's comparison made exact: the same graph in PyTorch from the same values."""
 
     def __init__(self, controller):
@@ -633,7 +635,7 @@ class ParityTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.compareButton = _button(self.tr("Compare with PyTorch"), "parityButton")
-        self.task = LessonTask(controller, msg.ComparePyTorch, self.show_result, row, self.compareButton, "parity")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.compareButton)
         self.compareButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
         self.summary = _label(size=13, name="paritySummary")
@@ -682,17 +684,17 @@ class ParityTab(QWidget):
         )
 
 
+VIEWS = (VariantsTab, GradCheckTab, ModeCostTab, LandscapeTab, ParityTab)  # one per protocol.TASKS row
+
+
 class LessonsPanel(QTabWidget):
-    """The four lessons as tabs of one dock."""
+    """The lessons as tabs of one dock, each the attribute its task's name says (self.variants...)."""
 
     def __init__(self, controller, parent=None):
         super().__init__(parent)
         self.setObjectName("lessonsPanel")
-        self.variants = VariantsTab(controller)
-        self.gradcheck = GradCheckTab(controller)
-        self.modecost = ModeCostTab(controller)
-        self.landscape = LandscapeTab(controller)
-        self.parity = ParityTab(controller)
+        for view in VIEWS:
+            setattr(self, view.TASK, view(controller))
         for w, title in (
             (self.variants, self.tr("Four variants")),
             (self.gradcheck, self.tr("Gradient check")),
