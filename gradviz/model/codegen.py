@@ -114,8 +114,7 @@ class Program:
 
 def expression(n: Node, template: str = "mindspore") -> str:
     """The node's expression in the given language of the op table."""
-    k = OPS[n.kind]
-    return k.expression(getattr(k, template), n.inputs)
+    return OPS[n.kind].expression(template, n.inputs, n.attrs)
 
 
 def aux_keys(graph: Graph) -> list[str]:

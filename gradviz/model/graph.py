@@ -52,6 +52,7 @@ class Node:
     values: Any = None  # nested lists in `shape` when init == "values"
     requires_grad: bool = True
     pos: tuple[float, float] = (0.0, 0.0)
+    attrs: dict[str, float] = field(default_factory=dict)  # the kind's attributes (ops.Attr) set; defaults for the rest
 
     @property
     def is_source(self) -> bool:
@@ -75,6 +76,8 @@ class Node:
                 d["requires_grad"] = self.requires_grad
         else:
             d["inputs"] = dict(self.inputs)
+        if OPS[self.kind].attrs:
+            d["attrs"] = OPS[self.kind].attr_values(self.attrs)
         d["pos"] = [float(self.pos[0]), float(self.pos[1])]
         return d
 
@@ -211,6 +214,8 @@ class Graph:
                         Msg("Graph", "node {name}: unknown kind {kind}").format(name=quote(n.name), kind=quote(n.kind)),
                     )
                 )
+                continue
+            problems += [Problem(n.name, _on(n, m)) for m in attr_problems(n.kind, n.attrs)]
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -332,6 +337,19 @@ class Graph:
             raise GraphError("\n".join(p.message for p in problems))
         shapes, _ = self.infer_shapes()
         return shapes  # type: ignore[return-value]
+
+
+def attr_problems(kind: str, attrs) -> list[Msg]:
+    """Why these attributes cannot be those of a `kind` node (the op table's ops.Attr), if they cannot."""
+    if not isinstance(attrs, dict):
+        return [Msg("Graph", "attrs must map attribute names to numbers")]
+    known = {a.name: a for a in OPS[kind].attrs}
+    out = [
+        Msg("Graph", "{kind} has no attribute {name}").format(kind=kind, name=quote(str(k), 40))
+        for k in list(attrs)[:5]
+        if k not in known
+    ]
+    return out + [m for k, v in attrs.items() if k in known and (m := known[k].problem(v)) is not None]
 
 
 def _on(node: Node, problem: str) -> Msg:

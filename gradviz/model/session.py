@@ -14,10 +14,10 @@ from ..i18n import Msg, message
 from ..safe_io import FileProblem, atomic_write_text, read_text_file
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
-from .graph import unknown_init
+from .graph import attr_problems, unknown_init
 
 FORMAT = "gradviz-session"
-VERSION = 1
+VERSION = 2  # 2: op attributes ("attrs"); version 1 files, which have none, are read as they are
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 APIS = ("grad", "value_and_grad", "cell")
@@ -227,7 +227,7 @@ def _parse_session(data: Any, where: str) -> Session:
         raise SessionError(
             _at(
                 where,
-                Msg("Session", "version {value} is not supported (this GradViz reads version {version})").format(
+                Msg("Session", "version {value} is not supported (this GradViz reads versions 1 to {version})").format(
                     value=_short_repr(version), version=VERSION
                 ),
             )
@@ -314,6 +314,11 @@ def _parse_node(d: Any, where: str) -> Node:
                 )
             )
         node.inputs = dict(ins)
+        attrs = d.get("attrs", {})
+        problems = attr_problems(kind, attrs)
+        if problems:
+            raise SessionError(_at(where, problems[0]))
+        node.attrs = dict(attrs)
     return node
 
 

@@ -752,6 +752,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>计算图中没有可训练的 Parameter：没有可训练的内容</translation>
     </message>
     <message>
+        <source>attrs must map attribute names to numbers</source>
+        <translation>attrs 必须把属性名映射到数</translation>
+    </message>
+    <message>
+        <source>{kind} has no attribute {name}</source>
+        <translation>{kind} 没有属性 {name}</translation>
+    </message>
+    <message>
         <source>{node}: {problem}</source>
         <translation>{node}：{problem}</translation>
     </message>
@@ -1392,6 +1400,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 <context>
     <name>Ops</name>
     <message>
+        <source>{attr} must be a number from {low:g} to {high:g}, not {value}</source>
+        <translation>{attr} 必须是 {low:g} 到 {high:g} 之间的数，而不是 {value}</translation>
+    </message>
+    <message>
         <source>{a} has shape {sa} but {b} has shape {sb}</source>
         <translation>{a} 的形状是 {sa}，而 {b} 的形状是 {sb}</translation>
     </message>
@@ -1458,6 +1470,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>ops.relu(x): max(x, 0), element-wise.</source>
         <translation>ops.relu(x)：max(x, 0)，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>ops.leaky_relu(x, alpha): x where x &gt; 0, else alpha * x, element-wise.</source>
+        <translation>ops.leaky_relu(x, alpha)：x &gt; 0 处为 x，否则为 alpha * x，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>The slope where x is below 0.</source>
+        <translation>x 小于 0 处的斜率。</translation>
     </message>
     <message>
         <source>ops.sigmoid(x): 1 / (1 + e^-x), element-wise.</source>
@@ -1894,8 +1914,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>版本号必须是整数，实际为 {value}</translation>
     </message>
     <message>
-        <source>version {value} is not supported (this GradViz reads version {version})</source>
-        <translation>不支持版本 {value}（此 GradViz 读取版本 {version}）</translation>
+        <source>version {value} is not supported (this GradViz reads versions 1 to {version})</source>
+        <translation>不支持版本 {value}（此 GradViz 读取版本 1 到 {version}）</translation>
     </message>
     <message>
         <source>name must be text</source>
