@@ -171,7 +171,8 @@ def _add_source(r) -> None:
 def _add_run_options(r) -> None:
     """The options that say what is trained: shared by run, gradcheck (and every command that
     trains what `run` would)."""
-    from .model.session import APIS, DEVICES, MODES, OPTIMIZERS
+    from .model.optimizers import OPTIMIZERS
+    from .model.session import APIS, DEVICES, MODES
 
     _add_source(r)
     r.add_argument("--aux-output", action="store_true", help="return the auxiliary outputs (z) too")
@@ -182,7 +183,8 @@ def _add_run_options(r) -> None:
     r.add_argument("--until-loss", type=float, help="stop once the loss is below this")
     r.add_argument("--seed", type=int, help="seed of the initial values")
     r.add_argument("--lr", type=float, help="learning rate")
-    r.add_argument("--optimizer", type=_ci(OPTIMIZERS), help="sgd, momentum or adam")
+    names = list(OPTIMIZERS)
+    r.add_argument("--optimizer", type=_ci(tuple(names)), help=f"{', '.join(names[:-1])} or {names[-1]}")
     r.add_argument("--mode", type=_ci(MODES), help="pynative or graph")
     r.add_argument("--device", type=_ci(DEVICES), help="CPU, GPU or Ascend")
 

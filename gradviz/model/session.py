@@ -12,6 +12,7 @@ from typing import Any
 
 from ..i18n import Msg, message
 from ..safe_io import FileProblem, atomic_write_text, read_text_file
+from . import optimizers
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
 from .graph import attr_problems, unknown_init
@@ -27,7 +28,6 @@ MAX_SEED = 2**31 - 1
 MAX_STEPS = 100_000_000
 MIN_UNTIL_LOSS = 1e-8
 MIN_SPEED, MAX_SPEED = 0.1, 10_000.0
-OPTIMIZERS = ("sgd", "momentum", "adam")
 MODES = ("pynative", "graph")
 DEVICES = ("CPU", "GPU", "Ascend")
 
@@ -58,8 +58,8 @@ class Options:
         out = []
         if self.api not in APIS:
             out.append(_unknown("API", self.api, APIS))
-        if self.optimizer not in OPTIMIZERS:
-            out.append(_unknown("optimizer", self.optimizer, OPTIMIZERS))
+        if self.optimizer not in optimizers.OPTIMIZERS:
+            out.append(_unknown("optimizer", self.optimizer, tuple(optimizers.OPTIMIZERS)))
         if self.mode not in MODES:
             out.append(_unknown("mode", self.mode, MODES))
         if self.device not in DEVICES:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.optimizers import OPTIMIZERS
 from ..model.presets import preset_names
 from ..model.runstate import Control, Permissions, Phase, RunState
 from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
@@ -38,11 +39,6 @@ API_ITEMS = [
 MODE_ITEMS = [
     ("pynative", QT_TRANSLATE_NOOP("ControlPanel", "PyNative")),
     ("graph", QT_TRANSLATE_NOOP("ControlPanel", "Graph (mindspore.jit)")),
-]
-OPT_ITEMS = [
-    ("sgd", QT_TRANSLATE_NOOP("ControlPanel", "SGD")),
-    ("momentum", QT_TRANSLATE_NOOP("ControlPanel", "Momentum (0.9)")),
-    ("adam", QT_TRANSLATE_NOOP("ControlPanel", "Adam")),
 ]
 
 AUX_TIP = QT_TRANSLATE_NOOP(
@@ -140,7 +136,7 @@ class ControlPanel(QWidget):
         self.apiCombo = _combo("apiCombo", API_ITEMS, translated=False)  # code
         self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES], translated=False)
         self.modeCombo = _combo("modeCombo", MODE_ITEMS)
-        self.optimizerCombo = _combo("optimizerCombo", OPT_ITEMS)
+        self.optimizerCombo = _combo("optimizerCombo", [(o.name, tr_msg(o.text)) for o in OPTIMIZERS.values()], False)
         self.lrSpin = QDoubleSpinBox()
         self.lrSpin.setObjectName("lrSpin")
         self.lrSpin.setDecimals(6)
@@ -254,6 +250,9 @@ class ControlPanel(QWidget):
         super().changeEvent(e)
         if e.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
             self._hold_minimum_widths()
+        if e.type() == QEvent.Type.LanguageChange:  # the optimizers' texts hold their settings' values
+            for i, o in enumerate(OPTIMIZERS.values()):
+                self.optimizerCombo.setItemText(i, tr_msg(o.text))
 
     def _hold_minimum_widths(self) -> None:
         """Each spin box's and combo box's minimum width, held as the layout's minimum: a

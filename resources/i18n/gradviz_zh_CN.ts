@@ -54,18 +54,6 @@
         <translation>静态图模式 (mindspore.jit)</translation>
     </message>
     <message>
-        <source>SGD</source>
-        <translation>SGD</translation>
-    </message>
-    <message>
-        <source>Momentum (0.9)</source>
-        <translation>Momentum（动量 0.9）</translation>
-    </message>
-    <message>
-        <source>Adam</source>
-        <translation>Adam</translation>
-    </message>
-    <message>
         <source>function_with_logits: the function returns the auxiliary outputs after the loss.
 MindSpore then differentiates every output: the gradients include sum(z).</source>
         <translation>function_with_logits：函数在 loss 之后还返回辅助输出。
@@ -1518,6 +1506,21 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Marks a returned value: the first Output is the loss, later ones are auxiliary.</source>
         <translation>标记一个返回值：第一个 Output 是损失，其后的是辅助输出。</translation>
+    </message>
+</context>
+<context>
+    <name>Optimizers</name>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>Momentum ({momentum})</source>
+        <translation>Momentum（动量 {momentum}）</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
     </message>
 </context>
 <context>
