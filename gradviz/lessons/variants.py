@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..i18n import Msg
-from ..model.codegen import differentiated_outputs, grad_call, returned_names, returned_structure
+from ..model.codegen import grad_call, objective, returned_names, returned_structure
 from ..model.session import Session, SessionError
 
 VARIANTS = ("loss", "return_z", "stop_gradient", "has_aux")
@@ -52,13 +52,6 @@ def variant_sessions(session: Session) -> dict[str, Session]:
     return out
 
 
-def objective(session: Session) -> str:
-    """L written out: loss, or loss + sum(z) + ... for each differentiated auxiliary output."""
-    names = returned_names(session.graph)
-    diff = differentiated_outputs(session.graph, session.options)
-    return " + ".join([names[0]] + [f"sum({names[i]})" for i in range(1, len(diff))])
-
-
 def function_return(session: Session) -> str:
     names = returned_names(session.graph)
     o = session.options
@@ -91,7 +84,7 @@ def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
                 returned_structure(s.graph, s.options),
                 function_return(s),
                 grads,
-                objective(s),
+                objective(s.graph, s.options),
             )
         )
         if progress is not None:

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..i18n import Msg
 from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
@@ -242,6 +243,36 @@ def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
     if options.aux_output and not options.has_aux and not options.stop_gradient:
         return outs
     return outs[:1]
+
+
+def objective(graph: Graph, options: Options) -> str:
+    """L written out: loss, or loss + sum(z) + ... for each differentiated auxiliary output."""
+    names = returned_names(graph)
+    diff = differentiated_outputs(graph, options)
+    return " + ".join([names[0]] + [f"sum({names[i]})" for i in range(1, len(diff))])
+
+
+def objective_caption(graph: Graph, options: Options) -> Msg:
+    """What L is with these options, and why: the graph view's caption says it."""
+    aux = returned_names(graph)[1:]
+    if not (options.aux_output and aux and graph.loss_output() is not None):
+        return Msg("Codegen", "L = loss")
+    one, z = len(aux) == 1, ", ".join(aux)
+    if options.stop_gradient:
+        said = _ONE_STOPPED if one else _SEVERAL_STOPPED
+    elif options.has_aux:
+        said = _ONE_AUX_DATA if one else _SEVERAL_AUX_DATA
+    else:
+        said = _ONE_DIFFERENTIATED if one else _SEVERAL_DIFFERENTIATED
+    return said.format(L=objective(graph, options), z=z)
+
+
+_ONE_STOPPED = Msg("Codegen", "L = {L}: {z} is returned through ops.stop_gradient")
+_SEVERAL_STOPPED = Msg("Codegen", "L = {L}: {z} are returned through ops.stop_gradient")
+_ONE_AUX_DATA = Msg("Codegen", "L = {L}: {z} is returned as auxiliary data (has_aux=True)")
+_SEVERAL_AUX_DATA = Msg("Codegen", "L = {L}: {z} are returned as auxiliary data (has_aux=True)")
+_ONE_DIFFERENTIATED = Msg("Codegen", "L = {L}: {z} is returned and differentiated too")
+_SEVERAL_DIFFERENTIATED = Msg("Codegen", "L = {L}: {z} are returned and differentiated too")
 
 
 def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None = None) -> Program:

@@ -44,6 +44,37 @@
     </message>
 </context>
 <context>
+    <name>Codegen</name>
+    <message>
+        <source>L = loss</source>
+        <translation>L = loss</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned through ops.stop_gradient</source>
+        <translation>L = {L}：{z} 经 ops.stop_gradient 返回</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned through ops.stop_gradient</source>
+        <translation>L = {L}：{z} 经 ops.stop_gradient 返回</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned as auxiliary data (has_aux=True)</source>
+        <translation>L = {L}：{z} 作为辅助数据返回（has_aux=True）</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned as auxiliary data (has_aux=True)</source>
+        <translation>L = {L}：{z} 作为辅助数据返回（has_aux=True）</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned and differentiated too</source>
+        <translation>L = {L}：{z} 被返回，并且同样参与求导</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned and differentiated too</source>
+        <translation>L = {L}：{z} 被返回，并且同样参与求导</translation>
+    </message>
+</context>
+<context>
     <name>ControlPanel</name>
     <message>
         <source>PyNative</source>
@@ -1257,18 +1288,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Nodes: values not computed yet</source>
         <translation>节点：尚未计算数值</translation>
-    </message>
-    <message>
-        <source>L = loss: {z} is returned through ops.stop_gradient</source>
-        <translation>L = loss：{z} 经 ops.stop_gradient 返回</translation>
-    </message>
-    <message>
-        <source>L = loss: {z} is returned as auxiliary data (has_aux=True)</source>
-        <translation>L = loss：{z} 作为辅助数据返回（has_aux=True）</translation>
-    </message>
-    <message>
-        <source>L = loss + sum({z}): {z} is returned and differentiated too</source>
-        <translation>L = loss + sum({z})：{z} 被返回，并且同样参与求导</translation>
     </message>
 </context>
 <context>
