@@ -5,7 +5,7 @@ optimizer.zero_grad()` loop. Each trains the same steps with the same options, e
 step, so it reproduces `gradviz run` with those options.
 
 Node names become the scripts' variables as they do in the training program (codegen); the
-identifiers the scripts use for themselves are part of codegen.reserved_names()."""
+identifiers the scripts use for themselves are part of graph.RESERVED_NAMES."""
 
 from __future__ import annotations
 

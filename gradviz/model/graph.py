@@ -27,6 +27,18 @@ MAX_NODES = 200
 INITS = ("ones", "zeros", "randn", "values")
 
 RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for themselves starts so
+# The identifiers the code generators (codegen.py, export.py) use outside gv_: no node may take
+# one (tests/test_properties.py checks this is exactly what the generated programs use). "Tensor"
+# is one MindSpore's graph compiler resolves itself, whatever the program binds it to: as a node
+# name it fails mindspore.jit (measured with mindspore 2.10 on every Python builtin).
+RESERVED_NAMES = frozenset(
+    {
+        *("Network", "Parameter", "Tensor", "_", "__init__", "all", "construct", "float", "forward_backward"),
+        *("forward_fn", "function", "globals", "grad", "grad_fn", "gradient", "grads", "loss_value"),
+        *("mindspore", "network", "nn", "np", "ops", "optimizer", "param", "print", "range", "self", "step"),
+        *("step_loss", "super", "torch", "train_step"),
+    }
+)
 
 
 class GraphError(ValueError):
@@ -368,9 +380,7 @@ def too_many_nodes(n: int) -> Msg:
 def check_name(name: Any) -> str | None:
     """Why `name` cannot name a node, or None. The generated programs use node names as Python
     identifiers, so a name must be one, and must not be one the generators use themselves
-    (codegen.reserved_names(), derived from the generators' own output)."""
-    from .codegen import reserved_names
-
+    (RESERVED_NAMES)."""
     if not isinstance(name, str) or not name:
         return Msg("Graph", "a node needs a name")
     if len(name) > 40:
@@ -390,7 +400,7 @@ def check_name(name: Any) -> str | None:
         )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return Msg("Graph", "{name} is a Python keyword; choose another name").format(name=q)
-    if name in reserved_names():
+    if name in RESERVED_NAMES:
         return Msg("Graph", "{name} is a name the generated program uses itself; choose another name").format(name=q)
     return None
 
