@@ -22,6 +22,7 @@ import numpy as np
 
 from ..i18n import Msg, message
 from ..model.ending import EndReason
+from ..model.options import OPTIONS
 from . import protocol as msg
 from .training import finish_step, first_end
 
@@ -314,13 +315,13 @@ class Server:
             return
         if self.engine is None:
             return
-        o = self.engine.session.options
+        if name not in msg.LIVE_OPTIONS:
+            raise ValueError(f"{name} is not an option that changes mid-run")
+        value = None if value is None else OPTIONS[name].type(value)
         if name == "lr":
-            self.engine.set_lr(float(value))
-        elif name == "steps":
-            o.steps = int(value)
-        elif name == "until_loss":
-            o.until_loss = None if value is None else float(value)
+            self.engine.set_lr(value)
+        else:  # read by the end rule at each step
+            setattr(self.engine.session.options, name, value)
 
     # -- training -----------------------------------------------------------------------------
     def record(self, results) -> bool:

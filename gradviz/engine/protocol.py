@@ -14,6 +14,7 @@ from enum import StrEnum
 import numpy as np
 
 from ..model.ending import EndReason
+from ..model.options import LIVE
 
 message = dataclasses.dataclass(frozen=True)
 
@@ -44,7 +45,7 @@ class Step:
 
 @message
 class SetOption:
-    """A live option: lr, speed, steps or until_loss (value None: off)."""
+    """A live option (LIVE_OPTIONS; value None: off)."""
 
     name: str
     value: float | int | None
@@ -162,7 +163,7 @@ class ContinueFrom:
     train: bool = True
 
 
-LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
+LIVE_OPTIONS = LIVE  # the names SetOption takes: the option table's live options
 
 
 # -- replies: engine -> window -----------------------------------------------------------------

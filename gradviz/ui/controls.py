@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..model.optimizers import OPTIMIZERS
 from ..model.presets import preset_names
 from ..model.runstate import Control, Permissions, Phase, RunState
-from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
+from ..model.options import DEVICES, OPTIONS
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from ..model.history import DEFAULT_BUDGET, MAX_BUDGET_MB, MIN_BUDGET_MB
@@ -46,9 +46,6 @@ AUX_TIP = QT_TRANSLATE_NOOP(
     "function_with_logits: the function returns the auxiliary outputs after the loss.\n"
     "MindSpore then differentiates every output: the gradients include sum(z).",
 )
-
-# options that need a new run when changed, hence locked while training
-RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
 
 
 def _combo(name: str, items, translated: bool = True) -> QComboBox:
@@ -140,16 +137,16 @@ class ControlPanel(QWidget):
         self.lrSpin = QDoubleSpinBox()
         self.lrSpin.setObjectName("lrSpin")
         self.lrSpin.setDecimals(6)
-        self.lrSpin.setRange(MIN_LR, 1000.0)
+        self.lrSpin.setRange(OPTIONS["lr"].low, OPTIONS["lr"].high)
         self.lrSpin.setSingleStep(0.01)
         self.lrSpin.setToolTip(self.tr("Learning rate; can change while training"))
         self.seedSpin = QSpinBox()
         self.seedSpin.setObjectName("seedSpin")
-        self.seedSpin.setRange(0, MAX_SEED)
+        self.seedSpin.setRange(OPTIONS["seed"].low, OPTIONS["seed"].high)
         self.untilLossSpin = QDoubleSpinBox()
         self.untilLossSpin.setObjectName("untilLossSpin")
         self.untilLossSpin.setDecimals(8)
-        self.untilLossSpin.setRange(0.0, 1e6)
+        self.untilLossSpin.setRange(0.0, OPTIONS["until_loss"].high)  # 0: off
         self.untilLossSpin.setSingleStep(0.001)
         self.untilLossSpin.setSpecialValueText(self.tr("off"))
         self.untilLossSpin.setToolTip(
@@ -157,10 +154,10 @@ class ControlPanel(QWidget):
         )
         self.maxStepsSpin = QSpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
-        self.maxStepsSpin.setRange(1, MAX_STEPS)
+        self.maxStepsSpin.setRange(OPTIONS["steps"].low, OPTIONS["steps"].high)
         self.speedSpin = QDoubleSpinBox()
         self.speedSpin.setObjectName("speedSpin")
-        self.speedSpin.setRange(0.0, MAX_SPEED)
+        self.speedSpin.setRange(0.0, OPTIONS["speed"].high)  # 0: as fast as possible
         self.speedSpin.setDecimals(1)
         self.speedSpin.setSpecialValueText(self.tr("as fast as possible"))
         self.speedSpin.setSuffix(self.tr(" steps/s"))
@@ -233,10 +230,12 @@ class ControlPanel(QWidget):
         self.lrSpin.valueChanged.connect(lambda v: self._set("lr", float(v)))
         self.seedSpin.valueChanged.connect(lambda v: self._set("seed", int(v)))
         self.untilLossSpin.valueChanged.connect(
-            lambda v: self._set("until_loss", float(v) if v >= MIN_UNTIL_LOSS else None)
+            lambda v: self._set("until_loss", float(v) if v >= OPTIONS["until_loss"].low else None)
         )
         self.maxStepsSpin.valueChanged.connect(lambda v: self._set("steps", int(v)))
-        self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v) if v >= MIN_SPEED else 0.0))
+        self.speedSpin.valueChanged.connect(
+            lambda v: self._set("speed", float(v) if v >= OPTIONS["speed"].low else 0.0)
+        )
         self.startButton.clicked.connect(self.startClicked)
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
