@@ -22,7 +22,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.Fault: msg.Fault("raise"),
         msg.Devices: msg.Devices({"CPU": (True, "")}),
         msg.Device: msg.Device("CPU"),
-        msg.Built: msg.Built(1, {"k": [1]}),
+        msg.Built: msg.Built(1, msg.BuildInfo({"names": []}, {}, {}, "src", {}, {"w": 1.0}, {"w": [1]}, {"w": "w"})),
         msg.State: msg.State(1, "paused"),
         msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}),
         msg.Ended: msg.Ended(1, "max_steps", 9),

@@ -295,16 +295,16 @@ class Server:
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
         rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds
-        info = {
-            "param_layout": rp.to_dict(),
-            "grad_layout": rg.to_dict(),
-            "aux_layout": ra.to_dict(),
-            "program": e.program.source,
-            "inputs": {n: e.initial[n] for n in e.program.input_names},
-            "params": e.current_params(),
-            "shapes": {k: list(v) for k, v in e.shapes.items()},
-            "cell_attributes": cell_attributes([p.name for p in session.graph.parameters()]),
-        }
+        info = msg.BuildInfo(
+            param_layout=rp.to_dict(),
+            grad_layout=rg.to_dict(),
+            aux_layout=ra.to_dict(),
+            program=e.program.source,
+            inputs={n: e.initial[n] for n in e.program.input_names},
+            params=e.current_params(),
+            shapes={k: list(v) for k, v in e.shapes.items()},
+            cell_attributes=cell_attributes([p.name for p in session.graph.parameters()]),
+        )
         self.send(msg.Built(run_id, info))
         self.send_nodes()
 

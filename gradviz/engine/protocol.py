@@ -187,9 +187,25 @@ class Heartbeat:
 
 
 @message
+class BuildInfo:
+    """What a build made: the recorded rows' layouts (Layout.to_dict: what each Batch row
+    holds), the program's source, the Inputs' and the Parameters' initial values, every node's
+    shape, and each Parameter's nn.Cell attribute (api "cell")."""
+
+    param_layout: dict
+    grad_layout: dict
+    aux_layout: dict
+    program: str
+    inputs: dict
+    params: dict
+    shapes: dict
+    cell_attributes: dict
+
+
+@message
 class Built:
     run_id: int
-    info: dict  # layouts, program, inputs, initial params, shapes
+    info: BuildInfo
 
 
 class EngineState(StrEnum):

@@ -58,7 +58,7 @@ class TrainingController(QObject):
         self.session: Session | None = None
         self.history: History | None = None
         self.history_budget = DEFAULT_BUDGET  # bytes: set_history_budget
-        self.info: dict = {}
+        self.info: msg.BuildInfo | None = None  # the last build's
         self.nodes: msg.Nodes | None = None
         self.last_error: str | None = None
         self.last_detail: str = ""
@@ -338,7 +338,7 @@ class TrainingController(QObject):
     def _on_built(self, m: msg.Built) -> None:
         info = m.info
         self.info = info
-        layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
+        layouts = [Layout.from_dict(d) for d in (info.param_layout, info.grad_layout, info.aux_layout)]
         self.history = History(*layouts, budget=self.history_budget)
         self.abandoned = []
         kept, self._pending_history = self._pending_history, None

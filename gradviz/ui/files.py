@@ -231,10 +231,10 @@ class SessionFiles(QObject):
         snapshot = copy.deepcopy(h)
         args = (
             dict(run.options.to_dict(), source="app"),
-            copy.deepcopy(c.info.get("inputs", {})),
+            copy.deepcopy(c.info.inputs) if c.info is not None else {},
             c.end_reason or EndReason.STOPPED,
         )
-        kw = {"session": run.to_dict(), "program": c.info.get("program")}
+        kw = {"session": run.to_dict(), "program": c.info.program if c.info is not None else None}
 
         def work(progress, cancelled):
             with SafeOutput(path) as out:
@@ -312,7 +312,8 @@ class SessionFiles(QObject):
         attrs = None
         if framework == "mindspore" and session.options.api == "cell":
             # the nn.Cell attribute names come from the engine (the window never imports MindSpore)
-            attrs = self.w.controller.info.get("cell_attributes")
+            info = self.w.controller.info
+            attrs = info.cell_attributes if info is not None else None
             names = {p.name for p in session.graph.parameters()}
             if attrs is None or set(attrs) != names:
                 self.w.show_error(

@@ -617,7 +617,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         self.plots.set_history(c.history)
         self.plots.refresh(force=True)
-        self.codeView.setPlainText(c.info.get("program", ""))
+        self.codeView.setPlainText(c.info.program if c.info is not None else "")
         self.scene.set_node_data(None, None)
         self.graphView.set_shown_step(-1)
         self._update_buttons()
