@@ -67,7 +67,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     steps(qtbot, win, 2)
     show_lessons(win, win.lessons.variants)  # shown: computed at once
     m = wait_result(qtbot, win.lessons.variants)
-    found = {v["name"]: v for v in m.variants}
+    found = {v.name: v for v in m.variants}
     assert list(found) == ["loss", "return_z", "stop_gradient", "has_aux"]
     _, plain, _ = grads_for(s)
     s_z = load_preset("tutorial")
@@ -75,7 +75,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     _, with_z, _ = grads_for(s_z)
     for name, ref in (("loss", plain), ("return_z", with_z), ("stop_gradient", plain), ("has_aux", plain)):
         for p in ("w", "b"):
-            np.testing.assert_allclose(found[name]["grads"][p], ref[p], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(found[name].grads[p], ref[p], rtol=1e-5, atol=1e-6)
     tab = win.lessons.variants
     # every element in full, 3 decimals; the column that differs is highlighted
     b_text = tab.cells[("return_z", "b")].text()
@@ -111,16 +111,16 @@ def test_variants_of_an_edited_graph(qtbot, win):
     load(qtbot, win, s)
     show_lessons(win, win.lessons.variants)
     m = wait_result(qtbot, win.lessons.variants)
-    found = {v["name"]: v for v in m.variants}
+    found = {v.name: v for v in m.variants}
     _, plain, _ = grads_for(s)
     s.options.aux_output = True
     _, with_pred, _ = grads_for(s)
     for p in ("weight", "bias"):
-        np.testing.assert_allclose(found["loss"]["grads"][p], plain[p], rtol=1e-5)
-        np.testing.assert_allclose(found["return_z"]["grads"][p], with_pred[p], rtol=1e-5)
-        np.testing.assert_allclose(found["has_aux"]["grads"][p], plain[p], rtol=1e-5)
+        np.testing.assert_allclose(found["loss"].grads[p], plain[p], rtol=1e-5)
+        np.testing.assert_allclose(found["return_z"].grads[p], with_pred[p], rtol=1e-5)
+        np.testing.assert_allclose(found["has_aux"].grads[p], plain[p], rtol=1e-5)
     np.testing.assert_allclose(with_pred["bias"] - plain["bias"], 1.0)  # pred = w x + bias: +1 each
-    assert found["return_z"]["function_returns"] == "return loss, pred"
+    assert found["return_z"].function_returns == "return loss, pred"
     assert "sum(pred)" in m.why
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from gradviz.engine import protocol as msg
 from gradviz.engine.process import Outbox, Server
+from gradviz.lessons.variants import Variant
 from reference import grads_for
 
 
@@ -36,7 +37,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.TaskProgress: msg.TaskProgress(1, 2, 0.5),
         msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
         msg.TaskCancelled: msg.TaskCancelled(1, 2),
-        msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
+        msg.VariantsResult: msg.VariantsResult(1, 2, (Variant("loss", "c", "r", "f", {}, "loss", ("z",)),), "w"),
         msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
         msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
         msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),

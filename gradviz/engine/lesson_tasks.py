@@ -36,22 +36,7 @@ def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Call
 
     s = _session(m.session)
     found = lesson.compute(s, progress, cancelled)
-    return msg.VariantsResult(
-        m.run_id,
-        m.task_id,
-        tuple(
-            {
-                "name": v.name,
-                "call": v.call,
-                "returns": v.returns,
-                "function_returns": v.function_returns,
-                "differentiated": v.differentiated,
-                "grads": v.grads,
-            }
-            for v in found
-        ),
-        lesson.why(s),
-    )
+    return msg.VariantsResult(m.run_id, m.task_id, tuple(found), lesson.why(s))
 
 
 def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Callable) -> msg.GradCheckResult:

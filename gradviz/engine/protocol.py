@@ -303,12 +303,12 @@ class TaskCancelled:
 
 @message
 class VariantsResult:
-    """variants: one dict per variant (name, call, returns, function_returns, differentiated,
-    grads {param: array}); why: the sentence on why the second column differs."""
+    """variants: the lesson's own lessons.variants.Variant, one per variant; why: the sentence on
+    why the second column differs."""
 
     run_id: int
     task_id: int
-    variants: tuple
+    variants: tuple  # of lessons.variants.Variant (not imported here: the lessons build Engines)
     why: str
 
 

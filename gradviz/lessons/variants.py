@@ -29,6 +29,7 @@ class Variant:
     function_returns: str  # the function's return line
     grads: dict[str, np.ndarray]  # per trainable parameter, at the initial values
     differentiated: str  # L, written out: "loss" or "loss + sum(z)"
+    aux: tuple[str, ...] = ()  # the auxiliary outputs' names: what the tutorial calls z
 
     def to_json(self) -> dict:
         return {
@@ -85,6 +86,7 @@ def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
                 function_return(s),
                 grads,
                 objective(s.graph, s.options),
+                tuple(returned_names(s.graph)[1:]),
             )
         )
         if progress is not None:

@@ -204,30 +204,30 @@ class VariantsTab(QWidget):
         self.result = m
         self._clear()
         base = m.variants[0]
-        z = m.variants[1]["function_returns"].split(", ", 1)[-1]  # what the tutorial calls z
+        z = ", ".join(base.aux)  # what the tutorial calls z
         corner = _label(self.tr("∂L/∂ parameter"), 11, True)
         self.grid.addWidget(corner, 0, 0, Qt.AlignmentFlag.AlignBottom)
         for c, v in enumerate(m.variants, start=1):
-            head = _label(name=f"variantHead_{v['name']}")
+            head = _label(name=f"variantHead_{v.name}")
             head.setTextFormat(Qt.TextFormat.RichText)
             head.setText(
-                f"<b style='font-size:12pt'>{html.escape(self.tr(TITLES.get(v['name'], v['name'])).format(z=z))}</b>"
-                f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
-                f'<span style="{_CODE}">{html.escape(v["function_returns"])}<br>'
-                f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>"
+                f"<b style='font-size:12pt'>{html.escape(self.tr(TITLES.get(v.name, v.name)).format(z=z))}</b>"
+                f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v.differentiated)}</span><br>"
+                f'<span style="{_CODE}">{html.escape(v.function_returns)}<br>'
+                f"grad_fn = {html.escape(v.call)}<br>→ {html.escape(v.returns)}</span>"
             )
             head.setMinimumWidth(170)
             self.grid.addWidget(head, 0, c, Qt.AlignmentFlag.AlignTop)
         # the smallest tensors first: the tutorial's +1 (in db) is in view without scrolling
-        for r, p in enumerate(sorted(base["grads"], key=lambda k: np.size(base["grads"][k])), start=1):
+        for r, p in enumerate(sorted(base.grads, key=lambda k: np.size(base.grads[k])), start=1):
             name = _label(f"∂L/∂{p}", 12, True)
             name.setStyleSheet(f"color: {theme.GRAD_COLOR};")
             self.grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)
-            ref = np.asarray(base["grads"][p], np.float64)
+            ref = np.asarray(base.grads[p], np.float64)
             for c, v in enumerate(m.variants, start=1):
-                g = np.asarray(v["grads"][p], np.float64)
+                g = np.asarray(v.grads[p], np.float64)
                 differs = ~np.isclose(g, ref, rtol=1e-5, atol=1e-6)
-                cell = _label(name=f"variantCell_{v['name']}_{p}")
+                cell = _label(name=f"variantCell_{v.name}_{p}")
                 cell.setTextFormat(Qt.TextFormat.RichText)
                 cell.setText(_matrix_html(g, differs))
                 cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
@@ -236,9 +236,9 @@ class VariantsTab(QWidget):
                     if differs.any()
                     else self.tr("same as the loss-only column")
                 )
-                self.cells[(v["name"], p)] = cell
+                self.cells[(v.name, p)] = cell
                 self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
-        self.grid.setRowStretch(len(base["grads"]) + 1, 1)
+        self.grid.setRowStretch(len(base.grads) + 1, 1)
         self.whyLabel.setText(tr_msg(m.why))
         self.whyLabel.setVisible(True)
         self.stale = False
