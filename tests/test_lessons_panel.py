@@ -141,15 +141,15 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     m = wait_result(qtbot, tab)
     assert m.updates == 3
     _, _, g, params = list(replay(s, 4))[-1]  # the parameters after 3 updates, float64
-    for p, r in m.params.items():
-        np.testing.assert_allclose(r["autodiff"], g[p], rtol=1e-4, atol=1e-6)
-        np.testing.assert_allclose(r["numeric"], g[p], rtol=1e-4, atol=1e-6)  # float64 differences at float32 params
-        err = np.abs(np.asarray(r["autodiff"], np.float64) - r["numeric"])
-        np.testing.assert_allclose(r["abs_error"], err)
-        assert r["ok"] and r["checked"] == np.size(g[p])
+    for p, r in m.check.params.items():
+        np.testing.assert_allclose(r.autodiff, g[p], rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(r.numeric, g[p], rtol=1e-4, atol=1e-6)  # float64 differences at float32 params
+        err = np.abs(np.asarray(r.autodiff, np.float64) - r.numeric)
+        np.testing.assert_allclose(r.abs_error, err)
+        assert r.ok and r.checked == np.size(g[p])
         assert tab.images[p].image.shape == np.atleast_2d(g[p]).shape
     assert tab.verdict.text().startswith("PASS") and "after 3 updates" in tab.verdict.text()
-    assert f"eps = {m.eps:g}" in tab.settings.text() and f"tolerance {m.tolerance:g}" in tab.settings.text()
+    assert f"eps = {m.check.eps:g}" in tab.settings.text() and f"tolerance {m.check.tolerance:g}" in tab.settings.text()
     steps(qtbot, win, 1)
     check_training_matches_numpy(win, s, 4)
 
@@ -163,12 +163,12 @@ def test_mode_cost_measures_both_modes(qtbot, win):
     qtbot.mouseClick(tab.measureButton, Qt.MouseButton.LeftButton)
     m = wait_result(qtbot, tab)
     c = m.cost
-    assert c["steps"] == 10 and c["pynative_ms"] > 0 and c["graph_ms"] > 0 and c["graph_compile_s"] > 0
-    assert c["max_rel_difference"] < 1e-5
+    assert c.steps == 10 and c.pynative_ms > 0 and c.graph_ms > 0 and c.graph_compile_s > 0
+    assert c.max_rel_difference < 1e-5
     assert any(isinstance(r, msg.TaskProgress) and r.task_id == m.task_id for r in seen)
     text = tab.table.text()
-    assert f"{c['pynative_ms']:.3f} ms/step" in text and f"{c['graph_ms']:.3f} ms/step" in text
-    assert f"{c['graph_compile_s'] * 1e3:.0f} ms" in text
+    assert f"{c.pynative_ms:.3f} ms/step" in text and f"{c.graph_ms:.3f} ms/step" in text
+    assert f"{c.graph_compile_s * 1e3:.0f} ms" in text
     steps(qtbot, win, 2)
     check_training_matches_numpy(win, load_preset("tutorial"), 2)
 

@@ -12,6 +12,8 @@ import pytest
 
 from gradviz.engine import protocol as msg
 from gradviz.engine.process import Outbox, Server
+from gradviz.lessons.gradcheck import GradCheck
+from gradviz.lessons.modecost import ModeCost
 from gradviz.lessons.variants import Variant
 from reference import grads_for
 
@@ -38,8 +40,8 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
         msg.TaskCancelled: msg.TaskCancelled(1, 2),
         msg.VariantsResult: msg.VariantsResult(1, 2, (Variant("loss", "c", "r", "f", {}, "loss", ("z",)),), "w"),
-        msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
-        msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
+        msg.GradCheckResult: msg.GradCheckResult(1, 2, GradCheck(1e-6, 1e-4, {}), 0),
+        msg.ModeCostResult: msg.ModeCostResult(1, 2, ModeCost(5, 1.0, 0.5, 0.2, 0.0, 0.0)),
         msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),
         msg.ParityResult: msg.ParityResult(1, 2, {"ok": True, "steps": 3}),
         msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),

@@ -46,31 +46,14 @@ def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Call
     current = m.current and _same_run(engine, s) and engine.updates > 0
     params = engine.current_params() if current else None
     r = lesson.run(s, params, cancelled=cancelled, progress=progress)
-    return msg.GradCheckResult(
-        m.run_id,
-        m.task_id,
-        r.eps,
-        r.tolerance,
-        {
-            k: {
-                "autodiff": p.autodiff,
-                "numeric": p.numeric,
-                "abs_error": p.abs_error,
-                "rel_error": p.rel_error,
-                "checked": p.checked,
-                "ok": p.ok,
-            }
-            for k, p in r.params.items()
-        },
-        engine.updates if current else 0,
-    )
+    return msg.GradCheckResult(m.run_id, m.task_id, r, engine.updates if current else 0)
 
 
 def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Callable) -> msg.ModeCostResult:
     from ..lessons import modecost as lesson
 
     cost = lesson.measure(_session(m.session), m.steps, progress, cancelled)
-    return msg.ModeCostResult(m.run_id, m.task_id, cost.to_json())
+    return msg.ModeCostResult(m.run_id, m.task_id, cost)
 
 
 def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Callable) -> msg.LandscapeResult:

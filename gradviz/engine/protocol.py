@@ -314,14 +314,12 @@ class VariantsResult:
 
 @message
 class GradCheckResult:
-    """eps, tolerance; params: {name: {autodiff, numeric, abs_error, rel_error: arrays, checked}};
-    updates: after how many updates the parameters checked are (0: the initial ones)."""
+    """check: the lesson's own lessons.gradcheck.GradCheck; updates: after how many updates the
+    parameters checked are (0: the initial ones)."""
 
     run_id: int
     task_id: int
-    eps: float
-    tolerance: float
-    params: dict
+    check: object  # lessons.gradcheck.GradCheck (not imported here: the lessons build Engines)
     updates: int
 
 
@@ -329,7 +327,7 @@ class GradCheckResult:
 class ModeCostResult:
     run_id: int
     task_id: int
-    cost: dict  # lessons.modecost.ModeCost.to_json()
+    cost: object  # lessons.modecost.ModeCost
 
 
 @message

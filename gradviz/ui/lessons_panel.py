@@ -296,11 +296,11 @@ class GradCheckTab(QWidget):
         self.images: dict[str, pg.ImageItem] = {}
 
     def show_result(self, m: msg.GradCheckResult) -> None:
-        self.result = m
-        ok = all(p["ok"] for p in m.params.values())
+        self.result, check = m, m.check
+        ok = check.ok
         where = tr_msg(at_parameters(m.updates))
-        n = sum(p["checked"] for p in m.params.values())
-        bad = sum(int(np.nansum(p["rel_error"] > m.tolerance)) for p in m.params.values())
+        n = sum(p.checked for p in check.params.values())
+        bad = sum(int(np.nansum(p.rel_error > check.tolerance)) for p in check.params.values())
         self.verdict.setText(
             (
                 self.tr("PASS: all {n} elements agree ({where})")
@@ -313,16 +313,16 @@ class GradCheckTab(QWidget):
             self.tr(
                 "MindSpore against float64 central differences: eps = {eps:g}, "
                 "tolerance {tolerance:g} (relative error = |error| / max(1, |difference|))"
-            ).format(eps=m.eps, tolerance=m.tolerance)
+            ).format(eps=check.eps, tolerance=check.tolerance)
         )
         self.plots.clear()
         self.images.clear()
         lo, hi = -12.0, 0.0
         cmap = pg.colormap.get("viridis")
-        for c, (name, p) in enumerate(m.params.items()):
-            worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
-            color = OK_COLOR if p["ok"] else FAIL_COLOR
-            verdict = self.tr("✓ agrees") if p["ok"] else self.tr("✗ DISAGREES")
+        for c, (name, p) in enumerate(check.params.items()):
+            worst = [fmt_number(float(np.nanmax(e)) if p.checked else 0.0, 2) for e in (p.abs_error, p.rel_error)]
+            color = OK_COLOR if p.ok else FAIL_COLOR
+            verdict = self.tr("✓ agrees") if p.ok else self.tr("✗ DISAGREES")
             title = (
                 f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
                 f"<span style='font-size:11pt; color:{color}'>{verdict}"
@@ -335,7 +335,7 @@ class GradCheckTab(QWidget):
             item.hideAxis("bottom")
             item.invertY(True)
             item.setAspectLocked(True)
-            err = np.atleast_2d(np.asarray(p["rel_error"], np.float64))
+            err = np.atleast_2d(np.asarray(p.rel_error, np.float64))
             with np.errstate(divide="ignore", invalid="ignore"):
                 logs = np.clip(np.log10(np.where(err > 0, err, 1e-16)), lo, hi)
             img = pg.ImageItem(np.where(np.isnan(err), lo, logs), axisOrder="row-major")
@@ -348,7 +348,7 @@ class GradCheckTab(QWidget):
                 values=(lo, hi), colorMap=cmap, label=self.tr("log₁₀ relative error"), interactive=False
             )
             bar.setImageItem(list(self.images.values()))
-            self.plots.addItem(bar, row=0, col=len(m.params))
+            self.plots.addItem(bar, row=0, col=len(check.params))
 
 
 # -- 6. mode cost -------------------------------------------------------------------------------------
@@ -379,23 +379,21 @@ class ModeCostTab(QWidget):
     def show_result(self, m: msg.ModeCostResult) -> None:
         self.result = m
         c = m.cost
-        gain = c["pynative_ms"] - c["graph_ms"]
+        gain = c.pynative_ms - c.graph_ms
         pays = (
             self.tr("Graph mode saves {gain:.3f} ms a step: the compile pays for itself after {n} steps.").format(
-                gain=gain, n=int(np.ceil(c["graph_compile_s"] * 1e3 / gain))
+                gain=gain, n=int(np.ceil(c.graph_compile_s * 1e3 / gain))
             )
             if gain > 0
             else self.tr("Graph mode is not faster per step on this graph.")
         )
         rows = [
-            (self.tr("PyNative"), self.tr("{ms:.3f} ms/step").format(ms=c["pynative_ms"])),
-            (self.tr("Graph (mindspore.jit)"), self.tr("{ms:.3f} ms/step").format(ms=c["graph_ms"])),
-            (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c["graph_compile_s"] * 1e3)),
+            (self.tr("PyNative"), self.tr("{ms:.3f} ms/step").format(ms=c.pynative_ms)),
+            (self.tr("Graph (mindspore.jit)"), self.tr("{ms:.3f} ms/step").format(ms=c.graph_ms)),
+            (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c.graph_compile_s * 1e3)),
             (
-                self.tr("largest difference after {n} steps").format(n=c["steps"]),
-                self.tr("{abs:.3g} (relative {rel:.3g})").format(
-                    abs=c["max_abs_difference"], rel=c["max_rel_difference"]
-                ),
+                self.tr("largest difference after {n} steps").format(n=c.steps),
+                self.tr("{abs:.3g} (relative {rel:.3g})").format(abs=c.max_abs_difference, rel=c.max_rel_difference),
             ),
         ]
         body = "".join(
