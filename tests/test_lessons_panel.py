@@ -287,7 +287,22 @@ def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot
         return
     r = tab.result.result
     k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
-    assert r["ok"] and r["steps"] == k == 300
-    assert r["mindspore_end"] == ["until_loss", k] == r["pytorch_end"]
+    assert r.ok and len(r.steps) == k == 300
+    assert r.mindspore_end == ("until_loss", k) == r.pytorch_end
     assert "they agree" in tab.summary.text() and "at step 300" in tab.summary.text()
     assert len(tab.curves["loss"].getData()[0]) == 300
+
+
+def test_the_parity_view_reads_the_lessons_parity_as_it_travels(qtbot):
+    """No engine: a Parity as lessons.parity makes it, shown by the view (PyTorch need not be here)."""
+    from gradviz.lessons.parity import Parity
+    from gradviz.ui.controller import TrainingController
+    from gradviz.ui.lessons_panel import ParityTab
+
+    tab = ParityTab(TrainingController())
+    qtbot.addWidget(tab)
+    d = np.array([0.0, 1e-7, 3e-6])
+    p = Parity(np.arange(1, 4), d, d / 2, d / 4, ("max_steps", 3), ("max_steps", 3))
+    tab.show_result(msg.ParityResult(1, 2, p))
+    assert "ended by max_steps at step 3" in tab.summary.text() and "difference 3e-06" in tab.summary.text()
+    assert "they agree" in tab.summary.text() and len(tab.curves["loss"].getData()[0]) == 3

@@ -43,7 +43,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.GradCheckResult: msg.GradCheckResult(1, 2, GradCheck(1e-6, 1e-4, {}), 0),
         msg.ModeCostResult: msg.ModeCostResult(1, 2, ModeCost(5, 1.0, 0.5, 0.2, 0.0, 0.0)),
         msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),
-        msg.ParityResult: msg.ParityResult(1, 2, {"ok": True, "steps": 3}),
+        msg.ParityResult: msg.ParityResult(1, 2, ("the lessons.parity.Parity", 3)),
         msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),
         msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),

@@ -104,7 +104,7 @@ def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callabl
     s = _session(m.session)
     s = Session(s.graph, replace(s.options, steps=min(s.options.steps, m.max_steps)), s.name)
     r = lesson.compare(s, progress, cancelled)
-    return msg.ParityResult(m.run_id, m.task_id, {**r.to_json(), "loss": r.loss, "grads": r.grads, "params": r.params})
+    return msg.ParityResult(m.run_id, m.task_id, r)
 
 
 HANDLERS = {t.command: globals()[t.name] for t in msg.TASKS}

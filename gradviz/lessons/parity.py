@@ -44,6 +44,10 @@ class Parity:
         return float(max(self.loss.max(initial=0), self.grads.max(initial=0), self.params.max(initial=0)))
 
     @property
+    def tolerance(self) -> float:
+        return TOLERANCE
+
+    @property
     def ok(self) -> bool:
         return self.mindspore_end == self.pytorch_end and self.worst <= TOLERANCE
 

@@ -659,24 +659,22 @@ class ParityTab(QWidget):
     def show_result(self, m: msg.ParityResult) -> None:
         self.result = m
         r = m.result
-        steps = np.arange(1, r["steps"] + 1)
-        for key, name in (("loss", "loss"), ("grads", "gradients"), ("params", "parameters")):
-            d = np.asarray(r[key], np.float64)
+        for d, name in ((r.loss, "loss"), (r.grads, "gradients"), (r.params, "parameters")):
+            d = np.asarray(d, np.float64)
             # a log axis: steps where the two agree exactly (0) are gaps, not a spike to 1e-12
-            self.curves[name].setData(steps, np.where(d > 0, d, np.nan), connect="finite")
-        verdict = self.tr("they agree") if r["ok"] else self.tr("they DIFFER")
-        worst = max(r["max_loss_difference"], r["max_grad_difference"], r["max_param_difference"])
+            self.curves[name].setData(r.steps, np.where(d > 0, d, np.nan), connect="finite")
+        verdict = self.tr("they agree") if r.ok else self.tr("they DIFFER")
         self.summary.setText(
             self.tr(
                 "MindSpore ended by {ms_end} at step {ms_step}, PyTorch by {pt_end} at step {pt_step}. Largest "
                 "difference {worst:.2g} (each divided by its largest size in the run), tolerance {tolerance:g}: {verdict}."
             ).format(
-                ms_end=r["mindspore_end"][0],
-                ms_step=r["mindspore_end"][1],
-                pt_end=r["pytorch_end"][0],
-                pt_step=r["pytorch_end"][1],
-                worst=worst,
-                tolerance=r["tolerance"],
+                ms_end=r.mindspore_end[0],
+                ms_step=r.mindspore_end[1],
+                pt_end=r.pytorch_end[0],
+                pt_step=r.pytorch_end[1],
+                worst=r.worst,
+                tolerance=r.tolerance,
                 verdict=verdict,
             )
         )
