@@ -171,24 +171,15 @@ def _add_source(r) -> None:
 def _add_run_options(r) -> None:
     """The options that say what is trained: shared by run, gradcheck (and every command that
     trains what `run` would)."""
-    from .model.session import APIS, DEVICES, MODES, OPTIMIZERS
+    from .model.options import add_flags
 
     _add_source(r)
-    r.add_argument("--aux-output", action="store_true", help="return the auxiliary outputs (z) too")
-    r.add_argument("--stop-gradient", action="store_true", help="wrap auxiliary outputs in ops.stop_gradient")
-    r.add_argument("--has-aux", action="store_true", help="differentiate with has_aux=True")
-    r.add_argument("--api", type=_ci(APIS), help="grad, value_and_grad or cell")
-    r.add_argument("--steps", type=int, help="maximum number of steps")
-    r.add_argument("--until-loss", type=float, help="stop once the loss is below this")
-    r.add_argument("--seed", type=int, help="seed of the initial values")
-    r.add_argument("--lr", type=float, help="learning rate")
-    r.add_argument("--optimizer", type=_ci(OPTIMIZERS), help="sgd, momentum or adam")
-    r.add_argument("--mode", type=_ci(MODES), help="pynative or graph")
-    r.add_argument("--device", type=_ci(DEVICES), help="CPU, GPU or Ascend")
+    add_flags(r, _ci)  # every option the option table gives a flag
 
 
 def session_from_args(a: argparse.Namespace):
     """(session, source) of a `run`, with command-line options applied; BadInput if invalid."""
+    from .model.options import TABLE as OPTION_TABLE
     from .model.presets import load_preset
     from .model.session import Session, SessionError, load_session
 
@@ -202,14 +193,13 @@ def session_from_args(a: argparse.Namespace):
             session, source = load_preset(a.preset or "tutorial"), {"preset": a.preset or "tutorial"}
     except SessionError as e:
         raise BadInput(str(e)) from None
+    flagged = [opt for opt in OPTION_TABLE if opt.flag is not None]
     o = session.options
-    given = {
-        k: getattr(a, k, None) for k in ("api", "steps", "until_loss", "seed", "lr", "optimizer", "mode", "device")
-    }
+    given = {opt.name: getattr(a, opt.name, None) for opt in flagged if opt.type is not bool}
     o = replace(o, **{k: v for k, v in given.items() if v is not None})
-    o.aux_output = getattr(a, "aux_output", False) or o.aux_output
-    o.stop_gradient = getattr(a, "stop_gradient", False) or o.stop_gradient
-    o.has_aux = getattr(a, "has_aux", False) or o.has_aux
+    for opt in flagged:  # a switch turns its option on; left out, the session's value stays
+        if opt.type is bool and getattr(a, opt.name, False):
+            setattr(o, opt.name, True)
     if (o.stop_gradient or o.has_aux) and not o.aux_output:
         raise BadInput("--stop-gradient and --has-aux act on the auxiliary output: add --aux-output")
     session = Session(session.graph, o, session.name)
@@ -233,6 +223,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.trainer import Engine
     from .formats.records import HistoryWriter
     from .engine.training import finish_step
+    from .model.ending import EndReason
     from .model.layout import row_slices
     from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
@@ -261,7 +252,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     w = HistoryWriter(fp, *plan.layouts)
     pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
     config = dict(session.options.to_dict(), source=source)
-    reason, steps = "stopped", 0
+    reason, steps = EndReason.STOPPED, 0
     try:
         w.write_run(
             config,
@@ -279,9 +270,9 @@ def cmd_run(a: argparse.Namespace) -> int:
                 if reason:
                     break
             else:
-                reason = "stopped"
+                reason = EndReason.STOPPED
         except KeyboardInterrupt:  # SIGINT sent to a thread that does not block it
-            reason, _Stop.signum = "stopped", _Stop.signum or signal.SIGINT
+            reason, _Stop.signum = EndReason.STOPPED, _Stop.signum or signal.SIGINT
         w.write_end(reason, steps)
         fp.flush()
         if out is not None:
@@ -296,12 +287,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         if out is not None:
             out.discard()
         raise
-    if reason == "non_finite":
+    if reason == EndReason.NON_FINITE:
         print(
             f"gradviz run: stopped at step {steps}: the loss or a gradient is not finite (diverging?)", file=sys.stderr
         )
         return EXIT_NON_FINITE
-    if reason == "stopped":
+    if reason == EndReason.STOPPED:
         return 128 + (_Stop.signum or signal.SIGINT)
     return EXIT_OK
 

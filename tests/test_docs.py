@@ -142,7 +142,7 @@ def _section(title: str) -> str:
     [
         ("The op table", lambda: KINDS, "gradviz/model/ops.py"),
         ("The option table", lambda: [f.name for f in dataclasses.fields(Options)], "gradviz/model/session.py"),
-        ("The task table", lambda: [t.__name__ for t in TASKS], "gradviz/engine/protocol.py"),
+        ("The task table", lambda: [t.name for t in TASKS], "gradviz/engine/protocol.py"),
     ],
 )
 def test_architecture_tables_have_a_row_for_each_entry_in_the_code(title, names, source):

@@ -465,10 +465,10 @@ def test_a_scalar_parameter_trains_in_both_modes():
 
 def test_a_block_ends_at_the_first_non_finite_or_low_loss_row():
     """Where a block of steps ends, by the vectorised check the engine process runs on it
-    (first_end) and step by step (end_reason): the first row whose loss or a gradient is not
+    (first_end) and step by step (step_end): the first row whose loss or a gradient is not
     finite, whose loss is below the target in double precision, or that reaches max steps; huge
     but finite gradients go on."""
-    from gradviz.engine.training import end_reason, first_end
+    from gradviz.engine.training import first_end, step_end
 
     e = Engine(tutorial(until_loss=0.5 + 1e-12, steps=40))  # 0.5 as float32 is below, in double
     rng = np.random.default_rng(0)
@@ -494,7 +494,7 @@ def test_a_block_ends_at_the_first_non_finite_or_low_loss_row():
         ]
         expected = ends.index(True) if any(ends) else None
         results = e.block_results(first, rows, 0.0)
-        by_step = next((k for k, r in enumerate(results) if end_reason(r, e.session.options)), None)
+        by_step = next((k for k, r in enumerate(results) if step_end(e, r)), None)
         assert first_end(e, first, rows) == expected == by_step, trial
 
 

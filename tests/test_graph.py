@@ -108,3 +108,26 @@ def test_broadcasting_and_matmul_shapes():
         ]
     )
     assert g.check()["p"] == (4, 2)
+
+
+def test_the_caption_says_l_as_mindspore_differentiates_it_with_two_auxiliary_outputs():
+    """L is one definition (codegen.objective): with two auxiliary outputs returned and
+    differentiated, MindSpore's L is loss + sum(z) + sum(z2), and the caption says so."""
+    from dataclasses import replace
+
+    from gradviz.model import numeric
+    from gradviz.model.codegen import objective, objective_caption
+    from gradviz.model.graph import Node
+    from gradviz.model.presets import load_preset
+
+    s = load_preset("tutorial")
+    s.graph.nodes += [Node("z2", "Square", {"x": "z"}), Node("out_z2", "Output", {"x": "z2"})]
+    o = replace(s.options, aux_output=True, stop_gradient=False, has_aux=False)
+    assert objective(s.graph, o) == "loss + sum(z) + sum(z2)"
+    assert numeric.seeds(replace(s, options=o)) == ["loss", "z", "z2"]  # what the reference differentiates
+    assert objective_caption(s.graph, o) == "L = loss + sum(z) + sum(z2): z, z2 are returned and differentiated too"
+    assert (
+        objective_caption(s.graph, replace(o, has_aux=True))
+        == "L = loss: z, z2 are returned as auxiliary data (has_aux=True)"
+    )
+    assert objective_caption(s.graph, replace(o, aux_output=False)) == "L = loss"

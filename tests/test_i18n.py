@@ -112,8 +112,8 @@ def test_core_messages_show_in_chinese_with_their_values(zh, tmp_path):
     bad.write_text('{"format": "gradviz-session", "version": 7}')
     with pytest.raises(SessionError) as e:
         load_session(bad)
-    assert str(e.value).endswith("version 7 is not supported (this GradViz reads version 1)")
-    assert zh.tr_msg(e.value).endswith("不支持版本 7（此 GradViz 读取版本 1）")
+    assert str(e.value).endswith("version 7 is not supported (this GradViz reads versions 1 to 2)")
+    assert zh.tr_msg(e.value).endswith("不支持版本 7（此 GradViz 读取版本 1 到 2）")
     from gradviz.model.steps import end_message, progress
 
     assert zh.tr_msg(progress(1234, 1233)) == "第 1,234 步 · 1,233 次更新"

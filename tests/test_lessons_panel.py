@@ -67,7 +67,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     steps(qtbot, win, 2)
     show_lessons(win, win.lessons.variants)  # shown: computed at once
     m = wait_result(qtbot, win.lessons.variants)
-    found = {v["name"]: v for v in m.variants}
+    found = {v.name: v for v in m.variants}
     assert list(found) == ["loss", "return_z", "stop_gradient", "has_aux"]
     _, plain, _ = grads_for(s)
     s_z = load_preset("tutorial")
@@ -75,7 +75,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     _, with_z, _ = grads_for(s_z)
     for name, ref in (("loss", plain), ("return_z", with_z), ("stop_gradient", plain), ("has_aux", plain)):
         for p in ("w", "b"):
-            np.testing.assert_allclose(found[name]["grads"][p], ref[p], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(found[name].grads[p], ref[p], rtol=1e-5, atol=1e-6)
     tab = win.lessons.variants
     # every element in full, 3 decimals; the column that differs is highlighted
     b_text = tab.cells[("return_z", "b")].text()
@@ -111,16 +111,16 @@ def test_variants_of_an_edited_graph(qtbot, win):
     load(qtbot, win, s)
     show_lessons(win, win.lessons.variants)
     m = wait_result(qtbot, win.lessons.variants)
-    found = {v["name"]: v for v in m.variants}
+    found = {v.name: v for v in m.variants}
     _, plain, _ = grads_for(s)
     s.options.aux_output = True
     _, with_pred, _ = grads_for(s)
     for p in ("weight", "bias"):
-        np.testing.assert_allclose(found["loss"]["grads"][p], plain[p], rtol=1e-5)
-        np.testing.assert_allclose(found["return_z"]["grads"][p], with_pred[p], rtol=1e-5)
-        np.testing.assert_allclose(found["has_aux"]["grads"][p], plain[p], rtol=1e-5)
+        np.testing.assert_allclose(found["loss"].grads[p], plain[p], rtol=1e-5)
+        np.testing.assert_allclose(found["return_z"].grads[p], with_pred[p], rtol=1e-5)
+        np.testing.assert_allclose(found["has_aux"].grads[p], plain[p], rtol=1e-5)
     np.testing.assert_allclose(with_pred["bias"] - plain["bias"], 1.0)  # pred = w x + bias: +1 each
-    assert found["return_z"]["function_returns"] == "return loss, pred"
+    assert found["return_z"].function_returns == "return loss, pred"
     assert "sum(pred)" in m.why
 
 
@@ -141,15 +141,15 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     m = wait_result(qtbot, tab)
     assert m.updates == 3
     _, _, g, params = list(replay(s, 4))[-1]  # the parameters after 3 updates, float64
-    for p, r in m.params.items():
-        np.testing.assert_allclose(r["autodiff"], g[p], rtol=1e-4, atol=1e-6)
-        np.testing.assert_allclose(r["numeric"], g[p], rtol=1e-4, atol=1e-6)  # float64 differences at float32 params
-        err = np.abs(np.asarray(r["autodiff"], np.float64) - r["numeric"])
-        np.testing.assert_allclose(r["abs_error"], err)
-        assert r["ok"] and r["checked"] == np.size(g[p])
+    for p, r in m.check.params.items():
+        np.testing.assert_allclose(r.autodiff, g[p], rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(r.numeric, g[p], rtol=1e-4, atol=1e-6)  # float64 differences at float32 params
+        err = np.abs(np.asarray(r.autodiff, np.float64) - r.numeric)
+        np.testing.assert_allclose(r.abs_error, err)
+        assert r.ok and r.checked == np.size(g[p])
         assert tab.images[p].image.shape == np.atleast_2d(g[p]).shape
     assert tab.verdict.text().startswith("PASS") and "after 3 updates" in tab.verdict.text()
-    assert f"eps = {m.eps:g}" in tab.settings.text() and f"tolerance {m.tolerance:g}" in tab.settings.text()
+    assert f"eps = {m.check.eps:g}" in tab.settings.text() and f"tolerance {m.check.tolerance:g}" in tab.settings.text()
     steps(qtbot, win, 1)
     check_training_matches_numpy(win, s, 4)
 
@@ -163,12 +163,12 @@ def test_mode_cost_measures_both_modes(qtbot, win):
     qtbot.mouseClick(tab.measureButton, Qt.MouseButton.LeftButton)
     m = wait_result(qtbot, tab)
     c = m.cost
-    assert c["steps"] == 10 and c["pynative_ms"] > 0 and c["graph_ms"] > 0 and c["graph_compile_s"] > 0
-    assert c["max_rel_difference"] < 1e-5
+    assert c.steps == 10 and c.pynative_ms > 0 and c.graph_ms > 0 and c.graph_compile_s > 0
+    assert c.max_rel_difference < 1e-5
     assert any(isinstance(r, msg.TaskProgress) and r.task_id == m.task_id for r in seen)
     text = tab.table.text()
-    assert f"{c['pynative_ms']:.3f} ms/step" in text and f"{c['graph_ms']:.3f} ms/step" in text
-    assert f"{c['graph_compile_s'] * 1e3:.0f} ms" in text
+    assert f"{c.pynative_ms:.3f} ms/step" in text and f"{c.graph_ms:.3f} ms/step" in text
+    assert f"{c.graph_compile_s * 1e3:.0f} ms" in text
     steps(qtbot, win, 2)
     check_training_matches_numpy(win, load_preset("tutorial"), 2)
 
@@ -287,7 +287,22 @@ def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot
         return
     r = tab.result.result
     k = next(k for k, loss, _, _ in replay(s, 1000) if loss < s.options.until_loss)
-    assert r["ok"] and r["steps"] == k == 300
-    assert r["mindspore_end"] == ["until_loss", k] == r["pytorch_end"]
+    assert r.ok and len(r.steps) == k == 300
+    assert r.mindspore_end == ("until_loss", k) == r.pytorch_end
     assert "they agree" in tab.summary.text() and "at step 300" in tab.summary.text()
     assert len(tab.curves["loss"].getData()[0]) == 300
+
+
+def test_the_parity_view_reads_the_lessons_parity_as_it_travels(qtbot):
+    """No engine: a Parity as lessons.parity makes it, shown by the view (PyTorch need not be here)."""
+    from gradviz.lessons.parity import Parity
+    from gradviz.ui.controller import TrainingController
+    from gradviz.ui.lessons_panel import ParityTab
+
+    tab = ParityTab(TrainingController())
+    qtbot.addWidget(tab)
+    d = np.array([0.0, 1e-7, 3e-6])
+    p = Parity(np.arange(1, 4), d, d / 2, d / 4, ("max_steps", 3), ("max_steps", 3))
+    tab.show_result(msg.ParityResult(1, 2, p))
+    assert "ended by max_steps at step 3" in tab.summary.text() and "difference 3e-06" in tab.summary.text()
+    assert "they agree" in tab.summary.text() and len(tab.curves["loss"].getData()[0]) == 3

@@ -23,7 +23,7 @@ def _inputs(kind, shapes, rng):
         xs = [np.abs(x) + 0.5 for x in xs]
     if kind in ("BCEWithLogits", "SoftmaxCrossEntropy"):
         xs[1] = rng.uniform(0.1, 0.9, shapes[1])
-    if kind == "ReLU":
+    if kind in ("ReLU", "LeakyReLU"):
         xs = [x + np.sign(x) * 0.1 for x in xs]  # away from the kink
     return xs
 
@@ -42,9 +42,10 @@ def test_backward_is_the_derivative_of_forward(kind, shapes):
     k = OPS[kind]
     rng = np.random.default_rng(0)
     xs = _inputs(kind, shapes, rng)
-    out = np.asarray(k.forward(*xs), np.float64)
+    at = k.attr_values()  # the defaults
+    out = np.asarray(k.forward(*xs, **at), np.float64)
     r = rng.standard_normal(out.shape)
-    grads = k.backward(r, *xs, out)
+    grads = k.backward(r, *xs, out, **at)
     assert len(grads) == len(k.ports)
     h = 1e-6
     for i, x in enumerate(xs):
@@ -54,7 +55,7 @@ def test_backward_is_the_derivative_of_forward(kind, shapes):
             xm = [a.copy() for a in xs]
             xp[i][idx] += h
             xm[i][idx] -= h
-            num[idx] = (np.sum(k.forward(*xp) * r) - np.sum(k.forward(*xm) * r)) / (2 * h)
+            num[idx] = (np.sum(k.forward(*xp, **at) * r) - np.sum(k.forward(*xm, **at) * r)) / (2 * h)
         expected = np.zeros_like(num) if k.blocks_gradient else num
         np.testing.assert_allclose(
             np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7, err_msg=f"{kind} port {k.ports[i]}"
@@ -67,7 +68,7 @@ def test_shape_rules_agree_with_numpy():
         k = OPS[name]
         shape, msg = k.shape([(p, s) for p, s in zip(k.ports, shapes)])
         assert msg is None
-        assert shape == np.shape(k.forward(*_inputs(name, shapes, rng)))
+        assert shape == np.shape(k.forward(*_inputs(name, shapes, rng), **k.attr_values()))
 
 
 def test_an_entry_with_a_missing_piece_is_refused_at_import():
@@ -149,3 +150,103 @@ def test_mlp_preset_trains_like_numpy(mode):
     assert reason == "until_loss"
     np.testing.assert_allclose(losses[:50], ref[:50], rtol=1e-4)
     assert abs(len(losses) - len(ref)) <= 2  # float32 against float64 near the threshold
+
+
+# -- LeakyReLU: an op kind with an attribute (alpha), added through the table -------------------
+def _leaky_graph(alpha):
+    """w (3,) -> LeakyReLU(alpha) -> Sum -> Output: L = sum(leaky(w))."""
+    from gradviz.model.graph import Graph, Node
+    from gradviz.model.session import Options, Session
+
+    nodes = [
+        Node("w", "Parameter", shape=(3,), init="values", values=[1.5, -2.0, -0.5]),
+        Node("h", "LeakyReLU", {"x": "w"}, attrs={} if alpha is None else {"alpha": alpha}),
+        Node("loss", "Sum", {"x": "h"}),
+        Node("L", "Output", {"x": "loss"}),
+    ]
+    return Session(Graph(nodes), Options(lr=0.1, steps=3))
+
+
+def test_leaky_relu_forward_and_gradient_against_numpy():
+    """Independent float64 numpy: leaky(w) = w if w > 0 else alpha * w; dL/dw = 1 or alpha."""
+    w = np.array([1.5, -2.0, -0.5])
+    for alpha in (None, 0.05):
+        a = 0.2 if alpha is None else alpha  # the default MindSpore's ops.leaky_relu has too
+        loss, values, grads = numeric.evaluate(_leaky_graph(alpha), {"w": w})
+        np.testing.assert_allclose(values["h"], [1.5, -2.0 * a, -0.5 * a])
+        assert loss == pytest.approx(1.5 - 2.5 * a)
+        np.testing.assert_allclose(grads["w"], [1.0, a, a])
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_leaky_relu_trains_in_mindspore_with_its_alpha(mode):
+    """The generated program passes alpha to ops.leaky_relu: each SGD step (lr 0.1) moves w by
+    -0.1 * (1 where w > 0, else alpha)."""
+    s = _leaky_graph(0.05)
+    s.options.mode = mode
+    e = Engine(s)
+    assert "ops.leaky_relu(w, alpha=0.05)" in e.program.source
+    w = np.array([1.5, -2.0, -0.5])
+    for _ in range(3):
+        r = e.step()
+        np.testing.assert_allclose(r.params, w, rtol=1e-6)
+        np.testing.assert_allclose(r.loss, np.sum(np.where(w > 0, w, 0.05 * w)), rtol=1e-6)
+        np.testing.assert_allclose(r.grads, np.where(w > 0, 1.0, 0.05), rtol=1e-6)
+        finish_step(e, r)
+        w = w - 0.1 * np.where(w > 0, 1.0, 0.05)
+
+
+def test_leaky_relu_alpha_is_checked_and_round_trips_a_session_file(tmp_path):
+    from gradviz.model.session import SessionError, Session, load_session, save_session
+
+    s = _leaky_graph(0.3)
+    p = tmp_path / "leaky.json"
+    save_session(s, p)
+    d = __import__("json").loads(p.read_text())
+    assert d["version"] == 2 and d["graph"]["nodes"][1]["attrs"] == {"alpha": 0.3}
+    assert load_session(p).graph["h"].attrs == {"alpha": 0.3}
+    assert _leaky_graph(None).to_dict()["graph"]["nodes"][1]["attrs"] == {"alpha": 0.2}
+    for bad, said in ((1.5, "alpha must be a number from 0 to 1, not 1.5"), ("x", "not 'x'")):
+        d["graph"]["nodes"][1]["attrs"] = {"alpha": bad}
+        with pytest.raises(SessionError, match=said):
+            Session.from_dict(d)
+    d["graph"]["nodes"][1]["attrs"] = {"beta": 1}
+    with pytest.raises(SessionError, match='LeakyReLU has no attribute "beta"'):
+        Session.from_dict(d)
+    d["version"] = 1  # a version 1 file has no attributes: each takes its default
+    del d["graph"]["nodes"][1]["attrs"]
+    assert Session.from_dict(d).graph["h"].attrs == {}
+
+
+def test_leaky_relu_exports_to_both_frameworks_with_its_alpha():
+    from gradviz.model.export import script
+
+    s = _leaky_graph(0.3)
+    assert "h = ops.leaky_relu(w, alpha=0.3)" in script(s, "mindspore")
+    assert "h = torch.nn.functional.leaky_relu(w, negative_slope=0.3)" in script(s, "pytorch")
+
+
+def test_the_node_tab_edits_alpha_in_its_range_and_undo_restores_it(qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    from gradviz.ui.document import SessionDocument
+    from gradviz.ui.inspector import Inspector
+
+    doc = SessionDocument(_leaky_graph(None))
+    insp = Inspector(doc)
+    qtbot.addWidget(insp)
+    insp.show_node("h")
+    box = insp.findChild(QDoubleSpinBox, "inspectorAttr_alpha")
+    assert box is not None and box.value() == 0.2 and (box.minimum(), box.maximum()) == (0.0, 1.0)
+    insp.set_locked(True)  # while training
+    assert not box.isEnabled()
+    insp.set_locked(False)
+    assert box.isEnabled()
+    box.setValue(0.35)
+    qtbot.mouseClick(insp.applyButton, Qt.MouseButton.LeftButton)
+    assert doc.graph["h"].attrs == {"alpha": 0.35} and insp.error.text() == ""
+    doc.undo()
+    assert OPS["LeakyReLU"].attr_values(doc.graph["h"].attrs) == {"alpha": 0.2} and box.value() == 0.2
+    insp.show_node("w")  # a kind without attributes shows no attribute field
+    assert not insp.attrEdits

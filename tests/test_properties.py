@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from gradviz.engine.trainer import Engine
 from gradviz.model.graph import initial_values
 from gradviz.model import numeric
-from gradviz.model.codegen import generate, reserved_names
-from gradviz.model.graph import check_name
+from gradviz.model.codegen import generate
+from gradviz.model.graph import RESERVED_NAMES, check_name
 from graphs import RISKY, named_graphs, options, session_of, valid_name
 
 # derandomize: the same examples on every run, so that CI is deterministic
@@ -82,7 +82,7 @@ def test_random_graphs_and_names_train_like_numpy_graph_mode(pair, o):
 def test_reserved_names_come_from_the_generator():
     """The reserved set is what the generated programs use, and only that: the tutorial's words
     are in it, names the generator does not use (before, r0, values, probe) are free."""
-    r = reserved_names()
+    r = RESERVED_NAMES
     assert {
         "function",
         "grad_fn",
@@ -106,15 +106,70 @@ def test_reserved_names_come_from_the_generator():
     assert check_name("Tensor") is not None  # mindspore.jit resolves it itself
 
 
-def test_reserved_names_equal_every_op_kind_through_every_path():
-    """reserved_names() takes every path with one op kind and every kind once per API: the same
-    set as every kind through every API and return path."""
-    from gradviz.model.codegen import COMPILER_NAMES, RETURN_PATHS, _identifiers, _probe_graphs, _program_texts
+def _probe_graphs() -> list:
+    """Graphs that make the generators emit every identifier they have: every op kind, one and
+    two trainable Parameters, auxiliary outputs from computed and from source nodes."""
+    from gradviz.model.graph import Graph, Node
+    from gradviz.model.ops import OPS
 
-    graphs = _probe_graphs()
-    found = set().union(*map(_identifiers, _program_texts(graphs, RETURN_PATHS)))
+    graphs = []
+    kinds = [k for k in OPS.values() if k.computes]
+    for n_trainable in (1, 2):
+        nodes = [Node("u_in", "Input", shape=(2,)), Node("u_p0", "Parameter", shape=(2,))]
+        if n_trainable == 2:
+            nodes.append(Node("u_p1", "Parameter", shape=(2,)))
+        prev = "u_in"
+        for i, k in enumerate(kinds):
+            name = f"u_n{i}"
+            nodes.append(Node(name, k.name, inputs={p: (prev if j == 0 else "u_p0") for j, p in enumerate(k.ports)}))
+            prev = name
+        nodes += [
+            Node("u_loss", "Output", inputs={"x": prev}),
+            Node("u_aux", "Output", inputs={"x": "u_n0"}),
+            Node("u_aux_src", "Output", inputs={"x": "u_p0"}),
+        ]
+        graphs.append(Graph(nodes))
+    return graphs
+
+
+def _identifiers(source: str) -> set:
+    """Every name a program binds or reads (not attribute names: `ops.matmul`, `self.w`)."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+    return names
+
+
+def test_reserved_names_are_every_name_the_generators_use():
+    """graph.RESERVED_NAMES is what the generated programs (the training program, its batch
+    module, both exported scripts) use besides node names and gv_ names, through every API and
+    every return path (z not returned, returned, through stop_gradient, with has_aux), plus
+    "Tensor", which MindSpore's compiler keeps."""
+    import itertools
+
+    from gradviz.model import export
+    from gradviz.model.codegen import batch_source
+    from gradviz.model.session import APIS, Options, Session
+
+    graphs, found = _probe_graphs(), set()
+    paths = ((False, False, False), (True, False, False), (True, True, False), (True, False, True))
+    for g in graphs:
+        for api, (aux, has_aux, stop) in itertools.product(APIS, paths):
+            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode="graph", until_loss=0.5)
+            prog, s = generate(g, o), Session(g, o)
+            for text in (prog.source, batch_source(prog, 2), export.mindspore_script(s), export.pytorch_script(s)):
+                found |= _identifiers(text)
     user = {n for g in graphs for n in g.names()}
-    assert reserved_names() == {n for n in found - user if not n.startswith("gv_")} | COMPILER_NAMES
+    assert {n for n in found - user if not n.startswith("gv_")} | {"Tensor"} == RESERVED_NAMES
 
 
 @pytest.mark.parametrize("name", ["loss", "before", "r0", "recorded_step", "training", "learning_rate", "moments"])

@@ -12,6 +12,9 @@ import pytest
 
 from gradviz.engine import protocol as msg
 from gradviz.engine.process import Outbox, Server
+from gradviz.lessons.gradcheck import GradCheck
+from gradviz.lessons.modecost import ModeCost
+from gradviz.lessons.variants import Variant
 from reference import grads_for
 
 
@@ -22,7 +25,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.Fault: msg.Fault("raise"),
         msg.Devices: msg.Devices({"CPU": (True, "")}),
         msg.Device: msg.Device("CPU"),
-        msg.Built: msg.Built(1, {"k": [1]}),
+        msg.Built: msg.Built(1, msg.BuildInfo({"names": []}, {}, {}, "src", {}, {"w": 1.0}, {"w": [1]}, {"w": "w"})),
         msg.State: msg.State(1, "paused"),
         msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}),
         msg.Ended: msg.Ended(1, "max_steps", 9),
@@ -36,11 +39,11 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.TaskProgress: msg.TaskProgress(1, 2, 0.5),
         msg.TaskFailed: msg.TaskFailed(1, 2, "why"),
         msg.TaskCancelled: msg.TaskCancelled(1, 2),
-        msg.VariantsResult: msg.VariantsResult(1, 2, ({"name": "loss"},), "w"),
-        msg.GradCheckResult: msg.GradCheckResult(1, 2, 1e-6, 1e-4, {"w": {"checked": 3}}, 0),
-        msg.ModeCostResult: msg.ModeCostResult(1, 2, {"steps": 5}),
+        msg.VariantsResult: msg.VariantsResult(1, 2, (Variant("loss", "c", "r", "f", {}, "loss", ("z",)),), "w"),
+        msg.GradCheckResult: msg.GradCheckResult(1, 2, GradCheck(1e-6, 1e-4, {}), 0),
+        msg.ModeCostResult: msg.ModeCostResult(1, 2, ModeCost(5, 1.0, 0.5, 0.2, 0.0, 0.0)),
         msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),
-        msg.ParityResult: msg.ParityResult(1, 2, {"ok": True, "steps": 3}),
+        msg.ParityResult: msg.ParityResult(1, 2, ("the lessons.parity.Parity", 3)),
         msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),
         msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
@@ -215,3 +218,29 @@ def test_at_a_set_speed_the_side_pass_is_not_compiled(server):
         if isinstance(m, msg.Nodes):
             nodes.append(m.updates)
     assert nodes and nodes[-1] == 3
+
+
+def test_every_task_row_has_its_handler_and_its_view_and_nothing_else_does():
+    """protocol.TASKS is the one list of lesson tasks: the engine's handlers, the window's
+    receivers and the Lessons panel's views are made from it."""
+    from gradviz.engine.lesson_tasks import HANDLERS
+    from gradviz.ui.controller import _REPLIES
+    from gradviz.ui.lessons_panel import VIEWS
+
+    names = [t.name for t in msg.TASKS]
+    assert sorted(v.TASK for v in VIEWS) == sorted(names)
+    assert set(HANDLERS) == {t.command for t in msg.TASKS}
+    assert all(HANDLERS[t.command].__name__ == t.name for t in msg.TASKS)
+    assert all(Server.HANDLERS[t.command] is Server.on_task for t in msg.TASKS)
+    assert all(_REPLIES[t.result] is _REPLIES[msg.TaskFailed] for t in msg.TASKS)
+
+
+def test_end_reasons_and_engine_states_travel_as_their_enums():
+    from gradviz.model.ending import EndReason
+
+    for m in (msg.Ended(1, EndReason.UNTIL_LOSS, 4), msg.State(1, msg.EngineState.COMPILING)):
+        back = pickle.loads(pickle.dumps(m))
+        assert back == m and type(getattr(back, "reason", getattr(back, "state", None))) in (
+            EndReason,
+            msg.EngineState,
+        )

@@ -68,3 +68,26 @@ def test_where_a_computation_was_made_agrees_in_number():
     assert at_parameters(0) == "at the initial parameters"
     assert at_parameters(1) == "at the parameters after 1 update"
     assert at_parameters(1234) == "at the parameters after 1,234 updates"
+
+
+def test_one_end_rule_for_one_step_and_for_a_block():
+    """model/ending.py: a non-finite value ends before stop-at-loss, stop-at-loss before max
+    steps; the block check finds the first step the one-step rule ends, with the same reason."""
+    import numpy as np
+
+    from gradviz.model.ending import EndReason, end_reason, first_end
+
+    assert end_reason(3, float("nan"), True, 3, 1.0) is EndReason.NON_FINITE
+    assert end_reason(3, 0.5, False, 3, 1.0) is EndReason.NON_FINITE
+    assert end_reason(3, 0.5, True, 3, 1.0) is EndReason.UNTIL_LOSS
+    assert end_reason(3, 1.5, True, 3, 1.0) is EndReason.MAX_STEPS
+    assert end_reason(2, 1.5, True, 3, None) is None and end_reason(10**6, 1.5, True, None, None) is None
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        loss = rng.uniform(0.5, 2.0, 6)
+        loss[rng.integers(0, 6)] = rng.choice([np.nan, np.inf, 0.1, 1.0])
+        finite = rng.uniform(size=6) > 0.1
+        first, until = int(rng.integers(1, 12)), rng.choice([None, 0.6])
+        by_step = [end_reason(first + k, float(v), bool(f), 12, until) for k, (v, f) in enumerate(zip(loss, finite))]
+        hit = next(((k, r) for k, r in enumerate(by_step) if r is not None), None)
+        assert first_end(first, loss.astype(np.float32), finite, 12, until) == hit

@@ -1,5 +1,6 @@
-"""The lessons (gradviz/lessons) as engine tasks: each command of protocol.TASKS becomes its
-result reply here, in the engine process, whose main thread owns MindSpore.
+"""The lessons (gradviz/lessons) as engine tasks: the function named by each row of
+protocol.TASKS turns its command into its result, in the engine process, whose main thread
+owns MindSpore.
 
 The lessons build their own Engines (variants, gradient check, mode cost) beside the run's,
 which keeps training afterwards. The run's Engine lends what a lesson needs of the run: its
@@ -35,22 +36,7 @@ def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Call
 
     s = _session(m.session)
     found = lesson.compute(s, progress, cancelled)
-    return msg.VariantsResult(
-        m.run_id,
-        m.task_id,
-        tuple(
-            {
-                "name": v.name,
-                "call": v.call,
-                "returns": v.returns,
-                "function_returns": v.function_returns,
-                "differentiated": v.differentiated,
-                "grads": v.grads,
-            }
-            for v in found
-        ),
-        lesson.why(s),
-    )
+    return msg.VariantsResult(m.run_id, m.task_id, tuple(found), lesson.why(s))
 
 
 def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Callable) -> msg.GradCheckResult:
@@ -60,31 +46,14 @@ def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Call
     current = m.current and _same_run(engine, s) and engine.updates > 0
     params = engine.current_params() if current else None
     r = lesson.run(s, params, cancelled=cancelled, progress=progress)
-    return msg.GradCheckResult(
-        m.run_id,
-        m.task_id,
-        r.eps,
-        r.tolerance,
-        {
-            k: {
-                "autodiff": p.autodiff,
-                "numeric": p.numeric,
-                "abs_error": p.abs_error,
-                "rel_error": p.rel_error,
-                "checked": p.checked,
-                "ok": p.ok,
-            }
-            for k, p in r.params.items()
-        },
-        engine.updates if current else 0,
-    )
+    return msg.GradCheckResult(m.run_id, m.task_id, r, engine.updates if current else 0)
 
 
 def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Callable) -> msg.ModeCostResult:
     from ..lessons import modecost as lesson
 
     cost = lesson.measure(_session(m.session), m.steps, progress, cancelled)
-    return msg.ModeCostResult(m.run_id, m.task_id, cost.to_json())
+    return msg.ModeCostResult(m.run_id, m.task_id, cost)
 
 
 def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Callable) -> msg.LandscapeResult:
@@ -135,13 +104,7 @@ def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callabl
     s = _session(m.session)
     s = Session(s.graph, replace(s.options, steps=min(s.options.steps, m.max_steps)), s.name)
     r = lesson.compare(s, progress, cancelled)
-    return msg.ParityResult(m.run_id, m.task_id, {**r.to_json(), "loss": r.loss, "grads": r.grads, "params": r.params})
+    return msg.ParityResult(m.run_id, m.task_id, r)
 
 
-TASKS = {
-    msg.ComputeVariants: variants,
-    msg.CheckGradients: gradcheck,
-    msg.MeasureModeCost: modecost,
-    msg.ComputeLandscape: landscape,
-    msg.ComparePyTorch: parity,
-}
+HANDLERS = {t.command: globals()[t.name] for t in msg.TASKS}

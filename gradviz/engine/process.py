@@ -21,6 +21,8 @@ from typing import ClassVar
 import numpy as np
 
 from ..i18n import Msg, message
+from ..model.ending import EndReason
+from ..model.options import OPTIONS
 from . import protocol as msg
 from .training import finish_step, first_end
 
@@ -77,7 +79,7 @@ class Server:
         self.last_nodes = 0.0
         self.nodes_interval = NODES_SECONDS
         self.ended = False
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.deferred: list = []  # commands that came while a task ran, handled after it
         self.history_budget: int | None = None  # SetHistoryBudget: bounds the kept training states
         self._reset_batch()
@@ -88,7 +90,7 @@ class Server:
     def send(self, m) -> None:
         self.outbox.send(m)
 
-    def state(self, s: str) -> None:
+    def state(self, s: msg.EngineState) -> None:
         self.send(msg.State(self.run_id, s))
 
     # -- main loop ----------------------------------------------------------------------------
@@ -135,16 +137,16 @@ class Server:
         if self.running:
             self.running = False
             self.flush()
-            self.state("paused")
+            self.state(msg.EngineState.PAUSED)
             self.send_nodes()
 
     def on_step(self, _m: msg.Step) -> None:
-        if self.engine is not None and not self.running and self.end_reason != "non_finite":
+        if self.engine is not None and not self.running and self.end_reason != EndReason.NON_FINITE:
             self.ended = False
             self.one_step()
             self.flush()
             if not self.ended:
-                self.state("paused")
+                self.state(msg.EngineState.PAUSED)
             self.send_nodes()
 
     def on_set(self, m: msg.SetOption) -> None:
@@ -165,7 +167,7 @@ class Server:
         """A lesson (lesson_tasks.py), run here between training slices: progress at most once a
         percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
         from ..model.session import SessionError
-        from .lesson_tasks import TASKS
+        from .lesson_tasks import HANDLERS
 
         sent = [-1]
 
@@ -188,7 +190,7 @@ class Server:
 
         self.flush()
         try:
-            reply = TASKS[type(m)](m, self.engine, progress, cancelled)
+            reply = HANDLERS[type(m)](m, self.engine, progress, cancelled)
         except InterruptedError:
             reply = msg.TaskCancelled(m.run_id, m.task_id)
         except Exception as e:  # the task failed, the run did not; a SessionError says why in words
@@ -218,7 +220,7 @@ class Server:
         if m.train:
             self.start()
         else:
-            self.state("paused")
+            self.state(msg.EngineState.PAUSED)
             self.send_nodes()
 
     HANDLERS: ClassVar[dict] = {
@@ -230,11 +232,7 @@ class Server:
         msg.SetHistoryBudget: on_budget,
         msg.GetNodes: on_nodes,
         msg.Fault: on_fault,
-        msg.ComputeVariants: on_task,
-        msg.CheckGradients: on_task,
-        msg.MeasureModeCost: on_task,
-        msg.ComparePyTorch: on_task,
-        msg.ComputeLandscape: on_task,
+        **dict.fromkeys((t.command for t in msg.TASKS), on_task),
         msg.Cancel: on_cancel,
         msg.SnapshotAt: on_snapshot_at,
         msg.ContinueFrom: on_continue,
@@ -245,18 +243,18 @@ class Server:
         e = self.engine
         if e is None:
             return
-        if self.ended and self.end_reason == "non_finite":
+        if self.ended and self.end_reason == EndReason.NON_FINITE:
             return  # the window shows the divergence; Reset (or a rewind) trains again
         # after max steps (raised since) or stop-at-loss (lowered or off since) it trains on; a
         # stop-at-loss end kept the state before its last step, which is computed again
         if e.updates >= e.session.options.steps:
-            self.ended, self.end_reason = True, "max_steps"
-            self.send(msg.Ended(self.run_id, "max_steps", e.updates))
+            self.ended, self.end_reason = True, EndReason.MAX_STEPS
+            self.send(msg.Ended(self.run_id, EndReason.MAX_STEPS, e.updates))
             return
         self.ended = False
         self.running = True
         self.next_time = time.perf_counter()
-        self.state("training")
+        self.state(msg.EngineState.TRAINING)
 
     @staticmethod
     def inject(kind: str) -> None:
@@ -297,16 +295,16 @@ class Server:
         finally:
             self.send(msg.Device(current_device()))  # which device this process is fixed to, if any
         rp, rg, ra = e.plan.layouts  # the recorded rows' layouts: what each Batch row holds
-        info = {
-            "param_layout": rp.to_dict(),
-            "grad_layout": rg.to_dict(),
-            "aux_layout": ra.to_dict(),
-            "program": e.program.source,
-            "inputs": {n: e.initial[n] for n in e.program.input_names},
-            "params": e.current_params(),
-            "shapes": {k: list(v) for k, v in e.shapes.items()},
-            "cell_attributes": cell_attributes([p.name for p in session.graph.parameters()]),
-        }
+        info = msg.BuildInfo(
+            param_layout=rp.to_dict(),
+            grad_layout=rg.to_dict(),
+            aux_layout=ra.to_dict(),
+            program=e.program.source,
+            inputs={n: e.initial[n] for n in e.program.input_names},
+            params=e.current_params(),
+            shapes={k: list(v) for k, v in e.shapes.items()},
+            cell_attributes=cell_attributes([p.name for p in session.graph.parameters()]),
+        )
         self.send(msg.Built(run_id, info))
         self.send_nodes()
 
@@ -317,13 +315,13 @@ class Server:
             return
         if self.engine is None:
             return
-        o = self.engine.session.options
+        if name not in msg.LIVE_OPTIONS:
+            raise ValueError(f"{name} is not an option that changes mid-run")
+        value = None if value is None else OPTIONS[name].type(value)
         if name == "lr":
-            self.engine.set_lr(float(value))
-        elif name == "steps":
-            o.steps = int(value)
-        elif name == "until_loss":
-            o.until_loss = None if value is None else float(value)
+            self.engine.set_lr(value)
+        else:  # read by the end rule at each step
+            setattr(self.engine.session.options, name, value)
 
     # -- training -----------------------------------------------------------------------------
     def record(self, results) -> bool:
@@ -346,7 +344,7 @@ class Server:
 
     def one_step(self) -> None:
         if self.engine.needs_compile():
-            self.state("compiling")
+            self.state(msg.EngineState.COMPILING)
         self.record([self.engine.step()])
 
     def train_slice(self) -> None:
@@ -399,13 +397,13 @@ class Server:
         batch = block_limit is not None
         compiling = e.needs_compile(batch)
         if compiling:
-            self.state("compiling")
+            self.state(msg.EngineState.COMPILING)
         if batch:
             ended = self._record_block(e, *e.steps_block(limit=block_limit))
         else:
             ended = self.record([e.step()])
         if compiling and not ended:
-            self.state("training")
+            self.state(msg.EngineState.TRAINING)
             return True
         return ended
 

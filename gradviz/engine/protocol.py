@@ -3,14 +3,18 @@
 Commands go to the engine, replies come back; both are pickled over a multiprocessing pipe, so a
 message is read by its fields, never by position. To add a message, add a dataclass here and a
 handler to the receiver's dispatch table (Server.HANDLERS in process.py, the controller's
-_REPLIES). Replies about one run carry its `run_id`, so the window drops those of a run it has
+_REPLIES); a lesson task is one row of TASKS instead, from which those tables are made. Replies about one run carry its `run_id`, so the window drops those of a run it has
 reset. Qt-free and MindSpore-free: both processes import it."""
 
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 
 import numpy as np
+
+from ..model.ending import EndReason
+from ..model.options import LIVE
 
 message = dataclasses.dataclass(frozen=True)
 
@@ -41,7 +45,7 @@ class Step:
 
 @message
 class SetOption:
-    """A live option: lr, speed, steps or until_loss (value None: off)."""
+    """A live option (LIVE_OPTIONS; value None: off)."""
 
     name: str
     value: float | int | None
@@ -140,9 +144,6 @@ class ComparePyTorch:
     max_steps: int = 1000
 
 
-TASKS = (ComputeVariants, CheckGradients, MeasureModeCost, ComputeLandscape, ComparePyTorch)
-
-
 @message
 class SnapshotAt:
     """Send the node values and gradients at these parameters (a past step's, from the history)
@@ -162,26 +163,7 @@ class ContinueFrom:
     train: bool = True
 
 
-COMMANDS = (
-    Build,
-    Start,
-    Pause,
-    Step,
-    SetOption,
-    SetHistoryBudget,
-    GetNodes,
-    Quit,
-    Fault,
-    ComputeVariants,
-    CheckGradients,
-    MeasureModeCost,
-    ComputeLandscape,
-    ComparePyTorch,
-    Cancel,
-    SnapshotAt,
-    ContinueFrom,
-)
-LIVE_OPTIONS = ("lr", "speed", "steps", "until_loss")  # the names SetOption takes
+LIVE_OPTIONS = LIVE  # the names SetOption takes: the option table's live options
 
 
 # -- replies: engine -> window -----------------------------------------------------------------
@@ -205,17 +187,41 @@ class Heartbeat:
 
 
 @message
+class BuildInfo:
+    """What a build made: the recorded rows' layouts (Layout.to_dict: what each Batch row
+    holds), the program's source, the Inputs' and the Parameters' initial values, every node's
+    shape, and each Parameter's nn.Cell attribute (api "cell")."""
+
+    param_layout: dict
+    grad_layout: dict
+    aux_layout: dict
+    program: str
+    inputs: dict
+    params: dict
+    shapes: dict
+    cell_attributes: dict
+
+
+@message
 class Built:
     run_id: int
-    info: dict  # layouts, program, inputs, initial params, shapes
+    info: BuildInfo
+
+
+class EngineState(StrEnum):
+    """What the engine process does for a run (State)."""
+
+    COMPILING = "compiling"  # Graph mode compiles before its first step (or batch)
+    TRAINING = "training"
+    PAUSED = "paused"  # waits for the next command
 
 
 @message
 class State:
-    """The engine's phase for this run: 'compiling', 'training' or 'paused'."""
+    """The engine's phase for this run."""
 
     run_id: int
-    state: str
+    state: EngineState
 
 
 @message
@@ -242,10 +248,10 @@ class Nodes:
 
 @message
 class Ended:
-    """The run ended at `step` (the last step computed) for `reason` (training.end_reason)."""
+    """The run ended at `step` (the last step computed) for `reason` (model/ending.py)."""
 
     run_id: int
-    reason: str
+    reason: EndReason
     step: int
 
 
@@ -297,25 +303,23 @@ class TaskCancelled:
 
 @message
 class VariantsResult:
-    """variants: one dict per variant (name, call, returns, function_returns, differentiated,
-    grads {param: array}); why: the sentence on why the second column differs."""
+    """variants: the lesson's own lessons.variants.Variant, one per variant; why: the sentence on
+    why the second column differs."""
 
     run_id: int
     task_id: int
-    variants: tuple
+    variants: tuple  # of lessons.variants.Variant (not imported here: the lessons build Engines)
     why: str
 
 
 @message
 class GradCheckResult:
-    """eps, tolerance; params: {name: {autodiff, numeric, abs_error, rel_error: arrays, checked}};
-    updates: after how many updates the parameters checked are (0: the initial ones)."""
+    """check: the lesson's own lessons.gradcheck.GradCheck; updates: after how many updates the
+    parameters checked are (0: the initial ones)."""
 
     run_id: int
     task_id: int
-    eps: float
-    tolerance: float
-    params: dict
+    check: object  # lessons.gradcheck.GradCheck (not imported here: the lessons build Engines)
     updates: int
 
 
@@ -323,7 +327,7 @@ class GradCheckResult:
 class ModeCostResult:
     run_id: int
     task_id: int
-    cost: dict  # lessons.modecost.ModeCost.to_json()
+    cost: object  # lessons.modecost.ModeCost
 
 
 @message
@@ -364,14 +368,50 @@ class Rewound:
 
 @message
 class ParityResult:
-    """Per step the largest loss, gradient and parameter differences (lessons.parity.Parity),
-    how each framework ended, and the tolerance."""
+    """result: the lesson's own lessons.parity.Parity: per step the largest loss, gradient and
+    parameter differences, how each framework ended, and the tolerance."""
 
     run_id: int
     task_id: int
-    result: dict
+    result: object  # lessons.parity.Parity (not imported here: the lessons build Engines)
 
 
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One lesson as an engine task: the command that asks for it, the reply that answers it,
+    and its name, which is that of its handler in engine/lesson_tasks.py and of its view in the
+    Lessons panel (ui/lessons_panel.py: VIEWS)."""
+
+    name: str
+    command: type
+    result: type
+
+
+TASKS = (
+    Task("variants", ComputeVariants, VariantsResult),
+    Task("gradcheck", CheckGradients, GradCheckResult),
+    Task("modecost", MeasureModeCost, ModeCostResult),
+    Task("landscape", ComputeLandscape, LandscapeResult),
+    Task("parity", ComparePyTorch, ParityResult),
+)
+TASK_NAMED = {t.name: t for t in TASKS}
+TASK_REPLIES = (TaskProgress, TaskFailed, TaskCancelled)  # what any task may answer besides its result
+
+COMMANDS = (
+    Build,
+    Start,
+    Pause,
+    Step,
+    SetOption,
+    SetHistoryBudget,
+    GetNodes,
+    Quit,
+    Fault,
+    Cancel,
+    SnapshotAt,
+    ContinueFrom,
+    *(t.command for t in TASKS),
+)
 REPLIES = (
     Devices,
     Device,
@@ -384,15 +424,9 @@ REPLIES = (
     Error,
     Fatal,
     Gone,
-    TaskProgress,
-    TaskFailed,
-    TaskCancelled,
-    VariantsResult,
-    GradCheckResult,
-    ModeCostResult,
-    LandscapeResult,
-    ParityResult,
     NodesAt,
     Rewound,
+    *TASK_REPLIES,
+    *(t.result for t in TASKS),
 )
 HEARTBEAT_SECONDS = 0.25

@@ -264,15 +264,13 @@ class Engine:
     def _make_optimizer(self, params):
         from mindspore import nn
 
+        from ..model.optimizers import OPTIMIZERS
+
         o = self.session.options
-        lr = float(o.lr)
-        if o.optimizer == "sgd":
-            return nn.SGD(params, learning_rate=lr)
-        if o.optimizer == "momentum":
-            return nn.Momentum(params, learning_rate=lr, momentum=0.9)
-        if o.optimizer == "adam":
-            return nn.Adam(params, learning_rate=lr)
-        raise SessionError(f"unknown optimizer {o.optimizer}")
+        if o.optimizer not in OPTIMIZERS:
+            raise SessionError(f"unknown optimizer {o.optimizer}")
+        opt = OPTIMIZERS[o.optimizer]
+        return getattr(nn, opt.mindspore)(params, **opt.keywords("mindspore", float(o.lr)))
 
     def set_lr(self, lr: float) -> None:
         """Change the learning rate in place; compiled graphs see the new value."""

@@ -11,9 +11,11 @@ from typing import IO, Any
 
 import numpy as np
 
+from ..model.ending import EndReason
+
 FORMAT = "gradviz-history"
 VERSION = 1
-END_REASONS = ("max_steps", "until_loss", "non_finite", "stopped", "error")
+END_REASONS = tuple(EndReason)
 
 
 def _num(v: float) -> float | None:
@@ -90,7 +92,7 @@ class HistoryWriter:
         rec["step_ms"] = round(float(step_ms), 4)
         self._write(rec)
 
-    def write_end(self, reason: str, steps: int, message: str | None = None) -> None:
+    def write_end(self, reason: EndReason, steps: int, message: str | None = None) -> None:
         rec: dict[str, Any] = {"type": "end", "reason": reason, "steps": int(steps)}
         if message:
             rec["message"] = message

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..i18n import message
 from ..model.formatting import quote, shorten, show_path
+from ..model.ending import EndReason
 from .records import END_REASONS, FORMAT, VERSION, HistoryWriter
 from ..safe_io import Cancelled, FileProblem, read_bytes
 
@@ -409,7 +410,7 @@ class _Reader:
         except OverflowError:  # an integer too large for a float
             raise _Bad(f"line {ln}: a number is out of range") from None
 
-    def _end_record(self, rec: dict, ln: int) -> tuple[str, int]:
+    def _end_record(self, rec: dict, ln: int) -> tuple[EndReason, int]:
         unknown = set(rec) - END_KEYS
         if unknown:
             raise _Bad(f"line {ln}: unknown field(s) {', '.join(quote(k, 40) for k in sorted(unknown)[:5])}")
@@ -421,7 +422,7 @@ class _Reader:
             raise _Bad(f'line {ln}: "steps" must be a whole number from 0 to {MAX_STEP:,}, found {quote(steps, 40)}')
         if not isinstance(rec.get("message", ""), str):
             raise _Bad(f'line {ln}: "message" must be text')
-        return reason, steps
+        return EndReason(reason), steps
 
     # -- checks on the whole table ------------------------------------------------------------------------
     def _finish(self, table: np.ndarray, reason, end_steps, end_line):
@@ -469,7 +470,7 @@ class _Reader:
             )
         last = int(steps[-1]) if len(steps) else 0
         if reason is None:
-            reason = "stopped"  # a file cut short still shows what it holds
+            reason = EndReason.STOPPED  # a file cut short still shows what it holds
         elif end_steps != last:
             raise _Bad(f'line {end_line}: "steps" is {end_steps} but the last step is {last}')
         k = len(steps)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model.ending import end_reason
 from ..model.codegen import differentiated_outputs, returned_names
 from ..model.export import pytorch_parts
 from ..model.session import Session
@@ -41,6 +42,10 @@ class Parity:
     @property
     def worst(self) -> float:
         return float(max(self.loss.max(initial=0), self.grads.max(initial=0), self.params.max(initial=0)))
+
+    @property
+    def tolerance(self) -> float:
+        return TOLERANCE
 
     @property
     def ok(self) -> bool:
@@ -72,17 +77,6 @@ def _diffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return d.max(axis=1)
 
 
-def _end(loss: float, grads_finite: bool, step: int, session: Session) -> str | None:
-    o = session.options
-    if not (np.isfinite(loss) and grads_finite):
-        return "non_finite"
-    if o.until_loss is not None and loss < o.until_loss:
-        return "until_loss"
-    if step >= o.steps:
-        return "max_steps"
-    return None
-
-
 def pytorch_run(session: Session, cancelled=None) -> tuple[list[tuple[float, np.ndarray, np.ndarray]], str]:
     """Per step (loss, parameters before the update, gradients), flattened in graph order, and
     why the run ended: the same loop as gradviz run, in PyTorch."""
@@ -112,7 +106,8 @@ def pytorch_run(session: Session, cancelled=None) -> tuple[list[tuple[float, np.
         grads = np.concatenate([p.grad.detach().numpy().reshape(-1).copy() for p in trainable])
         loss = float(out[0].item())
         records.append((loss, before, grads))
-        reason = _end(loss, bool(np.all(np.isfinite(grads))), step, session)
+        o = session.options
+        reason = end_reason(step, loss, bool(np.all(np.isfinite(grads))), o.steps, o.until_loss)
         if reason:
             return records, reason
         opt.step()

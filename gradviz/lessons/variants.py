@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..i18n import Msg
-from ..model.codegen import differentiated_outputs, grad_call, returned_names, returned_structure
+from ..model.codegen import grad_call, objective, returned_names, returned_structure
 from ..model.session import Session, SessionError
 
 VARIANTS = ("loss", "return_z", "stop_gradient", "has_aux")
@@ -29,6 +29,7 @@ class Variant:
     function_returns: str  # the function's return line
     grads: dict[str, np.ndarray]  # per trainable parameter, at the initial values
     differentiated: str  # L, written out: "loss" or "loss + sum(z)"
+    aux: tuple[str, ...] = ()  # the auxiliary outputs' names: what the tutorial calls z
 
     def to_json(self) -> dict:
         return {
@@ -50,13 +51,6 @@ def variant_sessions(session: Session) -> dict[str, Session]:
         o = replace(session.options, aux_output=aux, stop_gradient=stop, has_aux=has_aux)
         out[name] = Session(session.graph.copy(), o, session.name)
     return out
-
-
-def objective(session: Session) -> str:
-    """L written out: loss, or loss + sum(z) + ... for each differentiated auxiliary output."""
-    names = returned_names(session.graph)
-    diff = differentiated_outputs(session.graph, session.options)
-    return " + ".join([names[0]] + [f"sum({names[i]})" for i in range(1, len(diff))])
 
 
 def function_return(session: Session) -> str:
@@ -91,7 +85,8 @@ def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
                 returned_structure(s.graph, s.options),
                 function_return(s),
                 grads,
-                objective(s),
+                objective(s.graph, s.options),
+                tuple(returned_names(s.graph)[1:]),
             )
         )
         if progress is not None:

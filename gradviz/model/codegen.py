@@ -7,33 +7,25 @@ Two namespaces never meet in a generated program:
 - node names, used as the function's arguments and locals and as the Parameters' module names;
 - the generator's own identifiers: the tutorial's words (`function`, `grad_fn`, `grads`, ...)
   and, for GradViz's plumbing, names starting with `gv_`, a prefix no node name may take.
-`reserved_names()` derives the first group from the generator's own output (every identifier of
-programs generated for a probe graph, less the probe's node names), so validation refuses exactly
-the names that would collide, and a new identifier in the generator is reserved automatically.
+graph.RESERVED_NAMES declares the first group (tests/test_properties.py checks it is every
+identifier of programs generated for probe graphs, less their node names), so validation refuses
+exactly the names that would collide.
 Values the program returns are held in locals named after computed nodes or Output nodes, never
 after an Input or Parameter, which the train step reads as globals.
 """
 
 from __future__ import annotations
 
-import ast
-import itertools
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from ..i18n import Msg
 from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
 from .ops import OPS
-from .session import APIS, Options, Session
+from .session import Options
 
 _INDENT = "    "
-# names MindSpore's graph compiler resolves itself, whatever the program binds them to: as a node
-# name they fail mindspore.jit ("The name 'Tensor' is not defined, or not supported in graph
-# mode"). Checked with mindspore 2.10 on every Python builtin and MindSpore's own words as the
-# name of an Input, a Parameter and a computed node: only this one.
-COMPILER_NAMES = frozenset({"Tensor"})
 
 
 def _tuple(items) -> str:
@@ -112,8 +104,7 @@ class Program:
 
 def expression(n: Node, template: str = "mindspore") -> str:
     """The node's expression in the given language of the op table."""
-    k = OPS[n.kind]
-    return k.expression(getattr(k, template), n.inputs)
+    return OPS[n.kind].expression(template, n.inputs, n.attrs)
 
 
 def aux_keys(graph: Graph) -> list[str]:
@@ -241,6 +232,36 @@ def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
     if options.aux_output and not options.has_aux and not options.stop_gradient:
         return outs
     return outs[:1]
+
+
+def objective(graph: Graph, options: Options) -> str:
+    """L written out: loss, or loss + sum(z) + ... for each differentiated auxiliary output."""
+    names = returned_names(graph)
+    diff = differentiated_outputs(graph, options)
+    return " + ".join([names[0]] + [f"sum({names[i]})" for i in range(1, len(diff))])
+
+
+def objective_caption(graph: Graph, options: Options) -> Msg:
+    """What L is with these options, and why: the graph view's caption says it."""
+    aux = returned_names(graph)[1:]
+    if not (options.aux_output and aux and graph.loss_output() is not None):
+        return Msg("Codegen", "L = loss")
+    one, z = len(aux) == 1, ", ".join(aux)
+    if options.stop_gradient:
+        said = _ONE_STOPPED if one else _SEVERAL_STOPPED
+    elif options.has_aux:
+        said = _ONE_AUX_DATA if one else _SEVERAL_AUX_DATA
+    else:
+        said = _ONE_DIFFERENTIATED if one else _SEVERAL_DIFFERENTIATED
+    return said.format(L=objective(graph, options), z=z)
+
+
+_ONE_STOPPED = Msg("Codegen", "L = {L}: {z} is returned through ops.stop_gradient")
+_SEVERAL_STOPPED = Msg("Codegen", "L = {L}: {z} are returned through ops.stop_gradient")
+_ONE_AUX_DATA = Msg("Codegen", "L = {L}: {z} is returned as auxiliary data (has_aux=True)")
+_SEVERAL_AUX_DATA = Msg("Codegen", "L = {L}: {z} are returned as auxiliary data (has_aux=True)")
+_ONE_DIFFERENTIATED = Msg("Codegen", "L = {L}: {z} is returned and differentiated too")
+_SEVERAL_DIFFERENTIATED = Msg("Codegen", "L = {L}: {z} are returned and differentiated too")
 
 
 def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None = None) -> Program:
@@ -393,111 +414,3 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w(f"{_INDENT}return {_tuple(outs)}")
     src = "\n".join(L) + "\n"
     return Program(src, args, inputs, params, trainable, local[1:], [n.name for n in order], srcs[1:], tuple(shares))
-
-
-# -- the names the generator keeps for itself ---------------------------------------------------
-def _probe_graphs(all_kinds: bool = True) -> list[Graph]:
-    """Graphs that make the generator emit every identifier it has: every op kind (or, with
-    all_kinds=False, one), one and two trainable Parameters, auxiliary outputs from computed and
-    from source nodes."""
-    graphs = []
-    kinds = [k for k in OPS.values() if k.computes]
-    if not all_kinds:
-        kinds = [OPS["Add"]]
-    for n_trainable in (1, 2):
-        nodes = [Node("u_in", "Input", shape=(2,)), Node("u_p0", "Parameter", shape=(2,))]
-        if n_trainable == 2:
-            nodes.append(Node("u_p1", "Parameter", shape=(2,)))
-        prev = "u_in"
-        for i, k in enumerate(kinds):
-            name = f"u_n{i}"
-            nodes.append(Node(name, k.name, inputs={p: (prev if j == 0 else "u_p0") for j, p in enumerate(k.ports)}))
-            prev = name
-        nodes += [
-            Node("u_loss", "Output", inputs={"x": prev}),
-            Node("u_aux", "Output", inputs={"x": "u_n0"}),
-            Node("u_aux_src", "Output", inputs={"x": "u_p0"}),
-        ]
-        graphs.append(Graph(nodes))
-    return graphs
-
-
-# every code path of the generators: z not returned, returned, returned with has_aux, and through
-# stop_gradient (aux_output, has_aux, stop_gradient); Graph mode and a stop-at-loss add lines only
-RETURN_PATHS = ((False, False, False), (True, False, False), (True, True, False), (True, False, True))
-
-
-def _program_texts(graphs: list[Graph], paths, apis=APIS) -> list[str]:
-    """The training program, its batch module and both exported scripts of each graph, through
-    each API and path."""
-    from . import export
-
-    out = []
-    for g in graphs:
-        for api, (aux, has_aux, stop) in itertools.product(apis, paths):
-            o = Options(api=api, aux_output=aux, has_aux=has_aux, stop_gradient=stop, mode="graph", until_loss=0.5)
-            s = Session(g, o)
-            prog = generate(g, o)
-            out += [prog.source, batch_source(prog, 2), export.mindspore_script(s), export.pytorch_script(s)]
-    return out
-
-
-def _identifiers(source: str) -> set[str]:
-    """Every name a program binds or reads (not attribute names: `ops.matmul`, `self.w`)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
-    return names
-
-
-def _source_identifiers(source: str, cache: dict[str, set[str] | None]) -> set[str]:
-    """_identifiers of a generated program, parsed by top-level statements: it is split where a
-    blank line is followed by an unindented line (the generators put blank lines between
-    top-level statements), and a piece that does not parse alone (a docstring with blank lines)
-    is joined with the next. `cache` holds each piece's names (None: does not parse alone), so
-    pieces the programs share are parsed once."""
-    names: set[str] = set()
-    pending = ""
-    for piece in _TOP_LEVEL.split(source):
-        pending = f"{pending}\n\n{piece}" if pending else piece
-        if pending not in cache:
-            try:
-                cache[pending] = _identifiers(pending)
-            except SyntaxError:
-                cache[pending] = None
-        if cache[pending] is not None:
-            names |= cache[pending]
-            pending = ""
-    if pending:
-        names |= _identifiers(source)  # raises SyntaxError as the whole program would
-    return names
-
-
-_TOP_LEVEL = re.compile(r"\n\s*\n(?=\S)")
-
-
-@lru_cache(maxsize=1)
-def reserved_names() -> frozenset[str]:
-    """The identifiers the generated programs (the training program and the exported MindSpore
-    and PyTorch scripts) use for themselves, outside the gv_ namespace, and the names MindSpore's
-    compiler keeps (COMPILER_NAMES).
-
-    An op kind adds only its expression's text, the same whatever the API and return path, so the
-    paths are taken with one op kind, and every kind once: 72 small programs and 6 large ones
-    instead of 72 large ones (the first name check of each process, the window's and
-    the engine's, is on the way to start-up; tests check the result equals the exhaustive set).
-    Those programs share most of their top-level statements: each distinct one is parsed
-    once, which keeps the check short on the way to start-up."""
-    graphs, small = _probe_graphs(), _probe_graphs(all_kinds=False)
-    texts = _program_texts(small, RETURN_PATHS) + _program_texts(graphs, RETURN_PATHS[1:2], APIS[:1])
-    cache: dict[str, set[str] | None] = {}
-    found = set().union(*(_source_identifiers(t, cache) for t in texts))
-    user = {n for g in graphs + small for n in g.names()}
-    return frozenset(n for n in found - user if not n.startswith(GV)) | COMPILER_NAMES

@@ -5,7 +5,7 @@ optimizer.zero_grad()` loop. Each trains the same steps with the same options, e
 step, so it reproduces `gradviz run` with those options.
 
 Node names become the scripts' variables as they do in the training program (codegen); the
-identifiers the scripts use for themselves are part of codegen.reserved_names()."""
+identifiers the scripts use for themselves are part of graph.RESERVED_NAMES."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 from .codegen import differentiated_outputs, expression, grad_call, plan
 from .formatting import shorten
 from .graph import Graph
+from .optimizers import OPTIMIZERS
 from .session import Session
 
 _I = "    "
@@ -97,11 +98,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     L += ["", "", f"def function({', '.join(args)}):"]
     L += [f"{_I}{n.name} = {expression(n)}" for n in computed]
     L += [f"{_I}return {', '.join(rets)}", "", ""]
-    opt = {
-        "sgd": "nn.SGD({p}, learning_rate={lr!r})",
-        "momentum": "nn.Momentum({p}, learning_rate={lr!r}, momentum=0.9)",
-        "adam": "nn.Adam({p}, learning_rate={lr!r})",
-    }[o.optimizer]
+    opt = OPTIMIZERS[o.optimizer]
     if o.api == "cell":
         attr = attr_names or {p: p for p in params}
         L += ["class Network(nn.Cell):", f"{_I}def __init__(self):", f"{_I * 2}super().__init__()"]
@@ -113,7 +110,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
             "",
             "",
             "network = Network()",
-            f"optimizer = {opt.format(p='network.trainable_params()', lr=o.lr)}",
+            f"optimizer = {opt.code('mindspore', 'network.trainable_params()', o.lr)}",
             "",
             "",
             f"def forward_fn({', '.join(inputs)}):",
@@ -123,7 +120,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
         ]
         call_args = inputs
     else:
-        L.append(f"optimizer = {opt.format(p='[' + ', '.join(trainable) + ']', lr=o.lr)}")
+        L.append(f"optimizer = {opt.code('mindspore', '[' + ', '.join(trainable) + ']', o.lr)}")
         call_args = args
     L.append(f"grad_fn = {grad_call(g, o)}")
     single = len(trainable) == 1 and o.api != "cell"
@@ -186,12 +183,7 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
     if aux_on and o.stop_gradient:
         L.append(f"{_I}# ops.stop_gradient(z) in MindSpore is z.detach() in PyTorch")
     L += [f"{_I}return {', '.join(rets)}", "", ""]
-    opt = {
-        "sgd": "torch.optim.SGD({p}, lr={lr!r})",
-        "momentum": "torch.optim.SGD({p}, lr={lr!r}, momentum=0.9)  # nn.Momentum's update",
-        "adam": "torch.optim.Adam({p}, lr={lr!r})",
-    }[o.optimizer]
-    L.append(f"optimizer = {opt.format(p='[' + ', '.join(trainable) + ']', lr=o.lr)}")
+    L.append(f"optimizer = {OPTIMIZERS[o.optimizer].code('pytorch', '[' + ', '.join(trainable) + ']', o.lr)}")
     defs = "\n".join(L) + "\n"
     L = [
         "",

@@ -150,7 +150,12 @@ def edge_gradients(graph: Graph, values: dict, grads: dict) -> dict[tuple[str, s
             continue
         ins = [np.asarray(values[s], np.float64) for s in srcs]
         with np.errstate(all="ignore"):
-            back = k.backward(np.asarray(grads[n.name], np.float64), *ins, np.asarray(values[n.name], np.float64))
+            back = k.backward(
+                np.asarray(grads[n.name], np.float64),
+                *ins,
+                np.asarray(values[n.name], np.float64),
+                **k.attr_values(n.attrs),
+            )
         for p, s, g in zip(k.ports, srcs, back):
             out[(s, n.name, p)] = np.asarray(g, np.float64).reshape(np.shape(values[s]))
     return out

@@ -27,6 +27,18 @@ MAX_NODES = 200
 INITS = ("ones", "zeros", "randn", "values")
 
 RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for themselves starts so
+# The identifiers the code generators (codegen.py, export.py) use outside gv_: no node may take
+# one (tests/test_properties.py checks this is exactly what the generated programs use). "Tensor"
+# is one MindSpore's graph compiler resolves itself, whatever the program binds it to: as a node
+# name it fails mindspore.jit (with mindspore 2.10, the only Python builtin or MindSpore word that does).
+RESERVED_NAMES = frozenset(
+    {
+        *("Network", "Parameter", "Tensor", "_", "__init__", "all", "construct", "float", "forward_backward"),
+        *("forward_fn", "function", "globals", "grad", "grad_fn", "gradient", "grads", "loss_value"),
+        *("mindspore", "network", "nn", "np", "ops", "optimizer", "param", "print", "range", "self", "step"),
+        *("step_loss", "super", "torch", "train_step"),
+    }
+)
 
 
 class GraphError(ValueError):
@@ -52,6 +64,7 @@ class Node:
     values: Any = None  # nested lists in `shape` when init == "values"
     requires_grad: bool = True
     pos: tuple[float, float] = (0.0, 0.0)
+    attrs: dict[str, float] = field(default_factory=dict)  # the kind's attributes (ops.Attr) set; defaults for the rest
 
     @property
     def is_source(self) -> bool:
@@ -75,6 +88,8 @@ class Node:
                 d["requires_grad"] = self.requires_grad
         else:
             d["inputs"] = dict(self.inputs)
+        if OPS[self.kind].attrs:
+            d["attrs"] = OPS[self.kind].attr_values(self.attrs)
         d["pos"] = [float(self.pos[0]), float(self.pos[1])]
         return d
 
@@ -211,6 +226,8 @@ class Graph:
                         Msg("Graph", "node {name}: unknown kind {kind}").format(name=quote(n.name), kind=quote(n.kind)),
                     )
                 )
+                continue
+            problems += [Problem(n.name, _on(n, m)) for m in attr_problems(n.kind, n.attrs)]
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -334,6 +351,19 @@ class Graph:
         return shapes  # type: ignore[return-value]
 
 
+def attr_problems(kind: str, attrs) -> list[Msg]:
+    """Why these attributes cannot be those of a `kind` node (the op table's ops.Attr), if they cannot."""
+    if not isinstance(attrs, dict):
+        return [Msg("Graph", "attrs must map attribute names to numbers")]
+    known = {a.name: a for a in OPS[kind].attrs}
+    out = [
+        Msg("Graph", "{kind} has no attribute {name}").format(kind=kind, name=quote(str(k), 40))
+        for k in list(attrs)[:5]
+        if k not in known
+    ]
+    return out + [m for k, v in attrs.items() if k in known and (m := known[k].problem(v)) is not None]
+
+
 def _on(node: Node, problem: str) -> Msg:
     """A problem of one node: 'Parameter "w": <problem>'."""
     return Msg("Graph", "{node}: {problem}").format(node=node.label(), problem=problem)
@@ -350,9 +380,7 @@ def too_many_nodes(n: int) -> Msg:
 def check_name(name: Any) -> str | None:
     """Why `name` cannot name a node, or None. The generated programs use node names as Python
     identifiers, so a name must be one, and must not be one the generators use themselves
-    (codegen.reserved_names(), derived from the generators' own output)."""
-    from .codegen import reserved_names
-
+    (RESERVED_NAMES)."""
     if not isinstance(name, str) or not name:
         return Msg("Graph", "a node needs a name")
     if len(name) > 40:
@@ -372,7 +400,7 @@ def check_name(name: Any) -> str | None:
         )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return Msg("Graph", "{name} is a Python keyword; choose another name").format(name=q)
-    if name in reserved_names():
+    if name in RESERVED_NAMES:
         return Msg("Graph", "{name} is a name the generated program uses itself; choose another name").format(name=q)
     return None
 

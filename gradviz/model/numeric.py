@@ -28,7 +28,7 @@ def forward(
             continue
         k = OPS[n.kind]
         with np.errstate(all="ignore"):
-            v[n.name] = np.asarray(k.forward(*(v[n.inputs[p]] for p in k.ports)), np.float64)
+            v[n.name] = np.asarray(k.forward(*(v[n.inputs[p]] for p in k.ports), **k.attr_values(n.attrs)), np.float64)
     return v
 
 
@@ -47,7 +47,7 @@ def backward(graph: Graph, values: dict[str, np.ndarray], seeds: list[str]) -> d
             continue
         ins = [values[n.inputs[p]] for p in k.ports]
         with np.errstate(all="ignore"):
-            parts = k.backward(g[n.name], *ins, values[n.name])
+            parts = k.backward(g[n.name], *ins, values[n.name], **k.attr_values(n.attrs))
         for p, part in zip(k.ports, parts):
             src = n.inputs[p]
             g[src] = g[src] + np.asarray(part, np.float64).reshape(values[src].shape)

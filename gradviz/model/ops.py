@@ -23,11 +23,40 @@ Forward = Callable[..., np.ndarray]
 Backward = Callable[..., tuple[np.ndarray, ...]]  # (g, *inputs, out) -> one gradient per port
 
 ROLES = ("source", "op", "loss", "output")
+LANGUAGES = ("mindspore", "pytorch")  # the code generators, by the OpKind field of their template
+
+
+@dataclass(frozen=True)
+class Attr:
+    """A number a node of its kind carries (a LeakyReLU's slope): saved in sessions as
+    "attrs": {name: value}, edited in the Node tab, passed to the templates by keyword and to the
+    float64 math as a keyword argument."""
+
+    name: str
+    default: float
+    low: float  # the allowed range, both ends included
+    high: float
+    mindspore: str  # the keyword of the MindSpore call
+    pytorch: str  # the keyword of the PyTorch call
+    description: str  # one line: the Node tab's tooltip
+    type: type = float  # float or int
+
+    def problem(self, value) -> Msg | None:
+        """Why `value` cannot be this attribute, or None."""
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if self.type is int:
+            number = number and float(value).is_integer()
+        if not number or not self.low <= value <= self.high:  # NaN fails the range
+            return Msg("Ops", "{attr} must be a number from {low:g} to {high:g}, not {value}").format(
+                attr=self.name, low=self.low, high=self.high, value=repr(value)[:40]
+            )
+        return None
 
 
 @dataclass(frozen=True)
 class OpKind:
-    """One node kind. Templates name the ports in braces: "ops.matmul({a}, {b})"."""
+    """One node kind. Templates name the ports and the attributes in braces:
+    "ops.matmul({a}, {b})", "ops.leaky_relu({x}, {alpha})" (an attribute becomes `keyword=value`)."""
 
     name: str
     role: str  # source (no ports, holds a tensor), op, loss (scalar), output
@@ -41,13 +70,22 @@ class OpKind:
     backward: Backward | None = None  # vector-Jacobian product per port, float64 numpy
     blocks_gradient: bool = False  # StopGradient: the backward pass stops here
     view: bool = False  # MindSpore may return its input's memory (PyNative views)
+    attrs: tuple[Attr, ...] = ()
 
     @property
     def computes(self) -> bool:
         return self.role in ("op", "loss")
 
-    def expression(self, template: str, inputs: dict[str, str]) -> str:
-        return template.format(**{p: inputs[p] for p in self.ports})
+    def attr_values(self, attrs: dict | None = None) -> dict:
+        """Every attribute's value: those given, the defaults for the others."""
+        attrs = attrs or {}
+        return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
+
+    def expression(self, language: str, inputs: dict[str, str], attrs: dict | None = None) -> str:
+        """The code of this kind in `language` (LANGUAGES) on these inputs with these attributes."""
+        values = self.attr_values(attrs)
+        spelled = {a.name: f"{getattr(a, language)}={a.type(values[a.name])!r}" for a in self.attrs}
+        return getattr(self, language).format(**{p: inputs[p] for p in self.ports}, **spelled)
 
 
 # -- shape rules ---------------------------------------------------------------------------------
@@ -290,6 +328,19 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (g * (x > 0),),
     ),
     OpKind(
+        "LeakyReLU",
+        "op",
+        ("x",),
+        Msg("Ops", "ops.leaky_relu(x, alpha): x where x > 0, else alpha * x, element-wise."),
+        _ACT,
+        _same,
+        "ops.leaky_relu({x}, {alpha})",
+        "torch.nn.functional.leaky_relu({x}, {alpha})",
+        lambda x, alpha: np.where(x > 0, x, alpha * x),
+        lambda g, x, out, alpha: (g * np.where(x > 0, 1.0, alpha),),
+        attrs=(Attr("alpha", 0.2, 0.0, 1.0, "alpha", "negative_slope", Msg("Ops", "The slope where x is below 0.")),),
+    ),
+    OpKind(
         "Sigmoid",
         "op",
         ("x",),
@@ -445,11 +496,14 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
         missing = [f for f in ("mindspore", "pytorch", "forward", "backward") if getattr(k, f) is None]
         if missing:
             raise TypeError(f"{where} is missing: {', '.join(missing)}")
-        for lang in ("mindspore", "pytorch"):
+        for lang in LANGUAGES:
             try:
-                k.expression(getattr(k, lang), {p: p for p in k.ports})
+                k.expression(lang, {p: p for p in k.ports})
             except (KeyError, IndexError) as e:
                 raise TypeError(f"{where}: its {lang} template names an unknown port {e}") from None
+        for a in k.attrs:
+            if a.problem(a.default) is not None or not a.description:
+                raise TypeError(f"{where}: attribute {a.name!r} needs a description and a default in its range")
 
 
 _check_table(TABLE)

@@ -16,65 +16,15 @@ norm, min, max and mean are over every element. Qt-free and MindSpore-free."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+# what a summarised tensor's columns are is the layout's to say (layout.py): named here as well
 from .layout import LR_COL, Layout, row_slices
+from .layout import QUANTILES, SAMPLES, STATS, numel, quantile_indices, sample_indices, summary_width  # noqa: F401
+from .layout import describe_summary, summary_labels  # noqa: F401
 
-STATS = ("norm", "min", "max", "mean", "q05", "q25", "q50", "q75", "q95")
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)  # the q.. stats, in order
 PER_ELEMENT_LIMIT = 256  # elements: up to this a tensor is recorded per element
 ROW_LIMIT = 16384  # recorded values a step: beyond, the largest tensors left are summarised too
-SAMPLES = 64  # sampled elements recorded per summarised tensor
-QUANTILE_SAMPLES = 4096  # elements the quantiles are computed over
-SEED = 13  # of the sampled elements' choice
-
-
-@lru_cache(maxsize=64)
-def _choice(size: int, k: int, salt: int) -> np.ndarray:
-    idx = np.random.default_rng((SEED, size, salt)).choice(size, min(k, size), replace=False)
-    idx = np.sort(idx).astype(np.int64)
-    idx.setflags(write=False)
-    return idx
-
-
-def sample_indices(size: int) -> np.ndarray:
-    """The flat indices of the elements recorded of a summarised tensor of `size` elements."""
-    return _choice(size, SAMPLES, 0)
-
-
-def quantile_indices(size: int) -> np.ndarray:
-    """The flat indices of the elements the quantiles of such a tensor are computed over."""
-    return _choice(size, QUANTILE_SAMPLES, 1)
-
-
-def numel(shape) -> int:
-    return int(np.prod(shape)) if len(shape) else 1
-
-
-def summary_width(shape) -> int:
-    return len(STATS) + len(sample_indices(numel(shape)))
-
-
-def summary_labels(name: str, shape) -> list[str]:
-    """Column labels of a summarised tensor: w:norm, w:min, ..., then its samples as w[i,j]."""
-    idx = sample_indices(numel(shape))
-    return [f"{name}:{s}" for s in STATS] + [
-        f"{name}[{','.join(map(str, np.unravel_index(int(i), tuple(shape))))}]" for i in idx
-    ]
-
-
-def describe_summary(shape) -> dict:
-    """A summarised tensor in a run file's layout: its shape, its columns' stats, then the flat
-    (row-major) indices of its sampled elements, and how many elements the quantiles are of."""
-    size = numel(shape)
-    return {
-        "shape": list(shape),
-        "stats": list(STATS),
-        "samples": sample_indices(size).tolist(),
-        "quantiles_of": len(quantile_indices(size)),
-    }
 
 
 def summarize(x: np.ndarray, shape) -> np.ndarray:

@@ -11,6 +11,7 @@ import dataclasses
 from enum import StrEnum
 
 from ..i18n import Msg
+from .ending import EndReason, end_reason
 from .steps import end_message
 
 
@@ -101,7 +102,7 @@ KEEPS_QUEUED_START = frozenset({Event.LAUNCH, Event.BUILD, Event.BUILT, Event.QU
 @dataclasses.dataclass(frozen=True)
 class RunState:
     phase: Phase = Phase.STOPPED
-    end_reason: str | None = None  # why the run ended (FINISHED, DIVERGED, REVIEWING)
+    end_reason: EndReason | None = None  # why the run ended (FINISHED, DIVERGED, REVIEWING)
     resume: Phase | None = None  # NOT_ANSWERING: the phase to go back to when the engine answers
     end_step: int | None = None  # the step at which the run ended (with end_reason)
     stepped: bool = False  # PAUSED after a single Step (not a Pause)
@@ -109,7 +110,7 @@ class RunState:
     # Start was pressed before the engine was ready: a click during start-up is acted on
     start_queued: bool = False
 
-    def on(self, event: Event, reason: str | None = None, step: int | None = None) -> RunState:
+    def on(self, event: Event, reason: EndReason | None = None, step: int | None = None) -> RunState:
         """The state after `event` (`reason` and `step`: why and at which step the run ended, for
         END and REVIEW)."""
         new = self._on(event, reason, step)
@@ -122,7 +123,7 @@ class RunState:
             return new
         return dataclasses.replace(new, start_queued=queued)
 
-    def _on(self, event: Event, reason: str | None, step: int | None) -> RunState:
+    def _on(self, event: Event, reason: EndReason | None, step: int | None) -> RunState:
         if event is Event.ANSWER:
             return dataclasses.replace(self, phase=self.resume, resume=None) if self.phase is P.NOT_ANSWERING else self
         to = TRANSITIONS[event].get(self.phase)
@@ -131,7 +132,7 @@ class RunState:
         if event is Event.SILENCE:
             return dataclasses.replace(self, phase=P.NOT_ANSWERING, resume=self.phase)
         if event is Event.END:
-            return RunState(P.DIVERGED if reason == "non_finite" else P.FINISHED, reason, end_step=step)
+            return RunState(P.DIVERGED if reason == EndReason.NON_FINITE else P.FINISHED, reason, end_step=step)
         if event is Event.REVIEW:
             return RunState(to, reason, end_step=step)
         if event is Event.STEPPED:
@@ -162,7 +163,7 @@ class RunState:
         says where and why it stopped. It belongs to that run, so any other state (a reset, a
         rebuild, a rewind, a new run) clears it."""
         if self.phase is P.DIVERGED and self.end_step is not None:
-            return end_message("non_finite", self.end_step)
+            return end_message(EndReason.NON_FINITE, self.end_step)
         return ""
 
     @property
@@ -222,12 +223,6 @@ class Permissions:
 
 # phases whose refusals are problems to fix (the others wait, or inform)
 PROBLEM_PHASES = frozenset({P.DIVERGED, P.ERROR, P.NOT_ANSWERING, P.ENGINE_LOST})
-
-
-def stops_at_loss(loss: float, until_loss: float | None) -> bool:
-    """Whether a step with this loss ends the run by stop-at-loss (engine/training.end_reason's
-    rule, as the seed's `if loss < 0.001: break`)."""
-    return until_loss is not None and loss < until_loss
 
 
 def permissions(
@@ -298,12 +293,16 @@ def _why_not_go_on(
         return (
             Msg("RunState", "Start was pressed: training starts when the run is ready.") if state.start_queued else ""
         )
-    if p is P.FINISHED and state.end_reason == "until_loss" and stops_at_loss(last_loss, until_loss):
+    if (
+        p is P.FINISHED
+        and state.end_reason == EndReason.UNTIL_LOSS
+        and end_reason(steps, last_loss, True, None, until_loss) == EndReason.UNTIL_LOSS
+    ):
         return Msg(
             "RunState",
             "The loss fell below Stop at loss: lower it or set it to off to train on, or press Reset.",
         )
-    if p is P.FINISHED and state.end_reason not in ("max_steps", "until_loss"):
+    if p is P.FINISHED and state.end_reason not in (EndReason.MAX_STEPS, EndReason.UNTIL_LOSS):
         return Msg("RunState", "The run has finished: press Reset to train again.")
     if p in CAN_GO_ON:
         if max_steps is not None and steps >= max_steps:

@@ -5,31 +5,29 @@ Loading checks everything and reports what is wrong with one error type, Session
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from ..i18n import Msg, message
 from ..safe_io import FileProblem, atomic_write_text, read_text_file
+from . import options
+from .options import _finite, _int, _short_repr
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
-from .graph import unknown_init
+from .graph import attr_problems, unknown_init
 
 FORMAT = "gradviz-session"
-VERSION = 1
+VERSION = 2  # 2: op attributes ("attrs"); version 1 files, which have none, are read as they are
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-APIS = ("grad", "value_and_grad", "cell")
-# limits shared by the loader, the command line and the app's input fields
-MIN_LR = 1e-6
-MAX_SEED = 2**31 - 1
-MAX_STEPS = 100_000_000
-MIN_UNTIL_LOSS = 1e-8
-MIN_SPEED, MAX_SPEED = 0.1, 10_000.0
-OPTIMIZERS = ("sgd", "momentum", "adam")
-MODES = ("pynative", "graph")
-DEVICES = ("CPU", "GPU", "Ascend")
+# the option table's choices and limits, by the names the loader, the engine and the window use
+APIS, MODES, DEVICES = options.APIS, options.MODES, options.DEVICES
+MIN_LR = options.OPTIONS["lr"].low
+MAX_SEED = options.OPTIONS["seed"].high
+MAX_STEPS = options.OPTIONS["steps"].high
+MIN_UNTIL_LOSS = options.OPTIONS["until_loss"].low
+MIN_SPEED, MAX_SPEED = options.OPTIONS["speed"].low, options.OPTIONS["speed"].high
 
 
 class SessionError(ValueError):
@@ -54,67 +52,11 @@ class Options:
     speed: float = 0.0  # steps per second in the app; 0 = as fast as possible
 
     def problems(self) -> list[str]:
-        """Every invalid option, as messages naming the option."""
-        out = []
-        if self.api not in APIS:
-            out.append(_unknown("API", self.api, APIS))
-        if self.optimizer not in OPTIMIZERS:
-            out.append(_unknown("optimizer", self.optimizer, OPTIMIZERS))
-        if self.mode not in MODES:
-            out.append(_unknown("mode", self.mode, MODES))
-        if self.device not in DEVICES:
-            out.append(_unknown("device", self.device, DEVICES))
-        if not _finite(self.lr) or self.lr < MIN_LR or self.lr > 1e3:
-            out.append(
-                Msg("Session", "learning rate must be a number from {min:g} to 1000, not {value}").format(
-                    min=MIN_LR, value=_short_repr(self.lr)
-                )
-            )
-        if not _int(self.seed) or not (0 <= self.seed <= MAX_SEED):
-            out.append(
-                Msg("Session", "seed must be a whole number from 0 to {max}, not {value}").format(
-                    max=MAX_SEED, value=_short_repr(self.seed)
-                )
-            )
-        if not _int(self.steps) or not (1 <= self.steps <= MAX_STEPS):
-            out.append(
-                Msg("Session", "steps must be a whole number from 1 to {max}, not {value}").format(
-                    max=MAX_STEPS, value=_short_repr(self.steps)
-                )
-            )
-        if self.until_loss is not None and (
-            not _finite(self.until_loss) or not MIN_UNTIL_LOSS <= self.until_loss <= 1e6
-        ):
-            out.append(
-                Msg("Session", "stop-at-loss must be a number from {min:g} to 1000000, not {value}").format(
-                    min=MIN_UNTIL_LOSS, value=_short_repr(self.until_loss)
-                )
-            )
-        if not _finite(self.speed) or not (self.speed == 0 or MIN_SPEED <= self.speed <= MAX_SPEED):
-            out.append(
-                Msg(
-                    "Session",
-                    "speed must be 0 (as fast as possible) or {min:g} to {max:g} steps per second, not {value}",
-                ).format(min=MIN_SPEED, max=MAX_SPEED, value=_short_repr(self.speed))
-            )
-        for name in ("aux_output", "stop_gradient", "has_aux"):
-            if not isinstance(getattr(self, name), bool):
-                out.append(Msg("Session", "{option} must be true or false").format(option=name))
-        return out
+        """Every invalid option, as messages naming the option (the option table's rules)."""
+        return options.problems(asdict(self))
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def _finite(v: Any) -> bool:
-    try:
-        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-    except OverflowError:  # an integer too large for a float
-        return False
-
-
-def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass
@@ -175,16 +117,6 @@ def _at(where: str, problem: str) -> Msg:
     return Msg("Session", "{where}: {problem}").format(where=where, problem=problem)
 
 
-def _unknown(option: str, value: Any, known: tuple[str, ...]) -> Msg:
-    return Msg("Session", 'unknown {option} "{value}"; use one of {known}').format(
-        option=option, value=value, known=", ".join(known)
-    )
-
-
-def _short_repr(v: Any) -> str:
-    return shorten(v if not isinstance(v, str) else repr(v), 40)
-
-
 def _short(e: Exception) -> str:
     return shorten(str(e) or type(e).__name__, 120)
 
@@ -227,7 +159,7 @@ def _parse_session(data: Any, where: str) -> Session:
         raise SessionError(
             _at(
                 where,
-                Msg("Session", "version {value} is not supported (this GradViz reads version {version})").format(
+                Msg("Session", "version {value} is not supported (this GradViz reads versions 1 to {version})").format(
                     value=_short_repr(version), version=VERSION
                 ),
             )
@@ -314,6 +246,11 @@ def _parse_node(d: Any, where: str) -> Node:
                 )
             )
         node.inputs = dict(ins)
+        attrs = d.get("attrs", {})
+        problems = attr_problems(kind, attrs)
+        if problems:
+            raise SessionError(_at(where, problems[0]))
+        node.attrs = dict(attrs)
     return node
 
 

@@ -17,9 +17,7 @@ or a count of updates uses these functions, so the words never disagree."""
 from __future__ import annotations
 
 from ..i18n import Msg
-
-# end reasons whose last step's update is not kept (see training.finish_step)
-UPDATE_DISCARDED = ("until_loss", "non_finite")
+from .ending import UPDATE_DISCARDED, EndReason
 
 
 _COUNTS = {  # (word, one): how many, in words (every language forms its own plural)
@@ -35,7 +33,7 @@ def count(n: int, word: str) -> str:
     return _COUNTS[(word, n == 1)].format(n=n)
 
 
-def updates_kept(steps: int, end_reason: str | None) -> int:
+def updates_kept(steps: int, end_reason: EndReason | None) -> int:
     """How many updates the parameters have had after `steps` steps that ended (or not) this way."""
     if steps <= 0:
         return 0
@@ -92,21 +90,21 @@ def end_message(reason: str, step: int, max_steps: int | None = None) -> str:
     """Why a run ended at `step`, with the updates it kept. `max_steps`: the Max steps option now
     (it may have been lowered below the steps already done, which ends the run at once)."""
     kept = count(updates_kept(step, reason), "update")
-    if reason == "max_steps" and max_steps is not None and max_steps < step:
+    if reason == EndReason.MAX_STEPS and max_steps is not None and max_steps < step:
         return Msg(
             "Steps", "Finished at step {step}: Max steps was set to {max}, below the steps already done ({kept} kept)."
         ).format(step=f"{step:,}", max=f"{max_steps:,}", kept=kept)
-    if reason == "max_steps":
+    if reason == EndReason.MAX_STEPS:
         return Msg("Steps", "Finished at step {step:,}: reached the maximum of {steps} ({kept} kept).").format(
             step=step, steps=count(step, "step"), kept=kept
         )
-    if reason == "until_loss":
+    if reason == EndReason.UNTIL_LOSS:
         return Msg(
             "Steps",
             "Finished at step {step:,}: the loss fell below the target, so that step's update "
             "was not kept ({kept} kept).",
         ).format(step=step, kept=kept)
-    if reason == "non_finite":
+    if reason == EndReason.NON_FINITE:
         return Msg(
             "Steps",
             "Stopped at step {step:,}: the loss or a gradient is not finite, so that step's update "

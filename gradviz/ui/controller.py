@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..engine import protocol as msg
+from ..model.ending import EndReason
 from ..model.history import DEFAULT_BUDGET, History
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
 from ..model.runstate import ENGINE_UP, Event, Phase, RunState
@@ -28,7 +29,11 @@ from .engine_client import EngineClient
 TICK_MS = 33
 LIVE_OPTIONS = msg.LIVE_OPTIONS
 WATCHDOG_SECONDS = 2.0
-ENGINE_STATES = {"compiling": Event.COMPILE, "training": Event.TRAIN, "paused": Event.PAUSE}
+ENGINE_STATES = {
+    msg.EngineState.COMPILING: Event.COMPILE,
+    msg.EngineState.TRAINING: Event.TRAIN,
+    msg.EngineState.PAUSED: Event.PAUSE,
+}
 
 
 class TrainingController(QObject):
@@ -53,7 +58,7 @@ class TrainingController(QObject):
         self.session: Session | None = None
         self.history: History | None = None
         self.history_budget = DEFAULT_BUDGET  # bytes: set_history_budget
-        self.info: dict = {}
+        self.info: msg.BuildInfo | None = None  # the last build's
         self.nodes: msg.Nodes | None = None
         self.last_error: str | None = None
         self.last_detail: str = ""
@@ -75,10 +80,10 @@ class TrainingController(QObject):
         return self.run.phase
 
     @property
-    def end_reason(self) -> str | None:
+    def end_reason(self) -> EndReason | None:
         return self.run.end_reason
 
-    def _apply(self, event: Event, reason: str | None = None, step: int | None = None) -> None:
+    def _apply(self, event: Event, reason: EndReason | None = None, step: int | None = None) -> None:
         new = self.run.on(event, reason, step)
         if new != self.run:
             self.run = new
@@ -152,7 +157,7 @@ class TrainingController(QObject):
         shown as a saved run (Reset trains anew)."""
         h = self.history
         if h is not None and h.n and self._pending_history is None:
-            self._pending_history = (h, self.end_reason or "stopped")
+            self._pending_history = (h, self.end_reason or EndReason.STOPPED)
         self.message.emit(self.tr("Restarting the engine; the session and the history are kept"))
         self.start_engine()
 
@@ -333,7 +338,7 @@ class TrainingController(QObject):
     def _on_built(self, m: msg.Built) -> None:
         info = m.info
         self.info = info
-        layouts = [Layout.from_dict(info[k]) for k in ("param_layout", "grad_layout", "aux_layout")]
+        layouts = [Layout.from_dict(d) for d in (info.param_layout, info.grad_layout, info.aux_layout)]
         self.history = History(*layouts, budget=self.history_budget)
         self.abandoned = []
         kept, self._pending_history = self._pending_history, None
@@ -428,19 +433,7 @@ _REPLIES = {
     msg.Nodes: TrainingController._on_nodes,
     msg.Ended: TrainingController._on_ended,
     msg.Error: TrainingController._on_error,
-    **{
-        r: TrainingController._on_task
-        for r in (
-            msg.TaskProgress,
-            msg.TaskFailed,
-            msg.TaskCancelled,
-            msg.VariantsResult,
-            msg.GradCheckResult,
-            msg.ModeCostResult,
-            msg.LandscapeResult,
-            msg.ParityResult,
-        )
-    },
+    **{r: TrainingController._on_task for r in msg.TASK_REPLIES + tuple(t.result for t in msg.TASKS)},
     msg.NodesAt: TrainingController._on_nodes_at,
     msg.Rewound: TrainingController._on_rewound,
 }

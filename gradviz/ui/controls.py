@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.optimizers import OPTIMIZERS
 from ..model.presets import preset_names
-from ..model.runstate import Control, Permissions, RunState
-from ..model.session import DEVICES, MAX_SEED, MAX_SPEED, MAX_STEPS, MIN_LR, MIN_SPEED, MIN_UNTIL_LOSS
+from ..model.runstate import Control, Permissions, Phase, RunState
+from ..model.options import DEVICES, OPTIONS
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from ..model.history import DEFAULT_BUDGET, MAX_BUDGET_MB, MIN_BUDGET_MB
@@ -39,20 +40,12 @@ MODE_ITEMS = [
     ("pynative", QT_TRANSLATE_NOOP("ControlPanel", "PyNative")),
     ("graph", QT_TRANSLATE_NOOP("ControlPanel", "Graph (mindspore.jit)")),
 ]
-OPT_ITEMS = [
-    ("sgd", QT_TRANSLATE_NOOP("ControlPanel", "SGD")),
-    ("momentum", QT_TRANSLATE_NOOP("ControlPanel", "Momentum (0.9)")),
-    ("adam", QT_TRANSLATE_NOOP("ControlPanel", "Adam")),
-]
 
 AUX_TIP = QT_TRANSLATE_NOOP(
     "ControlPanel",
     "function_with_logits: the function returns the auxiliary outputs after the loss.\n"
     "MindSpore then differentiates every output: the gradients include sum(z).",
 )
-
-# options that need a new run when changed, hence locked while training
-RUN_OPTIONS = ("aux_output", "stop_gradient", "has_aux", "api", "device", "mode", "optimizer", "seed")
 
 
 def _combo(name: str, items, translated: bool = True) -> QComboBox:
@@ -140,20 +133,20 @@ class ControlPanel(QWidget):
         self.apiCombo = _combo("apiCombo", API_ITEMS, translated=False)  # code
         self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES], translated=False)
         self.modeCombo = _combo("modeCombo", MODE_ITEMS)
-        self.optimizerCombo = _combo("optimizerCombo", OPT_ITEMS)
+        self.optimizerCombo = _combo("optimizerCombo", [(o.name, tr_msg(o.text)) for o in OPTIMIZERS.values()], False)
         self.lrSpin = QDoubleSpinBox()
         self.lrSpin.setObjectName("lrSpin")
         self.lrSpin.setDecimals(6)
-        self.lrSpin.setRange(MIN_LR, 1000.0)
+        self.lrSpin.setRange(OPTIONS["lr"].low, OPTIONS["lr"].high)
         self.lrSpin.setSingleStep(0.01)
         self.lrSpin.setToolTip(self.tr("Learning rate; can change while training"))
         self.seedSpin = QSpinBox()
         self.seedSpin.setObjectName("seedSpin")
-        self.seedSpin.setRange(0, MAX_SEED)
+        self.seedSpin.setRange(OPTIONS["seed"].low, OPTIONS["seed"].high)
         self.untilLossSpin = QDoubleSpinBox()
         self.untilLossSpin.setObjectName("untilLossSpin")
         self.untilLossSpin.setDecimals(8)
-        self.untilLossSpin.setRange(0.0, 1e6)
+        self.untilLossSpin.setRange(0.0, OPTIONS["until_loss"].high)  # 0: off
         self.untilLossSpin.setSingleStep(0.001)
         self.untilLossSpin.setSpecialValueText(self.tr("off"))
         self.untilLossSpin.setToolTip(
@@ -161,10 +154,10 @@ class ControlPanel(QWidget):
         )
         self.maxStepsSpin = QSpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
-        self.maxStepsSpin.setRange(1, MAX_STEPS)
+        self.maxStepsSpin.setRange(OPTIONS["steps"].low, OPTIONS["steps"].high)
         self.speedSpin = QDoubleSpinBox()
         self.speedSpin.setObjectName("speedSpin")
-        self.speedSpin.setRange(0.0, MAX_SPEED)
+        self.speedSpin.setRange(0.0, OPTIONS["speed"].high)  # 0: as fast as possible
         self.speedSpin.setDecimals(1)
         self.speedSpin.setSpecialValueText(self.tr("as fast as possible"))
         self.speedSpin.setSuffix(self.tr(" steps/s"))
@@ -237,10 +230,12 @@ class ControlPanel(QWidget):
         self.lrSpin.valueChanged.connect(lambda v: self._set("lr", float(v)))
         self.seedSpin.valueChanged.connect(lambda v: self._set("seed", int(v)))
         self.untilLossSpin.valueChanged.connect(
-            lambda v: self._set("until_loss", float(v) if v >= MIN_UNTIL_LOSS else None)
+            lambda v: self._set("until_loss", float(v) if v >= OPTIONS["until_loss"].low else None)
         )
         self.maxStepsSpin.valueChanged.connect(lambda v: self._set("steps", int(v)))
-        self.speedSpin.valueChanged.connect(lambda v: self._set("speed", float(v) if v >= MIN_SPEED else 0.0))
+        self.speedSpin.valueChanged.connect(
+            lambda v: self._set("speed", float(v) if v >= OPTIONS["speed"].low else 0.0)
+        )
         self.startButton.clicked.connect(self.startClicked)
         self.stepButton.clicked.connect(self.stepClicked)
         self.resetButton.clicked.connect(self.resetClicked)
@@ -254,6 +249,9 @@ class ControlPanel(QWidget):
         super().changeEvent(e)
         if e.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
             self._hold_minimum_widths()
+        if e.type() == QEvent.Type.LanguageChange:  # the optimizers' texts hold their settings' values
+            for i, o in enumerate(OPTIMIZERS.values()):
+                self.optimizerCombo.setItemText(i, tr_msg(o.text))
 
     def _hold_minimum_widths(self) -> None:
         """Each spin box's and combo box's minimum width, held as the layout's minimum: a
@@ -396,7 +394,7 @@ class ControlPanel(QWidget):
             self.tr("Restart the engine")
             if restart
             else self.tr("Cancel compiling")
-            if run.phase == "compiling"
+            if run.phase == Phase.COMPILING
             else self.tr("Cancel")
         )
         self.cancelButton.setToolTip(

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..formats.run_reader import read_history
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_text
+from ..model.ending import EndReason
 from ..model.export import script
 from ..model.formatting import show_path
 from ..model.presets import load_preset
@@ -230,10 +231,10 @@ class SessionFiles(QObject):
         snapshot = copy.deepcopy(h)
         args = (
             dict(run.options.to_dict(), source="app"),
-            copy.deepcopy(c.info.get("inputs", {})),
-            c.end_reason or "stopped",
+            copy.deepcopy(c.info.inputs) if c.info is not None else {},
+            c.end_reason or EndReason.STOPPED,
         )
-        kw = {"session": run.to_dict(), "program": c.info.get("program")}
+        kw = {"session": run.to_dict(), "program": c.info.program if c.info is not None else None}
 
         def work(progress, cancelled):
             with SafeOutput(path) as out:
@@ -311,7 +312,8 @@ class SessionFiles(QObject):
         attrs = None
         if framework == "mindspore" and session.options.api == "cell":
             # the nn.Cell attribute names come from the engine (the window never imports MindSpore)
-            attrs = self.w.controller.info.get("cell_attributes")
+            info = self.w.controller.info
+            attrs = info.cell_attributes if info is not None else None
             names = {p.name for p in session.graph.parameters()}
             if attrs is None or set(attrs) != names:
                 self.w.show_error(

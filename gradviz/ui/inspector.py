@@ -1,4 +1,5 @@
-"""Edit the selected node: name, shape, init, values, requires_grad. Edits are undoable."""
+"""Edit the selected node: name, shape, init, values, requires_grad, and its kind's attributes
+(the op table's ops.Attr: one number field each). Edits are undoable."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
+from ..model.ops import OPS
 from . import theme
 from .language import tr_msg
 
@@ -73,6 +76,9 @@ class Inspector(QWidget):
         form.addRow(self.tr("Values"), self.valuesEdit)
         form.addRow("", self.gradCheck)
         lay.addLayout(form)
+        self.attrForm = QFormLayout()  # the selected kind's attributes, made again for each node
+        self.attrEdits: dict[str, QDoubleSpinBox] = {}
+        lay.addLayout(self.attrForm)
         self.applyButton = QPushButton(self.tr("Apply"))
         self.applyButton.setObjectName("inspectorApply")
         lay.addWidget(self.applyButton)
@@ -100,6 +106,7 @@ class Inspector(QWidget):
         for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
             w.setEnabled(n is not None)
         if n is None:
+            self._show_attrs(None)
             self.title.setText(self.tr("Select a node to edit it"))
             self.nameEdit.clear()
             self.shapeEdit.clear()
@@ -116,12 +123,36 @@ class Inspector(QWidget):
             w.setEnabled(src)
         self.valuesEdit.setEnabled(src and n.init == "values")
         self.gradCheck.setEnabled(n.kind == "Parameter")
+        self._show_attrs(n)
         if self.locked:
             for w in (self.nameEdit, self.shapeEdit, self.initCombo, self.valuesEdit, self.gradCheck, self.applyButton):
                 w.setEnabled(False)
             self.applyButton.setToolTip(self.tr("Pause training to edit the graph"))
         else:
             self.applyButton.setToolTip("")
+
+    def _show_attrs(self, n) -> None:
+        """One number field per attribute of the node's kind, in its range, showing its value."""
+        kind = n.kind if n is not None else None
+        if kind != getattr(self, "_attr_kind", None):
+            while self.attrForm.rowCount():
+                self.attrForm.removeRow(0)
+            self.attrEdits = {}
+            for a in OPS[kind].attrs if kind in OPS else ():
+                box = QDoubleSpinBox()
+                box.setObjectName(f"inspectorAttr_{a.name}")
+                box.setDecimals(0 if a.type is int else 4)
+                box.setRange(a.low, a.high)
+                box.setSingleStep(1 if a.type is int else 0.01)
+                box.setToolTip(tr_msg(a.description))
+                self.attrForm.addRow(a.name, box)
+                self.attrEdits[a.name] = box
+            self._attr_kind = kind
+        if n is not None:
+            values = OPS[n.kind].attr_values(n.attrs)
+            for name, box in self.attrEdits.items():
+                box.setValue(values[name])
+                box.setEnabled(not self.locked)
 
     locked = False
 
@@ -158,6 +189,11 @@ class Inspector(QWidget):
                     return
                 fields["values"] = values
             fields["requires_grad"] = self.gradCheck.isChecked()
+        if self.attrEdits:
+            kind = OPS[n.kind]
+            attrs = {a.name: a.type(self.attrEdits[a.name].value()) for a in kind.attrs}
+            if attrs != kind.attr_values(n.attrs):
+                fields["attrs"] = attrs
         old = n.name
         self.error.setText("")
         if new_name != old:

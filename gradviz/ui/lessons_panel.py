@@ -67,13 +67,13 @@ def _label(text: str = "", size: float = 11, bold: bool = False, name: str = "")
 
 
 class LessonTask(QObject):
-    """One kind of engine task: asks, shows progress with Cancel, and hands its result on."""
+    """One kind of engine task (the protocol.TASKS row `name`): asks, shows progress with Cancel,
+    and hands its result on."""
 
-    def __init__(
-        self, controller, command, on_result, row: QHBoxLayout, button: QPushButton, name: str, on_failed=None
-    ):
+    def __init__(self, controller, name: str, on_result, row: QHBoxLayout, button: QPushButton, on_failed=None):
         super().__init__(button)
-        self.controller, self.command, self.on_result, self.on_failed = controller, command, on_result, on_failed
+        self.command = msg.TASK_NAMED[name].command
+        self.controller, self.on_result, self.on_failed = controller, on_result, on_failed
         self.task_id: int | None = None
         self.button = button
         self.progress = QProgressBar()
@@ -155,6 +155,8 @@ def _button(text: str, name: str) -> QPushButton:
 
 # -- 4. the four variants ----------------------------------------------------------------------------
 class VariantsTab(QWidget):
+    TASK = "variants"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -163,15 +165,7 @@ class VariantsTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.computeButton = _button(self.tr("Compute"), "variantsCompute")
-        self.task = LessonTask(
-            controller,
-            msg.ComputeVariants,
-            self.show_result,
-            row,
-            self.computeButton,
-            "variants",
-            on_failed=self.failed,
-        )
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.computeButton, on_failed=self.failed)
         self.computeButton.clicked.connect(self.compute)
         self.whyLabel = _label(size=12, name="variantsWhy")
         self.whyLabel.setStyleSheet("background: #fff7ed; padding: 4px;")
@@ -210,30 +204,30 @@ class VariantsTab(QWidget):
         self.result = m
         self._clear()
         base = m.variants[0]
-        z = m.variants[1]["function_returns"].split(", ", 1)[-1]  # what the tutorial calls z
+        z = ", ".join(base.aux)  # what the tutorial calls z
         corner = _label(self.tr("∂L/∂ parameter"), 11, True)
         self.grid.addWidget(corner, 0, 0, Qt.AlignmentFlag.AlignBottom)
         for c, v in enumerate(m.variants, start=1):
-            head = _label(name=f"variantHead_{v['name']}")
+            head = _label(name=f"variantHead_{v.name}")
             head.setTextFormat(Qt.TextFormat.RichText)
             head.setText(
-                f"<b style='font-size:12pt'>{html.escape(self.tr(TITLES.get(v['name'], v['name'])).format(z=z))}</b>"
-                f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v['differentiated'])}</span><br>"
-                f'<span style="{_CODE}">{html.escape(v["function_returns"])}<br>'
-                f"grad_fn = {html.escape(v['call'])}<br>→ {html.escape(v['returns'])}</span>"
+                f"<b style='font-size:12pt'>{html.escape(self.tr(TITLES.get(v.name, v.name)).format(z=z))}</b>"
+                f"<span style='color:{theme.GRAD_COLOR}'> L = {html.escape(v.differentiated)}</span><br>"
+                f'<span style="{_CODE}">{html.escape(v.function_returns)}<br>'
+                f"grad_fn = {html.escape(v.call)}<br>→ {html.escape(v.returns)}</span>"
             )
             head.setMinimumWidth(170)
             self.grid.addWidget(head, 0, c, Qt.AlignmentFlag.AlignTop)
         # the smallest tensors first: the tutorial's +1 (in db) is in view without scrolling
-        for r, p in enumerate(sorted(base["grads"], key=lambda k: np.size(base["grads"][k])), start=1):
+        for r, p in enumerate(sorted(base.grads, key=lambda k: np.size(base.grads[k])), start=1):
             name = _label(f"∂L/∂{p}", 12, True)
             name.setStyleSheet(f"color: {theme.GRAD_COLOR};")
             self.grid.addWidget(name, r, 0, Qt.AlignmentFlag.AlignTop)
-            ref = np.asarray(base["grads"][p], np.float64)
+            ref = np.asarray(base.grads[p], np.float64)
             for c, v in enumerate(m.variants, start=1):
-                g = np.asarray(v["grads"][p], np.float64)
+                g = np.asarray(v.grads[p], np.float64)
                 differs = ~np.isclose(g, ref, rtol=1e-5, atol=1e-6)
-                cell = _label(name=f"variantCell_{v['name']}_{p}")
+                cell = _label(name=f"variantCell_{v.name}_{p}")
                 cell.setTextFormat(Qt.TextFormat.RichText)
                 cell.setText(_matrix_html(g, differs))
                 cell.setStyleSheet(f"background: {DIFFERS if differs.any() else '#f9fafb'}; padding: 3px;")
@@ -242,9 +236,9 @@ class VariantsTab(QWidget):
                     if differs.any()
                     else self.tr("same as the loss-only column")
                 )
-                self.cells[(v["name"], p)] = cell
+                self.cells[(v.name, p)] = cell
                 self.grid.addWidget(cell, r, c, Qt.AlignmentFlag.AlignTop)
-        self.grid.setRowStretch(len(base["grads"]) + 1, 1)
+        self.grid.setRowStretch(len(base.grads) + 1, 1)
         self.whyLabel.setText(tr_msg(m.why))
         self.whyLabel.setVisible(True)
         self.stale = False
@@ -278,6 +272,8 @@ def _matrix_html(a: np.ndarray, bold: np.ndarray) -> str:
 
 # -- 5. the gradient check ---------------------------------------------------------------------------
 class GradCheckTab(QWidget):
+    TASK = "gradcheck"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -285,7 +281,7 @@ class GradCheckTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.checkButton = _button(self.tr("Check gradients"), "gradcheckButton")
-        self.task = LessonTask(controller, msg.CheckGradients, self.show_result, row, self.checkButton, "gradcheck")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.checkButton)
         self.checkButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
         self.verdict = _label(size=13, bold=True, name="gradcheckVerdict")
@@ -300,11 +296,11 @@ class GradCheckTab(QWidget):
         self.images: dict[str, pg.ImageItem] = {}
 
     def show_result(self, m: msg.GradCheckResult) -> None:
-        self.result = m
-        ok = all(p["ok"] for p in m.params.values())
+        self.result, check = m, m.check
+        ok = check.ok
         where = tr_msg(at_parameters(m.updates))
-        n = sum(p["checked"] for p in m.params.values())
-        bad = sum(int(np.nansum(p["rel_error"] > m.tolerance)) for p in m.params.values())
+        n = sum(p.checked for p in check.params.values())
+        bad = sum(int(np.nansum(p.rel_error > check.tolerance)) for p in check.params.values())
         self.verdict.setText(
             (
                 self.tr("PASS: all {n} elements agree ({where})")
@@ -317,16 +313,16 @@ class GradCheckTab(QWidget):
             self.tr(
                 "MindSpore against float64 central differences: eps = {eps:g}, "
                 "tolerance {tolerance:g} (relative error = |error| / max(1, |difference|))"
-            ).format(eps=m.eps, tolerance=m.tolerance)
+            ).format(eps=check.eps, tolerance=check.tolerance)
         )
         self.plots.clear()
         self.images.clear()
         lo, hi = -12.0, 0.0
         cmap = pg.colormap.get("viridis")
-        for c, (name, p) in enumerate(m.params.items()):
-            worst = [fmt_number(float(np.nanmax(p[k])) if p["checked"] else 0.0, 2) for k in ("abs_error", "rel_error")]
-            color = OK_COLOR if p["ok"] else FAIL_COLOR
-            verdict = self.tr("✓ agrees") if p["ok"] else self.tr("✗ DISAGREES")
+        for c, (name, p) in enumerate(check.params.items()):
+            worst = [fmt_number(float(np.nanmax(e)) if p.checked else 0.0, 2) for e in (p.abs_error, p.rel_error)]
+            color = OK_COLOR if p.ok else FAIL_COLOR
+            verdict = self.tr("✓ agrees") if p.ok else self.tr("✗ DISAGREES")
             title = (
                 f"<span style='font-size:11pt; color:{theme.GRAD_COLOR}'><b>∂L/∂{html.escape(name)}</b></span> "
                 f"<span style='font-size:11pt; color:{color}'>{verdict}"
@@ -339,7 +335,7 @@ class GradCheckTab(QWidget):
             item.hideAxis("bottom")
             item.invertY(True)
             item.setAspectLocked(True)
-            err = np.atleast_2d(np.asarray(p["rel_error"], np.float64))
+            err = np.atleast_2d(np.asarray(p.rel_error, np.float64))
             with np.errstate(divide="ignore", invalid="ignore"):
                 logs = np.clip(np.log10(np.where(err > 0, err, 1e-16)), lo, hi)
             img = pg.ImageItem(np.where(np.isnan(err), lo, logs), axisOrder="row-major")
@@ -352,11 +348,13 @@ class GradCheckTab(QWidget):
                 values=(lo, hi), colorMap=cmap, label=self.tr("log₁₀ relative error"), interactive=False
             )
             bar.setImageItem(list(self.images.values()))
-            self.plots.addItem(bar, row=0, col=len(m.params))
+            self.plots.addItem(bar, row=0, col=len(check.params))
 
 
 # -- 6. mode cost -------------------------------------------------------------------------------------
 class ModeCostTab(QWidget):
+    TASK = "modecost"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -370,7 +368,7 @@ class ModeCostTab(QWidget):
         self.stepsSpin.setValue(50)
         self.stepsSpin.setSuffix(self.tr(" steps in each mode"))
         row.addWidget(self.stepsSpin)
-        self.task = LessonTask(controller, msg.MeasureModeCost, self.show_result, row, self.measureButton, "modecost")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.measureButton)
         self.measureButton.clicked.connect(lambda: self.task.start(steps=self.stepsSpin.value()))
         lay.addLayout(row)
         self.table = _label(size=13, name="modecostTable")
@@ -381,23 +379,21 @@ class ModeCostTab(QWidget):
     def show_result(self, m: msg.ModeCostResult) -> None:
         self.result = m
         c = m.cost
-        gain = c["pynative_ms"] - c["graph_ms"]
+        gain = c.pynative_ms - c.graph_ms
         pays = (
             self.tr("Graph mode saves {gain:.3f} ms a step: the compile pays for itself after {n} steps.").format(
-                gain=gain, n=int(np.ceil(c["graph_compile_s"] * 1e3 / gain))
+                gain=gain, n=int(np.ceil(c.graph_compile_s * 1e3 / gain))
             )
             if gain > 0
             else self.tr("Graph mode is not faster per step on this graph.")
         )
         rows = [
-            (self.tr("PyNative"), self.tr("{ms:.3f} ms/step").format(ms=c["pynative_ms"])),
-            (self.tr("Graph (mindspore.jit)"), self.tr("{ms:.3f} ms/step").format(ms=c["graph_ms"])),
-            (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c["graph_compile_s"] * 1e3)),
+            (self.tr("PyNative"), self.tr("{ms:.3f} ms/step").format(ms=c.pynative_ms)),
+            (self.tr("Graph (mindspore.jit)"), self.tr("{ms:.3f} ms/step").format(ms=c.graph_ms)),
+            (self.tr("first Graph step (compiles)"), self.tr("{ms:.0f} ms").format(ms=c.graph_compile_s * 1e3)),
             (
-                self.tr("largest difference after {n} steps").format(n=c["steps"]),
-                self.tr("{abs:.3g} (relative {rel:.3g})").format(
-                    abs=c["max_abs_difference"], rel=c["max_rel_difference"]
-                ),
+                self.tr("largest difference after {n} steps").format(n=c.steps),
+                self.tr("{abs:.3g} (relative {rel:.3g})").format(abs=c.max_abs_difference, rel=c.max_rel_difference),
             ),
         ]
         body = "".join(
@@ -417,6 +413,8 @@ class ModeCostTab(QWidget):
 
 # -- 7. the loss landscape ----------------------------------------------------------------------------
 class LandscapeTab(QWidget):
+    TASK = "landscape"  # its row of protocol.TASKS
+
     def __init__(self, controller):
         super().__init__()
         self.controller = controller
@@ -461,7 +459,7 @@ class LandscapeTab(QWidget):
         side.addLayout(form)
         row = QHBoxLayout()
         self.computeButton = _button(self.tr("Compute"), "landscapeCompute")
-        self.task = LessonTask(controller, msg.ComputeLandscape, self.show_result, row, self.computeButton, "landscape")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.computeButton)
         self.computeButton.clicked.connect(self.compute)
         side.addLayout(row)
         self.note = _label(size=10, name="landscapeNote")
@@ -624,6 +622,8 @@ class LandscapeTab(QWidget):
 # -- the dock's widget ----------------------------------------------------------------------------------
 # -- the PyTorch side of the seed ---------------------------------------------------------------------
 class ParityTab(QWidget):
+    TASK = "parity"  # its row of protocol.TASKS
+
     """The seed's comparison made exact: the same graph in PyTorch from the same values."""
 
     def __init__(self, controller):
@@ -633,7 +633,7 @@ class ParityTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.compareButton = _button(self.tr("Compare with PyTorch"), "parityButton")
-        self.task = LessonTask(controller, msg.ComparePyTorch, self.show_result, row, self.compareButton, "parity")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.compareButton)
         self.compareButton.clicked.connect(lambda: self.task.start())
         lay.addLayout(row)
         self.summary = _label(size=13, name="paritySummary")
@@ -659,40 +659,38 @@ class ParityTab(QWidget):
     def show_result(self, m: msg.ParityResult) -> None:
         self.result = m
         r = m.result
-        steps = np.arange(1, r["steps"] + 1)
-        for key, name in (("loss", "loss"), ("grads", "gradients"), ("params", "parameters")):
-            d = np.asarray(r[key], np.float64)
+        for d, name in ((r.loss, "loss"), (r.grads, "gradients"), (r.params, "parameters")):
+            d = np.asarray(d, np.float64)
             # a log axis: steps where the two agree exactly (0) are gaps, not a spike to 1e-12
-            self.curves[name].setData(steps, np.where(d > 0, d, np.nan), connect="finite")
-        verdict = self.tr("they agree") if r["ok"] else self.tr("they DIFFER")
-        worst = max(r["max_loss_difference"], r["max_grad_difference"], r["max_param_difference"])
+            self.curves[name].setData(r.steps, np.where(d > 0, d, np.nan), connect="finite")
+        verdict = self.tr("they agree") if r.ok else self.tr("they DIFFER")
         self.summary.setText(
             self.tr(
                 "MindSpore ended by {ms_end} at step {ms_step}, PyTorch by {pt_end} at step {pt_step}. Largest "
                 "difference {worst:.2g} (each divided by its largest size in the run), tolerance {tolerance:g}: {verdict}."
             ).format(
-                ms_end=r["mindspore_end"][0],
-                ms_step=r["mindspore_end"][1],
-                pt_end=r["pytorch_end"][0],
-                pt_step=r["pytorch_end"][1],
-                worst=worst,
-                tolerance=r["tolerance"],
+                ms_end=r.mindspore_end[0],
+                ms_step=r.mindspore_end[1],
+                pt_end=r.pytorch_end[0],
+                pt_step=r.pytorch_end[1],
+                worst=r.worst,
+                tolerance=r.tolerance,
                 verdict=verdict,
             )
         )
 
 
+VIEWS = (VariantsTab, GradCheckTab, ModeCostTab, LandscapeTab, ParityTab)  # one per protocol.TASKS row
+
+
 class LessonsPanel(QTabWidget):
-    """The four lessons as tabs of one dock."""
+    """The lessons as tabs of one dock, each the attribute its task's name says (self.variants...)."""
 
     def __init__(self, controller, parent=None):
         super().__init__(parent)
         self.setObjectName("lessonsPanel")
-        self.variants = VariantsTab(controller)
-        self.gradcheck = GradCheckTab(controller)
-        self.modecost = ModeCostTab(controller)
-        self.landscape = LandscapeTab(controller)
-        self.parity = ParityTab(controller)
+        for view in VIEWS:
+            setattr(self, view.TASK, view(controller))
         for w, title in (
             (self.variants, self.tr("Four variants")),
             (self.gradcheck, self.tr("Gradient check")),

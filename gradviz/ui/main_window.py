@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import QT_TRANSLATE_NOOP
+from ..model.codegen import objective_caption
 from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
@@ -616,7 +617,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         self.plots.set_history(c.history)
         self.plots.refresh(force=True)
-        self.codeView.setPlainText(c.info.get("program", ""))
+        self.codeView.setPlainText(c.info.program if c.info is not None else "")
         self.scene.set_node_data(None, None)
         self.graphView.set_shown_step(-1)
         self._update_buttons()
@@ -715,16 +716,7 @@ class MainWindow(QMainWindow):
             first = self.tr("Nodes: values not computed yet")
         else:
             first = tr_msg(nodes_caption(c.nodes.updates, c.step_count))
-        aux = self.document.graph.aux_outputs()
-        z = aux[0].inputs.get("x", "z") if aux else "z"
-        if not (o.aux_output and aux):
-            second = "L = loss"
-        elif o.stop_gradient:
-            second = self.tr("L = loss: {z} is returned through ops.stop_gradient").format(z=z)
-        elif o.has_aux:
-            second = self.tr("L = loss: {z} is returned as auxiliary data (has_aux=True)").format(z=z)
-        else:
-            second = self.tr("L = loss + sum({z}): {z} is returned and differentiated too").format(z=z)
+        second = tr_msg(objective_caption(self.document.graph, o))
         self.graphView.set_caption(f"{first}\n{second}")
 
     def _node_selected(self, name: str) -> None:

@@ -57,6 +57,7 @@ def take_screenshot(
     from PySide6.QtGui import QAction
 
     from ..formats.frames import frame_steps, gif_bytes
+    from ..model.runstate import Phase
     from ..safe_io import FileProblem, atomic_write_bytes
     from . import language, theme
     from .exports import GifRecorder
@@ -84,16 +85,16 @@ def take_screenshot(
 
     def wait(cond) -> bool:
         while not cond():
-            if deadline.hasExpired() or c.state in ("error", "engine_lost"):
+            if deadline.hasExpired() or c.state in (Phase.ERROR, Phase.ENGINE_LOST):
                 return False
             QTimer.singleShot(20, loop.quit)
             loop.exec()
         return True
 
-    ok = wait(lambda: c.state == "ready")
+    ok = wait(lambda: c.state == Phase.READY)
     if ok and steps > 0:
         c.start()
-        ok = wait(lambda: c.state in ("finished", "diverged"))
+        ok = wait(lambda: c.state in (Phase.FINISHED, Phase.DIVERGED))
         ok = ok and wait(lambda: c.nodes is not None and c.nodes.updates == c.updates)
     elif ok:
         ok = wait(lambda: c.nodes is not None)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, update_table
+from ..model.ending import EndReason
 from ..model.formatting import fmt_number, fmt_tensor
 from ..model.runstate import Control, Phase
 from ..model.session import MIN_LR
@@ -339,7 +340,7 @@ class TimeTravel(QObject):
 
     # -- the divergence coach -----------------------------------------------------------------
     def _on_ended(self, reason: str, _step: int) -> None:
-        if reason != "non_finite" or self.c.history is None:
+        if reason != EndReason.NON_FINITE or self.c.history is None:
             return
         h = self.c.history
         text = coach_text(h)

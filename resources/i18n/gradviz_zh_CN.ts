@@ -44,6 +44,37 @@
     </message>
 </context>
 <context>
+    <name>Codegen</name>
+    <message>
+        <source>L = loss</source>
+        <translation>L = loss</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned through ops.stop_gradient</source>
+        <translation>L = {L}：{z} 经 ops.stop_gradient 返回</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned through ops.stop_gradient</source>
+        <translation>L = {L}：{z} 经 ops.stop_gradient 返回</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned as auxiliary data (has_aux=True)</source>
+        <translation>L = {L}：{z} 作为辅助数据返回（has_aux=True）</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned as auxiliary data (has_aux=True)</source>
+        <translation>L = {L}：{z} 作为辅助数据返回（has_aux=True）</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} is returned and differentiated too</source>
+        <translation>L = {L}：{z} 被返回，并且同样参与求导</translation>
+    </message>
+    <message>
+        <source>L = {L}: {z} are returned and differentiated too</source>
+        <translation>L = {L}：{z} 被返回，并且同样参与求导</translation>
+    </message>
+</context>
+<context>
     <name>ControlPanel</name>
     <message>
         <source>PyNative</source>
@@ -52,18 +83,6 @@
     <message>
         <source>Graph (mindspore.jit)</source>
         <translation>静态图模式 (mindspore.jit)</translation>
-    </message>
-    <message>
-        <source>SGD</source>
-        <translation>SGD</translation>
-    </message>
-    <message>
-        <source>Momentum (0.9)</source>
-        <translation>Momentum（动量 0.9）</translation>
-    </message>
-    <message>
-        <source>Adam</source>
-        <translation>Adam</translation>
     </message>
     <message>
         <source>function_with_logits: the function returns the auxiliary outputs after the loss.
@@ -752,6 +771,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>计算图中没有可训练的 Parameter：没有可训练的内容</translation>
     </message>
     <message>
+        <source>attrs must map attribute names to numbers</source>
+        <translation>attrs 必须把属性名映射到数</translation>
+    </message>
+    <message>
+        <source>{kind} has no attribute {name}</source>
+        <translation>{kind} 没有属性 {name}</translation>
+    </message>
+    <message>
         <source>{node}: {problem}</source>
         <translation>{node}：{problem}</translation>
     </message>
@@ -1262,18 +1289,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <source>Nodes: values not computed yet</source>
         <translation>节点：尚未计算数值</translation>
     </message>
-    <message>
-        <source>L = loss: {z} is returned through ops.stop_gradient</source>
-        <translation>L = loss：{z} 经 ops.stop_gradient 返回</translation>
-    </message>
-    <message>
-        <source>L = loss: {z} is returned as auxiliary data (has_aux=True)</source>
-        <translation>L = loss：{z} 作为辅助数据返回（has_aux=True）</translation>
-    </message>
-    <message>
-        <source>L = loss + sum({z}): {z} is returned and differentiated too</source>
-        <translation>L = loss + sum({z})：{z} 被返回，并且同样参与求导</translation>
-    </message>
 </context>
 <context>
     <name>ModeCostTab</name>
@@ -1392,6 +1407,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 <context>
     <name>Ops</name>
     <message>
+        <source>{attr} must be a number from {low:g} to {high:g}, not {value}</source>
+        <translation>{attr} 必须是 {low:g} 到 {high:g} 之间的数，而不是 {value}</translation>
+    </message>
+    <message>
         <source>{a} has shape {sa} but {b} has shape {sb}</source>
         <translation>{a} 的形状是 {sa}，而 {b} 的形状是 {sb}</translation>
     </message>
@@ -1460,6 +1479,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>ops.relu(x)：max(x, 0)，逐元素计算。</translation>
     </message>
     <message>
+        <source>ops.leaky_relu(x, alpha): x where x &gt; 0, else alpha * x, element-wise.</source>
+        <translation>ops.leaky_relu(x, alpha)：x &gt; 0 处为 x，否则为 alpha * x，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>The slope where x is below 0.</source>
+        <translation>x 小于 0 处的斜率。</translation>
+    </message>
+    <message>
         <source>ops.sigmoid(x): 1 / (1 + e^-x), element-wise.</source>
         <translation>ops.sigmoid(x)：1 / (1 + e^-x)，逐元素计算。</translation>
     </message>
@@ -1498,6 +1525,21 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Marks a returned value: the first Output is the loss, later ones are auxiliary.</source>
         <translation>标记一个返回值：第一个 Output 是损失，其后的是辅助输出。</translation>
+    </message>
+</context>
+<context>
+    <name>Optimizers</name>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>Momentum ({momentum})</source>
+        <translation>Momentum（动量 {momentum}）</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
     </message>
 </context>
 <context>
@@ -1894,8 +1936,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>版本号必须是整数，实际为 {value}</translation>
     </message>
     <message>
-        <source>version {value} is not supported (this GradViz reads version {version})</source>
-        <translation>不支持版本 {value}（此 GradViz 读取版本 {version}）</translation>
+        <source>version {value} is not supported (this GradViz reads versions 1 to {version})</source>
+        <translation>不支持版本 {value}（此 GradViz 读取版本 1 到 {version}）</translation>
     </message>
     <message>
         <source>name must be text</source>
