@@ -286,6 +286,7 @@ def check_setup(win, step_id):
     assert p.note_kind == "" and not p.noteLabel.isVisible()
 
 
+@pytest.mark.real_engine
 def test_the_lesson_walks_the_tutorial_with_numpys_numbers(qtbot, win):
     p = win.lesson
     dock = win.findChild(QDockWidget, "lessonDock")
@@ -357,6 +358,7 @@ def test_the_lesson_walks_the_tutorial_with_numpys_numbers(qtbot, win):
     check_setup(win, "train")
 
 
+@pytest.mark.real_engine
 def test_entering_a_step_while_training_pauses_or_restarts_and_says_so(qtbot, win):
     p = win.lesson
     p.go(plan.index_of("train"))

@@ -127,6 +127,7 @@ def test_graph_edits_that_break_the_graph(qtbot, win, edit, expected):
 
 
 # -- engine faults ------------------------------------------------------------------------------
+@pytest.mark.real_engine
 def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, win):
     win.controller._send(msg.Fault("raise"))
     wait_state(qtbot, win, "error")
@@ -138,6 +139,7 @@ def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, wi
     qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
 
 
+@pytest.mark.real_engine
 def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
     before = snapshot(win)
     win.controls.maxStepsSpin.setValue(100000)
@@ -151,12 +153,14 @@ def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
     wait_state(qtbot, win, "ready", timeout=READY)
 
 
+@pytest.mark.real_engine
 def test_hung_engine_is_cancelled(qtbot, win):
     win.controller._send(msg.Fault("hang"))
     win.controller.cancel()
     wait_state(qtbot, win, "ready", timeout=READY)
 
 
+@pytest.mark.real_engine
 def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
     s = load_preset("tutorial")
     s.options.device = "GPU"
