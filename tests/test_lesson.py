@@ -24,6 +24,7 @@ from gradviz.model.session import Options
 from gradviz.ui.lesson_panel import BREAK
 from reference import grads_for, replay
 
+import standin
 from conftest import wait_nodes_at, wait_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -400,7 +401,7 @@ def _stored_window(qtbot, store_file):
     from gradviz.ui.persistence import AppStore
 
     store = AppStore(QSettings(str(store_file), QSettings.Format.IniFormat), store_file.parent / "data")
-    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard)
+    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard, make_client=standin.client)
     qtbot.addWidget(w)
     return w
 

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
+import standin
 from conftest import READY, alive, wait_state
 from gradviz.engine import protocol as msg
 from gradviz.model.presets import load_preset
@@ -212,7 +213,7 @@ def store(tmp_path):
 
 
 def _window(qtbot, store, answer=B.Cancel):
-    w = MainWindow(store=store, ask=lambda *a: answer)
+    w = MainWindow(store=store, ask=lambda *a: answer, make_client=standin.client)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
