@@ -30,13 +30,57 @@ def _delete_closed_widgets():
     gc.collect()
 
 
+class EnginePool:
+    """An engine process spawned ahead: the one a test takes has imported MindSpore while
+    earlier tests ran. The next is spawned when the test that took one is done (not while it
+    runs, whose engine would share the CPU with that import). The spare belongs to the pool,
+    not to a test."""
+
+    MODE, DEVICE = "pynative", "CPU"
+
+    def __init__(self):
+        self.spare = None  # (process, connection) from entry.spawn, not yet taken
+
+    def take(self):
+        from gradviz.engine import entry
+
+        started, self.spare = self.spare or entry.spawn(self.MODE, self.DEVICE), None
+        return started
+
+    def refill(self) -> None:
+        from gradviz.engine import entry
+
+        if self.spare is None:
+            self.spare = entry.spawn(self.MODE, self.DEVICE)
+
+    def owns(self, process) -> bool:
+        return self.spare is not None and process is self.spare[0]
+
+    def close(self) -> None:
+        if self.spare is not None:
+            process, conn = self.spare
+            self.spare = None
+            conn.close()
+            process.kill()
+            process.join(5)
+
+
+POOL = EnginePool()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_pool():
+    yield POOL
+    POOL.close()
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_threads_or_processes(request):
     before = {t.ident for t in threading.enumerate()}
     yield
     _delete_closed_widgets()
     leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
-    kids = multiprocessing.active_children()
+    kids = [p for p in multiprocessing.active_children() if not POOL.owns(p)]
     for p in kids:
         p.kill()
         p.join(5)
@@ -48,18 +92,29 @@ READY = 60_000  # ms: the engine process imports MindSpore first
 
 
 @pytest.fixture
-def win(qtbot):
+def win(qtbot, request):
+    """The app's window, ready to train: its engine is the stand-in (tests/standin.py), or with
+    the `real_engine` marker a real engine process (taken from the pool) and MindSpore."""
     from PySide6.QtCore import QTimer
 
+    from gradviz.engine import entry
     from gradviz.ui.main_window import MainWindow
 
-    w = MainWindow()
+    if request.node.get_closest_marker("real_engine"):
+        entry.hand_over(POOL.MODE, POOL.DEVICE, POOL.take())  # the window's engine client takes it
+        w = MainWindow()
+    else:
+        import standin
+
+        w = MainWindow(make_client=standin.client)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
     yield w
     w.close()
     assert not w.controller.engine_running
+    if request.node.get_closest_marker("real_engine"):
+        POOL.refill()  # for the next test that needs one
     active = [
         (t.parent().__class__.__name__, t.objectName(), t.interval()) for t in w.findChildren(QTimer) if t.isActive()
     ]

@@ -12,6 +12,7 @@ from gradviz.model.presets import load_preset
 from conftest import READY, wait_nodes_at, wait_state
 
 
+@pytest.mark.real_engine
 def test_opens_with_tutorial_ready_and_node_values(qtbot, win):
     assert win.controls.presetCombo.currentText() == "tutorial"
     assert win.controls.startButton.isEnabled() and win.controls.startButton.text() == "Start"
@@ -44,6 +45,7 @@ def test_opens_with_tutorial_ready_and_node_values(qtbot, win):
         assert win.findChild(object, name) is not None, name
 
 
+@pytest.mark.real_engine
 def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
@@ -72,6 +74,7 @@ def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
             np.testing.assert_array_equal(y, table[:, cols].T.reshape(-1))
 
 
+@pytest.mark.real_engine
 def test_aux_output_stop_gradient_and_has_aux_toggles(qtbot, win):
     c = win.controls
     assert not c.stopGradientCheck.isEnabled() and not c.hasAuxCheck.isEnabled()
@@ -97,6 +100,7 @@ def test_aux_output_stop_gradient_and_has_aux_toggles(qtbot, win):
     assert h.aux_layout.names == ["z"] and h.aux.shape == (1, 3)
 
 
+@pytest.mark.real_engine
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
 def test_start_pause_reset(qtbot, win, mode):
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData(mode))
@@ -151,6 +155,7 @@ def test_learning_rate_changes_mid_run(qtbot, win):
     assert np.allclose(p[-1] - p[-2], -0.5 * g[-2], rtol=1e-3, atol=1e-5)
 
 
+@pytest.mark.real_engine
 def test_linreg_runs_until_loss_target(qtbot, win):
     win.controls.presetCombo.setCurrentText("linreg")
     win.controls.presetCombo.activated.emit(win.controls.presetCombo.currentIndex())
@@ -234,6 +239,7 @@ def test_palette_add_delete_undo_redo(qtbot, win):
     assert any(e.dst.name == name for e in win.scene.edges)
 
 
+@pytest.mark.real_engine
 def test_device_combo_lists_every_device_and_disables_unavailable(qtbot, win):
     combo = win.controls.deviceCombo
     assert [combo.itemData(i) for i in range(combo.count())] == ["CPU", "GPU", "Ascend"]
@@ -242,6 +248,7 @@ def test_device_combo_lists_every_device_and_disables_unavailable(qtbot, win):
     assert not model.item(1).isEnabled() and "GPU" in model.item(1).toolTip()
 
 
+@pytest.mark.real_engine
 def test_close_while_running_stops_everything_quickly(qtbot, win):
     import time
 
@@ -255,6 +262,7 @@ def test_close_while_running_stops_everything_quickly(qtbot, win):
     assert not proc.is_alive() if hasattr(proc, "_popen") and proc._popen is not None else True
 
 
+@pytest.mark.real_engine
 def test_engine_crash_is_reported_and_reset_recovers(qtbot, win):
     win.controller._client.process.kill()
     wait_state(qtbot, win, "engine_lost")
@@ -266,6 +274,7 @@ def test_engine_crash_is_reported_and_reset_recovers(qtbot, win):
     assert win.controls.startButton.isEnabled()
 
 
+@pytest.mark.real_engine
 def test_graph_mode_first_step_compiles_and_can_be_cancelled(qtbot, win):
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     wait_state(qtbot, win, "ready")
@@ -368,6 +377,7 @@ def test_errors_show_in_the_banner_and_the_status_bar(qtbot, win):
     assert win.error_shown and win.statusBar().currentMessage() == "Something went wrong: details"
 
 
+@pytest.mark.real_engine
 def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
     """The mode is fixed per engine process; each runs on one core (devices.prepare_process)."""
     import os
@@ -409,6 +419,7 @@ def test_switching_mode_starts_an_engine_process_set_up_for_it(qtbot, win):
     assert "frontend_queue" not in threads
 
 
+@pytest.mark.real_engine
 def test_mlp_preset_trains_in_the_app(qtbot, win):
     from gradviz.model import numeric
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import standin
 from gradviz.cli import main
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.formats.records import HistoryWriter
@@ -758,7 +759,7 @@ def _window(qtbot, store):
 
     from gradviz.ui.main_window import MainWindow
 
-    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.No)
+    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.No, make_client=standin.client)
     qtbot.addWidget(w)
     return w
 

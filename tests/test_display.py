@@ -122,6 +122,7 @@ def _dots(item) -> tuple[list, list]:
     return list(x), list(y)
 
 
+@pytest.mark.real_engine
 def test_one_step_draws_every_sample_as_a_dot_until_there_are_many(qtbot, win):
     from gradviz.ui.plots import FEW_POINTS
 
@@ -196,6 +197,7 @@ def _banner_gone(win) -> bool:
     return not win.error_shown and not win.timeTravel.bar.coachBox.isVisible()
 
 
+@pytest.mark.real_engine
 def test_the_divergence_banner_belongs_to_the_run_that_diverged(qtbot, win):
     preset_lr = load_preset("linreg").options.lr
     _choose_preset(win, "linreg")
@@ -247,6 +249,7 @@ def test_the_divergence_banner_belongs_to_the_run_that_diverged(qtbot, win):
     assert rewound.args[0] < step and at_rewind == [True]
 
 
+@pytest.mark.real_engine
 def test_turning_stop_at_loss_off_after_it_ended_the_run_trains_on(qtbot, win):
     s = load_preset("linreg")
     _choose_preset(win, "linreg")
@@ -307,6 +310,7 @@ def test_lowering_max_steps_while_training_says_what_happened(qtbot, win):
     )
 
 
+@pytest.mark.real_engine
 def test_one_step_from_ready_says_one_step_was_done(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
@@ -358,6 +362,7 @@ def _scale(frames) -> float:
     return min(m * 10.0**e for e in range(-12, 12) for m in (1, 2, 5) if m * 10.0**e >= raw * (1 - 1e-9))
 
 
+@pytest.mark.real_engine
 def test_heat_maps_have_a_steady_symmetric_scale_and_a_colour_bar(qtbot, win):
     from gradviz.ui.heatmap import diverging_rgb
 

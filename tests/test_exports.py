@@ -165,6 +165,7 @@ def test_cosmetic_strokes_are_drawn_in_pixels_with_the_same_geometry():
 
 
 # -- in the window -------------------------------------------------------------------------------------
+@pytest.mark.real_engine
 def test_pictures_of_the_window_the_graph_and_every_plot(qtbot, win, tmp_path):
     train_to(qtbot, win, 5)
     ex = win.exports
@@ -220,6 +221,7 @@ def test_plot_context_menu_exports_svg_instead_of_pyqtgraphs_failing_exporter(qt
         assert ET.parse(path).getroot().tag == f"{SVG}svg"
 
 
+@pytest.mark.real_engine
 def test_csv_export_holds_the_history_and_agrees_with_numpy(qtbot, win, tmp_path):
     win.controls.auxOutputCheck.click()  # return z too: its elements get columns of their own
     qtbot.waitUntil(lambda: win.controller.state == "ready", timeout=30_000)
@@ -288,6 +290,7 @@ def test_animated_gif_of_the_run(qtbot, win, tmp_path):
     assert len(rec.steps) == 10 and rec.steps[0] == 1 and rec.steps[-1] == steps and rec.steps == sorted(set(rec.steps))
 
 
+@pytest.mark.real_engine
 def test_export_problems_are_said_and_lose_nothing(qtbot, win, tmp_path, denied, monkeypatch):
     ex = win.exports
     train_to(qtbot, win, 3)

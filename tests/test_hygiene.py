@@ -1,35 +1,29 @@
-"""Hygiene a contributor expects, enforced by the test command CI runs: ruff's lint and format
-checks, and the import contracts of pyproject.toml ([tool.importlinter]: the core never imports
-Qt nor the window, the window never imports MindSpore, the model sits below the engine and the
-formats). The tools come with the `test` extra; a missing one fails rather than skips, so the
-checks cannot silently disappear."""
+"""Hygiene a contributor expects, enforced by CI: `.ci/run` runs ruff's lint and format checks
+and the import contracts of pyproject.toml ([tool.importlinter]) as their own steps before
+pytest, and it runs the README's test command word for word."""
 
-import shutil
-import subprocess
-import sysconfig
+import re
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
+CHECKS = (".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/lint-imports")
+PYTEST = ".venv/bin/python -m pytest"
 
 
-def _run(tool: str, *args: str) -> subprocess.CompletedProcess:
-    exe = shutil.which(tool, path=sysconfig.get_path("scripts"))
-    assert exe, f"{tool} is not installed next to this Python: pip install -e '.[test]'"
-    return subprocess.run([exe, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+def _ci_command() -> str:
+    lines = [s for s in (ROOT / ".ci" / "run").read_text().splitlines() if s.startswith("python3 -m venv")]
+    assert len(lines) == 1, lines
+    return lines[0]
 
 
-def test_ruff_lint():
-    r = _run("ruff", "check", "--no-cache", "--output-format", "concise", ".")
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_ci_runs_the_readme_command():
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(r"^" + re.escape(_ci_command()) + r"$", readme, re.MULTILINE), "README and .ci/run differ"
 
 
-def test_ruff_format():
-    r = _run("ruff", "format", "--no-cache", "--check", ".")
-    assert r.returncode == 0, r.stdout + r.stderr
-
-
-def test_import_contracts():
-    r = _run("lint-imports", "--no-cache", "--no-logo")
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "0 broken" in r.stdout, r.stdout
+def test_lint_and_import_contracts_run_before_pytest():
+    steps = _ci_command().split(" && ")
+    assert steps[-1] == PYTEST
+    for check in CHECKS:
+        assert check in steps, check
+        assert steps.index(check) < steps.index(PYTEST), check

@@ -251,6 +251,7 @@ def _english_left(texts, allowed: set[str]) -> list[str]:
     return sorted(set(out))
 
 
+@pytest.mark.real_engine
 def test_the_window_in_chinese_leaves_no_english_and_switches_back_exactly(qtbot, zh, win, tmp_path):
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QAction

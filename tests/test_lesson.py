@@ -24,6 +24,7 @@ from gradviz.model.session import Options
 from gradviz.ui.lesson_panel import BREAK
 from reference import grads_for, replay
 
+import standin
 from conftest import wait_nodes_at, wait_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -286,6 +287,7 @@ def check_setup(win, step_id):
     assert p.note_kind == "" and not p.noteLabel.isVisible()
 
 
+@pytest.mark.real_engine
 def test_the_lesson_walks_the_tutorial_with_numpys_numbers(qtbot, win):
     p = win.lesson
     dock = win.findChild(QDockWidget, "lessonDock")
@@ -357,6 +359,7 @@ def test_the_lesson_walks_the_tutorial_with_numpys_numbers(qtbot, win):
     check_setup(win, "train")
 
 
+@pytest.mark.real_engine
 def test_entering_a_step_while_training_pauses_or_restarts_and_says_so(qtbot, win):
     p = win.lesson
     p.go(plan.index_of("train"))
@@ -398,7 +401,7 @@ def _stored_window(qtbot, store_file):
     from gradviz.ui.persistence import AppStore
 
     store = AppStore(QSettings(str(store_file), QSettings.Format.IniFormat), store_file.parent / "data")
-    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard)
+    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard, make_client=standin.client)
     qtbot.addWidget(w)
     return w
 

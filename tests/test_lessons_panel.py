@@ -62,6 +62,7 @@ def check_training_matches_numpy(win, session, n):
             np.testing.assert_allclose(grads[p], g[p], rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.real_engine
 def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     s = load_preset("tutorial")
     steps(qtbot, win, 2)
@@ -95,6 +96,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     check_training_matches_numpy(win, s, 4)
 
 
+@pytest.mark.real_engine
 def test_variants_say_why_not_with_one_output(qtbot, win):
     load(qtbot, win, load_preset("linreg"))
     show_lessons(win, win.lessons.variants)
@@ -104,6 +106,7 @@ def test_variants_say_why_not_with_one_output(qtbot, win):
     assert "only one Output" in tab.task.status.text()
 
 
+@pytest.mark.real_engine
 def test_variants_of_an_edited_graph(qtbot, win):
     """linreg with its prediction returned as a second output: the +1 per element of pred."""
     s = load_preset("linreg")
@@ -124,6 +127,7 @@ def test_variants_of_an_edited_graph(qtbot, win):
     assert "sum(pred)" in m.why
 
 
+@pytest.mark.real_engine
 @pytest.mark.parametrize("preset", ["tutorial", "mlp"])
 def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     s = load_preset(preset)
@@ -154,6 +158,7 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     check_training_matches_numpy(win, s, 4)
 
 
+@pytest.mark.real_engine
 def test_mode_cost_measures_both_modes(qtbot, win):
     tab = win.lessons.modecost
     show_lessons(win, tab)
@@ -173,6 +178,7 @@ def test_mode_cost_measures_both_modes(qtbot, win):
     check_training_matches_numpy(win, load_preset("tutorial"), 2)
 
 
+@pytest.mark.real_engine
 def test_landscape_over_two_elements_with_the_path_live(qtbot, win):
     s = load_preset("linreg")
     load(qtbot, win, s)
@@ -205,6 +211,7 @@ def test_landscape_over_two_elements_with_the_path_live(qtbot, win):
         assert y[k - 1] == pytest.approx(params["bias"][1], rel=1e-5)
 
 
+@pytest.mark.real_engine
 def test_landscape_directions_on_the_tutorial_and_cancel(qtbot, win):
     tab = win.lessons.landscape
     show_lessons(win, tab)
@@ -242,6 +249,7 @@ def test_landscape_directions_on_the_tutorial_and_cancel(qtbot, win):
     check_training_matches_numpy(win, s, 3)
 
 
+@pytest.mark.real_engine
 def test_a_reset_drops_a_task_in_flight(qtbot, win):
     tab = win.lessons.landscape
     show_lessons(win, tab)
@@ -259,6 +267,7 @@ def test_a_reset_drops_a_task_in_flight(qtbot, win):
     check_training_matches_numpy(win, load_preset("tutorial"), 1)
 
 
+@pytest.mark.real_engine
 def test_graph_mode_trains_on_after_a_variant_computation(qtbot, win):
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     wait_state(qtbot, win, "ready", timeout=TASK)
@@ -270,6 +279,7 @@ def test_graph_mode_trains_on_after_a_variant_computation(qtbot, win):
     check_training_matches_numpy(win, load_preset("tutorial"), 4)
 
 
+@pytest.mark.real_engine
 def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot, win):
     """With PyTorch (the optional extra) the seed's linear regression from its MindSpore values
     ends at step 300 in both frameworks, as numpy's replay does; without it the tab says how to

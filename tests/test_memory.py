@@ -205,6 +205,7 @@ def test_an_opened_big_run_round_trips(tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.real_engine
 def test_big_trains_in_the_app_and_the_plots_say_what_they_show(qtbot, win):
     combo = win.controls.presetCombo
     combo.setCurrentText("big")

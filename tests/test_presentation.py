@@ -8,6 +8,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QKeySequence, QPen
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QDockWidget, QLabel, QTableWidget, QTabBar
 
+import standin
 from conftest import READY, wait_state
 from gradviz.model.presets import load_preset
 from gradviz.ui import graph_view, theme
@@ -29,7 +30,7 @@ def open_on(qtbot):
 
     def opener(size: str, session=None, ready: bool = False, store=None) -> MainWindow:
         s = _screen(size)
-        w = MainWindow(session, store=store)
+        w = MainWindow(session, store=store, make_client=standin.client)
         qtbot.addWidget(w)
         w.setScreen(s)
         w.move(s.availableGeometry().topLeft())

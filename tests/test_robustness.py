@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
+import standin
 from conftest import READY, alive, wait_state
 from gradviz.engine import protocol as msg
 from gradviz.model.presets import load_preset
@@ -127,6 +128,7 @@ def test_graph_edits_that_break_the_graph(qtbot, win, edit, expected):
 
 
 # -- engine faults ------------------------------------------------------------------------------
+@pytest.mark.real_engine
 def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, win):
     win.controller._send(msg.Fault("raise"))
     wait_state(qtbot, win, "error")
@@ -138,6 +140,7 @@ def test_exception_in_the_engine_reaches_the_window_and_reset_recovers(qtbot, wi
     qtbot.waitUntil(lambda: win.controller.step_count == 1, timeout=30_000)
 
 
+@pytest.mark.real_engine
 def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
     before = snapshot(win)
     win.controls.maxStepsSpin.setValue(100000)
@@ -151,12 +154,14 @@ def test_engine_exit_mid_run_keeps_the_session(qtbot, win):
     wait_state(qtbot, win, "ready", timeout=READY)
 
 
+@pytest.mark.real_engine
 def test_hung_engine_is_cancelled(qtbot, win):
     win.controller._send(msg.Fault("hang"))
     win.controller.cancel()
     wait_state(qtbot, win, "ready", timeout=READY)
 
 
+@pytest.mark.real_engine
 def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
     s = load_preset("tutorial")
     s.options.device = "GPU"
@@ -208,7 +213,7 @@ def store(tmp_path):
 
 
 def _window(qtbot, store, answer=B.Cancel):
-    w = MainWindow(store=store, ask=lambda *a: answer)
+    w = MainWindow(store=store, ask=lambda *a: answer, make_client=standin.client)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)

@@ -63,6 +63,7 @@ def test_shown_step_follows_the_nodes(qtbot, win):
     qtbot.waitUntil(lambda: gv.property("shownStep") == 0, timeout=30_000)
 
 
+@pytest.mark.real_engine
 def test_graph_mode_flat_out_refreshes_the_nodes_twice_a_second(qtbot, win):
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller._client.mode == "graph", timeout=60_000)
@@ -79,6 +80,7 @@ def test_graph_mode_flat_out_refreshes_the_nodes_twice_a_second(qtbot, win):
     wait_state(qtbot, win, "paused")
 
 
+@pytest.mark.real_engine
 def test_at_speed_5_every_steps_nodes_arrive(qtbot, win):
     win.controls.maxStepsSpin.setValue(6)
     win.controls.speedSpin.setValue(5.0)
@@ -93,6 +95,7 @@ def test_at_speed_5_every_steps_nodes_arrive(qtbot, win):
     assert set(range(1, 7)) <= set(seen)
 
 
+@pytest.mark.real_engine
 def test_the_why_is_drawn_for_each_variant(qtbot, win):
     """b's gradient as the sum of its parts with z returned, the Outputs' flows, the cut, the
     grey not-requested x and y, and the call lines, for the four variants."""
@@ -136,6 +139,7 @@ def test_the_why_is_drawn_for_each_variant(qtbot, win):
         assert fmt_values(b.grad) == "[" + ", ".join(fmt3(x) for x in g["b"]) + "]"
 
 
+@pytest.mark.real_engine
 def test_the_call_highlights_what_the_last_toggle_changed(qtbot, win):
     wait_nodes_at(qtbot, win, 0)
     win.controls.auxOutputCheck.click()

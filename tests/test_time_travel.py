@@ -52,6 +52,7 @@ def numpy_run(session, steps: int, lr_from: dict[int, float]):
     return out
 
 
+@pytest.mark.real_engine
 def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
     train_to(qtbot, win, 20)
     tt = win.timeTravel
@@ -94,6 +95,7 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
     assert tt.shown is None and tt.bar.slider.value() == 25
 
 
+@pytest.mark.real_engine
 def test_continue_with_unchanged_options_reproduces_the_run_exactly(qtbot, win):
     train_to(qtbot, win, 30)
     h = win.controller.history
@@ -109,6 +111,7 @@ def test_continue_with_unchanged_options_reproduces_the_run_exactly(qtbot, win):
     np.testing.assert_array_equal(y, original[1][10:])
 
 
+@pytest.mark.real_engine
 def test_continue_with_another_learning_rate_follows_numpy_and_reset_clears_the_branch(qtbot, win):
     train_to(qtbot, win, 20)
     h = win.controller.history
@@ -158,6 +161,7 @@ def _numpy_diagnosis(session, steps: int):
     return k, bad, cross
 
 
+@pytest.mark.real_engine
 def test_the_divergence_coach_explains_and_recovers_with_one_click(qtbot, win):
     win.files.load_preset("linreg")
     wait_state(qtbot, win, "ready")
@@ -251,6 +255,7 @@ def test_a_ratio_that_crosses_later_is_found_where_numpy_finds_it():
     assert h.n == 23 and first_ratio_above(h) is None
 
 
+@pytest.mark.real_engine
 def test_exports_write_what_model_export_gives(qtbot, win, tmp_path, monkeypatch):
     for fw in ("mindspore", "pytorch"):
         out = tmp_path / f"{fw}.py"

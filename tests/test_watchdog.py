@@ -8,6 +8,7 @@ import signal
 import time
 
 import numpy as np
+import pytest
 from conftest import READY, alive, wait_nodes_at, wait_state
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
@@ -36,6 +37,7 @@ def _stop_and_wait_for_the_watchdog(qtbot, win, pid):
     return time.perf_counter() - t
 
 
+@pytest.mark.real_engine
 def test_a_stopped_engine_is_noticed_and_the_window_stays_responsive(qtbot, win):
     c = win.controller
     _train(qtbot, win)
@@ -79,6 +81,7 @@ def test_a_stopped_engine_is_noticed_and_the_window_stays_responsive(qtbot, win)
     np.testing.assert_allclose(h.params[-1] - h.params[-2], -0.0309 * h.grads[-2], rtol=1e-3, atol=1e-6)
 
 
+@pytest.mark.real_engine
 def test_restart_keeps_the_session_and_the_history(qtbot, win):
     c = win.controller
     win.controls.seedSpin.setValue(5)
@@ -104,6 +107,7 @@ def test_restart_keeps_the_session_and_the_history(qtbot, win):
     assert c.history.n == 0 and win.controls.startButton.isEnabled()
 
 
+@pytest.mark.real_engine
 def test_an_engine_error_offers_its_traceback(qtbot, win):
     win.controller._send(msg.Fault("raise"))
     wait_state(qtbot, win, "error")

@@ -34,7 +34,14 @@ def spawn(mode: str, device: str):
 def prestart(mode: str = "pynative", device: str = "CPU") -> None:
     """Spawn the engine process now, to be taken by the first engine client for (mode, device)."""
     discard()
-    _prestarted[(mode, device)] = spawn(mode, device)
+    hand_over(mode, device, spawn(mode, device))
+
+
+def hand_over(mode: str, device: str, started) -> None:
+    """Give a (process, connection) that spawn() made earlier to the next engine client for
+    (mode, device), as prestart() does (the test suite spawns its engines ahead)."""
+    discard()
+    _prestarted[(mode, device)] = started
 
 
 def take(mode: str, device: str):

@@ -68,8 +68,9 @@ class Outbox:
 
 
 class Server:
-    def __init__(self, conn, outbox: Outbox | None = None):
+    def __init__(self, conn, outbox: Outbox | None = None, make_engine=None):
         self.conn = conn
+        self.make_engine = make_engine  # Session -> an Engine (None: trainer.Engine, MindSpore)
         self.outbox = outbox or Outbox(conn)
         self.engine = None
         self.run_id = 0
@@ -274,7 +275,6 @@ class Server:
     def build(self, run_id: int, session_dict: dict) -> None:
         from ..model.session import Session, SessionError
         from .devices import current_device, prepared_for
-        from .trainer import Engine, cell_attributes
 
         if self.engine is not None:
             self.engine.close()
@@ -289,7 +289,10 @@ class Server:
             )
         self.speed = float(session.options.speed)
         try:
-            self.engine = e = Engine(session)
+            make = self.make_engine
+            if make is None:
+                from .trainer import Engine as make
+            self.engine = e = make(session)
             if self.history_budget is not None:
                 e.checkpoints.fit_history_budget(self.history_budget)
         finally:
@@ -303,7 +306,7 @@ class Server:
             inputs={n: e.initial[n] for n in e.program.input_names},
             params=e.current_params(),
             shapes={k: list(v) for k, v in e.shapes.items()},
-            cell_attributes=cell_attributes([p.name for p in session.graph.parameters()]),
+            cell_attributes=e.cell_attributes,
         )
         self.send(msg.Built(run_id, info))
         self.send_nodes()

@@ -194,7 +194,8 @@ class Engine:
         g: Graph = self.session.graph
         o: Options = self.session.options
         self.shapes = g.check()
-        self.program = generate(g, o, cell_attributes([p.name for p in g.parameters()]))
+        self.cell_attributes = cell_attributes([p.name for p in g.parameters()])  # the `cell` API's names
+        self.program = generate(g, o, self.cell_attributes)
         init = initial_values(g, o.seed)
         self.initial = init
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]

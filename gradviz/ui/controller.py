@@ -49,8 +49,9 @@ class TrainingController(QObject):
     pastNodes = Signal(object)  # protocol.NodesAt: the nodes at a past step (time travel)
     rewound = Signal(int)  # the run went back to before this step; the history keeps those before it
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, make_client=None):
         super().__init__(parent)
+        self._make_client = make_client or EngineClient  # (mode, device) -> an EngineClient
         self.run = RunState()
         self.devices: dict[str, tuple[bool, str]] = {}
         self.engine_device: str | None = None  # the device the engine process is fixed to
@@ -101,7 +102,7 @@ class TrainingController(QObject):
         o = self.session.options if self.session is not None else None
         mode = mode or (o.mode if o else "pynative")
         device = device or (o.device if o else "CPU")
-        self._client = EngineClient(mode, device)
+        self._client = self._make_client(mode, device)
         self.engine_device = None
         self._apply(Event.LAUNCH)
         self._timer.start()

@@ -21,10 +21,11 @@ OUTBOX_LIMIT = 256  # commands waiting to be sent; past this, send() refuses (th
 
 
 class EngineClient:
-    def __init__(self, mode: str = "pynative", device: str = "CPU"):
+    def __init__(self, mode: str = "pynative", device: str = "CPU", started=None):
         self.mode, self.device = mode, device  # what the process is set up for (devices.prepare_process)
-        # the process the app spawned first thing at launch, if it suits; else a fresh one
-        self.process, self._conn = entry.take(mode, device) or entry.spawn(mode, device)
+        # `started` (process, connection) if given; else the process the app spawned first thing
+        # at launch, if it suits; else a fresh one
+        self.process, self._conn = started or entry.take(mode, device) or entry.spawn(mode, device)
         self.inbox: collections.deque = collections.deque()
         self.last_heard = time.monotonic()  # when a message last came (set by the reader)
         self._outbox: collections.deque = collections.deque()

@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
     keeps recent files, autosaves, and asks before discarding unsaved changes; without one
     (tests, screenshots) it opens the tutorial and never asks."""
 
-    def __init__(self, session: Session | None = None, store: AppStore | None = None, ask=None):
+    def __init__(self, session: Session | None = None, store: AppStore | None = None, ask=None, make_client=None):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("GradViz: MindSpore autodiff, live"))
@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
             session, restored_from_autosave = self.files.startup_session()
         session = session or load_preset("tutorial")
         # the engine process imports MindSpore (the longest part of start-up): start it before building the widgets
-        self.controller = TrainingController(self)
+        self.controller = TrainingController(self, make_client)  # make_client: the engine client's factory
         self.controller.start_engine(session.options.mode, session.options.device)
         self.document = SessionDocument(session, self)
         self._built_key: str | None = None
