@@ -2044,6 +2044,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>无法打开会话。{problem}</translation>
     </message>
     <message>
+        <source>Could not open the session {path}: not enough memory</source>
+        <translation>无法打开会话 {path}：内存不足</translation>
+    </message>
+    <message>
+        <source>Could not open the session {path}: {error}</source>
+        <translation>无法打开会话 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Opening the session {path}…</source>
+        <translation>正在打开会话 {path}…</translation>
+    </message>
+    <message>
         <source>Could not save the session. {problem}</source>
         <translation>无法保存会话。{problem}</translation>
     </message>
