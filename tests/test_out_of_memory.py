@@ -99,3 +99,15 @@ def test_an_unknown_error_counts_as_out_of_memory_only_when_the_memory_cannot_be
     server.fail(ValueError("shapes do not match"))
     (error,) = [m for m in server.conn.sent if isinstance(m, msg.Error)]
     assert error.message == "ValueError: shapes do not match"
+
+
+def test_the_window_says_it_in_its_language(qtbot, win):
+    from gradviz.engine.memory import out_of_memory
+    from gradviz.ui import language
+
+    language.set_language("zh_CN")
+    try:
+        win.controller.errorOccurred.emit(out_of_memory(3 << 30, 256 << 20, "MemoryError: x"), "")
+        assert win.errorBanner.text().startswith("⚠ 引擎内存不足（MemoryError: x）。这个图训练一步大约需要 3.0 GB")
+    finally:
+        language.set_language("en")
