@@ -37,6 +37,17 @@ def open_window(argv: list[str] | None = None):
     return app, w
 
 
+EXIT_NO_WINDOW = 1
+
+
 def launch(argv: list[str] | None = None) -> int:
+    # before the engine process and Qt: where Qt's window cannot open, Qt aborts the process
+    # with a misleading message; this says what is missing and how to install it
+    from .platform_check import window_problem
+
+    problem = window_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_NO_WINDOW
     app, _window = open_window(argv)
     return app.exec()

@@ -133,9 +133,15 @@ def read_bytes(
         os.close(fd)
 
 
-def read_text_file(path: str | os.PathLike, max_bytes: int) -> tuple[str, str]:
-    """(text, name for messages) of a UTF-8 regular file; FileProblem says what is wrong."""
-    raw = read_bytes(path, max_bytes)
+def read_text_file(
+    path: str | os.PathLike,
+    max_bytes: int,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[str, str]:
+    """(text, name for messages) of a UTF-8 regular file; FileProblem says what is wrong
+    (progress and cancelled as for read_bytes)."""
+    raw = read_bytes(path, max_bytes, progress, cancelled)
     where = show_path(path)
     try:
         return raw.decode("utf-8"), where

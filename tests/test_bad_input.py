@@ -698,7 +698,7 @@ def test_bad_runs_in_the_window_leave_the_document_and_show_plain_text(qtbot, wi
     # text from a file is shown as text, never as HTML, and never widens the window
     p = tmp_path / "<h1>big<img width=20000 src=x>.json"
     p.write_text("{")
-    win.files.open_session_file(str(p))
+    _finish(qtbot, win.files.open_session_file(str(p)))
     assert win.errorBanner.textFormat() == Qt.TextFormat.PlainText and "<img width=20000" in win.errorBanner.text()
     qtbot.wait(50)
     assert win.width() == width and win.document.session.to_json() == before
@@ -711,7 +711,9 @@ def test_fifo_and_device_as_a_run_or_session_do_not_block(qtbot, win, tmp_path):
     for path, expected in ((fifo, "is a named pipe"), ("/dev/zero", "is a device"), (tmp_path, "is a folder")):
         job = _finish(qtbot, win.files.open_history_file(str(path)))
         assert expected in win.errorBanner.text() and job.error is not None
-        assert not win.files.open_session_file(str(path)) and expected in win.errorBanner.text()
+        win.dismiss_error()
+        assert _finish(qtbot, win.files.open_session_file(str(path))).error is not None
+        assert expected in win.errorBanner.text()
     assert win.document.session.to_json() == before
 
 
@@ -738,7 +740,7 @@ def test_a_huge_session_name_neither_crashes_nor_widens(qtbot, win, tmp_path):
     p.write_text(json.dumps(d))
     width = win.width()
     win.document.path = None
-    assert win.files.open_session_file(str(p))
+    assert _finish(qtbot, win.files.open_session_file(str(p))).error is None
     win.document.path = None
     win._update_title()
     qtbot.wait(50)

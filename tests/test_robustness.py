@@ -4,9 +4,10 @@ nothing is lost (the session being edited stays as it was)."""
 import json
 import time
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 import standin
 from conftest import READY, alive, wait_state
@@ -44,7 +45,7 @@ def test_bad_session_files_table(qtbot, win, tmp_path):
         elif text is not None:
             p.write_text(text)
         win.dismiss_error()
-        assert not win.files.open_session_file(str(p)), name
+        assert finish(qtbot, win.files.open_session_file(str(p))).error is not None, name
         msg = win.errorBanner.text()
         assert win.error_shown and str(p) in msg and expected in msg, (name, msg)
         assert snapshot(win) == before, name
@@ -167,7 +168,7 @@ def test_unavailable_device_in_a_session_is_explained(qtbot, win, tmp_path):
     s.options.device = "GPU"
     p = tmp_path / "gpu.json"
     save_session(s, p)
-    assert win.files.open_session_file(str(p))
+    assert finish(qtbot, win.files.open_session_file(str(p))).error is None
     wait_state(qtbot, win, "error", timeout=READY)
     assert "GPU is not available" in win.errorBanner.text()
     assert win.document.options.device == "GPU"  # kept: the user chooses what to do
@@ -240,7 +241,7 @@ def test_save_open_and_recent_files(qtbot, store, tmp_path):
     assert w.files.save_session_file(str(p))
     assert not w.document.modified and store.recent_files() == [str(p.resolve())]
     w.files.load_preset("linreg")
-    assert w.files.open_session_file(str(p)) and w.document.options.seed == 11
+    assert finish(qtbot, w.files.open_session_file(str(p))).error is None and w.document.options.seed == 11
     w.close()
 
 
@@ -309,3 +310,50 @@ def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
     p.write_text("\n".join(lines[:3] + [lines[3][:40]]) + "\n")
     assert finish(qtbot, win.files.open_history_file(str(p))).error is not None
     assert "line 4" in win.errorBanner.text()
+
+
+def _huge_session(path, side: int = 1000) -> None:
+    """A valid session whose Parameter w holds side x side values given one by one (the
+    tutorial graph otherwise)."""
+    d = load_preset("tutorial").to_dict()
+    for n in d["graph"]["nodes"]:
+        if n["name"] == "x":
+            n["shape"] = [side]
+        if n["name"] in ("y", "b"):
+            n["shape"] = [side]
+        if n["name"] == "w":
+            n.update(shape=[side, side], init="values", values="@")
+    row = "[" + ", ".join(["0.001"] * side) + "]"
+    path.write_text(json.dumps(d).replace('"@"', "[" + ", ".join([row] * side) + "]"))
+
+
+def test_a_huge_session_opens_off_the_gui_thread_with_progress_and_cancel(qtbot, win, tmp_path):
+    from gradviz.ui.jobs import FileJob
+
+    p = tmp_path / "huge.json"
+    _huge_session(p)
+    before = snapshot(win)
+    # Cancel: nothing changes, and the status bar says so
+    job = win.files.open_session_file(str(p))
+    assert isinstance(job, FileJob) and not job.done  # the window goes on while it is read
+    jobs, ticks = [job], []  # ticks: whether the job then in flight was done, at each timer tick
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(jobs[-1].done))
+    timer.start(10)
+    try:
+        qtbot.waitUntil(lambda: job.dialog is None or job.dialog.value() > 0, timeout=60_000)
+        assert job.dialog.objectName() == "fileProgress"
+        qtbot.mouseClick(job.dialog.findChild(QPushButton), Qt.MouseButton.LeftButton)  # Cancel
+        finish(qtbot, job)
+        assert type(job.error).__name__ == "Cancelled" and "cancelled" in win.statusBar().currentMessage()
+        assert snapshot(win) == before and False in ticks  # the GUI thread ran meanwhile
+        # opened to the end: the session is replaced, its values as written
+        ticks.clear()
+        jobs.append(win.files.open_session_file(str(p)))
+        job = finish(qtbot, jobs[-1])
+        assert job.error is None and ticks.count(False) >= 3
+    finally:
+        timer.stop()
+    w = win.document.graph["w"]
+    assert np.array_equal(np.asarray(w.values, np.float64), np.full((1000, 1000), 0.001))
+    assert win.document.path == str(p) and not win.document.modified

@@ -23,7 +23,10 @@ import numpy as np
 from ..i18n import Msg, message
 from ..model.ending import EndReason
 from ..model.options import OPTIONS
+from ..model.history import DEFAULT_BUDGET
 from . import protocol as msg
+from .checkpoints import BUDGET_SHARE
+from .memory import out_of_memory, ran_out_of_memory, step_bytes
 from .training import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
@@ -83,6 +86,7 @@ class Server:
         self.end_reason: EndReason | None = None
         self.deferred: list = []  # commands that came while a task ran, handled after it
         self.history_budget: int | None = None  # SetHistoryBudget: bounds the kept training states
+        self.session = None  # the session built last (an error names what it needs)
         self._reset_batch()
 
     def _reset_batch(self):
@@ -270,7 +274,13 @@ class Server:
         self.running = False
         self.flush()
         detail = "".join(traceback.format_exception(e))  # the whole traceback, for the details view
-        self.send(msg.Error(self.run_id, describe(e), detail))
+        text = describe(e)
+        if self.session is not None:
+            need = step_bytes(self.session)
+            if ran_out_of_memory(e, need):
+                budget = DEFAULT_BUDGET if self.history_budget is None else self.history_budget
+                text = out_of_memory(need, budget // BUDGET_SHARE, text)
+        self.send(msg.Error(self.run_id, text, detail))
 
     def build(self, run_id: int, session_dict: dict) -> None:
         from ..model.session import Session, SessionError
@@ -280,7 +290,7 @@ class Server:
             self.engine.close()
         self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
-        session = Session.from_dict(session_dict)
+        session = self.session = Session.from_dict(session_dict)
         profile = prepared_for()
         if profile is not None and profile != (session.options.mode, session.options.device):
             raise SessionError(

@@ -6,10 +6,10 @@ without starting a runtime. Every problem names the node and the rule it breaks.
 
 from __future__ import annotations
 
-import copy
 import keyword
 import math
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -94,6 +94,16 @@ class Node:
         return d
 
 
+def copy_values(v: Any, depth: int) -> Any:
+    """A copy of `depth` levels of nested lists of numbers (a node's values, `depth` its number
+    of axes), the innermost sliced whole; the numbers themselves are immutable."""
+    if not isinstance(v, list):
+        return v
+    if depth <= 1:
+        return v[:]
+    return [copy_values(x, depth - 1) for x in v]
+
+
 def numel(shape: tuple[int, ...]) -> int:
     return int(math.prod(shape)) if shape else 1
 
@@ -127,7 +137,10 @@ class Graph:
         return [n.name for n in self.nodes]
 
     def copy(self) -> Graph:
-        return Graph(copy.deepcopy(self.nodes))
+        # field by field: copy.deepcopy walks every value one by one, slowly, on the GUI thread
+        return Graph(
+            [replace(n, inputs=dict(n.inputs), values=copy_values(n.values, len(n.shape))) for n in self.nodes]
+        )
 
     def inputs(self) -> list[Node]:
         return [n for n in self.nodes if n.kind == "Input"]
@@ -433,18 +446,45 @@ def check_source(n: Node) -> str | None:
     if n.init not in INITS:
         return unknown_init(n.init)
     if n.init == "values":
-        try:
-            arr = np.asarray(n.values, dtype=np.float64)
-        except (TypeError, ValueError, OverflowError):
-            return Msg("Graph", "values must be numbers")
-        if arr.shape != tuple(n.shape):
-            return Msg("Graph", "values have shape {values} but the node's shape is {shape}").format(
-                values=shape_str(arr.shape), shape=shape_str(tuple(n.shape))
-            )
-        if not np.all(np.isfinite(arr)):
-            return Msg("Graph", "values must be finite numbers (no NaN or infinity)")
-        if np.any(np.abs(arr) > 3.0e38):
-            return Msg("Graph", "values are too large for float32")
+        return _checked_values(n.values, tuple(n.shape))
+    return None
+
+
+# The last values lists checked, by identity, with their verdict: the window asks for the
+# graph's problems many times per edit, and converting a million values each time froze it.
+# Values lists are replaced by edits, never changed in place, so a list once checked stays so.
+_CHECKED: dict[int, tuple[Any, tuple[int, ...], str | None]] = {}
+_CHECKED_LOCK = threading.Lock()
+CHECKED_KEPT = 8
+
+
+def _checked_values(values: Any, shape: tuple[int, ...]) -> str | None:
+    with _CHECKED_LOCK:
+        hit = _CHECKED.get(id(values))
+    if hit is not None and hit[0] is values and hit[1] == shape:
+        return hit[2]
+    verdict = _check_values(values, shape)
+    if isinstance(values, list):
+        with _CHECKED_LOCK:
+            while len(_CHECKED) >= CHECKED_KEPT:
+                del _CHECKED[next(iter(_CHECKED))]
+            _CHECKED[id(values)] = (values, shape, verdict)
+    return verdict
+
+
+def _check_values(values: Any, shape: tuple[int, ...]) -> str | None:
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return Msg("Graph", "values must be numbers")
+    if arr.shape != shape:
+        return Msg("Graph", "values have shape {values} but the node's shape is {shape}").format(
+            values=shape_str(arr.shape), shape=shape_str(shape)
+        )
+    if not np.all(np.isfinite(arr)):
+        return Msg("Graph", "values must be finite numbers (no NaN or infinity)")
+    if np.any(np.abs(arr) > 3.0e38):
+        return Msg("Graph", "values are too large for float32")
     return None
 
 

@@ -11,7 +11,6 @@ computed (`figures`), never written here. Texts are marked for Qt's translation 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from functools import cache
 
@@ -451,10 +450,10 @@ def setup_options(step: Step) -> dict:
     return dict(_setup(step.id)[1])
 
 
-def _structure(graph: Graph) -> str:
-    """The graph without node positions (moving a node changes no step), as text."""
-    nodes = graph.to_dict()["nodes"]
-    return json.dumps([{k: v for k, v in n.items() if k != "pos"} for n in nodes], sort_keys=True)
+def _structure(graph: Graph) -> list[dict]:
+    """The graph without node positions (moving a node changes no step), compared with ==
+    (as text, a session with a million values was written out on every edit)."""
+    return [{k: v for k, v in n.items() if k != "pos"} for n in graph.to_dict()["nodes"]]
 
 
 def same_graph(step: Step, session: Session) -> bool:

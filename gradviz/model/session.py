@@ -5,17 +5,19 @@ Loading checks everything and reports what is wrong with one error type, Session
 from __future__ import annotations
 
 import json
+import uuid
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
+from collections.abc import Callable
 from typing import Any
 
 from ..i18n import Msg, message
-from ..safe_io import FileProblem, atomic_write_text, read_text_file
+from ..safe_io import Cancelled, FileProblem, atomic_write_text, read_text_file
 from . import options
 from .options import _finite, _int, _short_repr
 from .formatting import quote, shorten
 from .graph import INITS, KINDS, MAX_NODES, PORTS, SOURCE_KINDS, Graph, Node, check_shape, shape_str, too_many_nodes
-from .graph import attr_problems, unknown_init
+from .graph import attr_problems, numel, unknown_init
 
 FORMAT = "gradviz-session"
 VERSION = 2  # 2: op attributes ("attrs"); version 1 files, which have none, are read as they are
@@ -86,12 +88,26 @@ class Session:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1)
+        """Indented, each node's values on one line: json writes indented text number by number
+        in Python, slowly, so the values are written apart by its compact C encoder and spliced in."""
+        d = self.to_dict()
+        token = f"gv-values-{uuid.uuid4().hex}-"
+        compact = {}
+        for i, n in enumerate(d["graph"]["nodes"]):
+            if n.get("values") is not None:
+                compact[f'"{token}{i}"'] = json.dumps(n["values"])
+                n["values"] = f"{token}{i}"
+        text = json.dumps(d, indent=1)
+        for key, values in compact.items():
+            text = text.replace(key, values, 1)
+        return text
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = Msg("Session", "session")) -> Session:
+    def from_dict(cls, data: Any, where: str = Msg("Session", "session"), watch=None) -> Session:
+        """The session in `data`, checked; watch(fraction), if given, hears how far the check of
+        the values is (and may raise to stop it)."""
         try:
-            return _parse_session(data, where)
+            return _parse_session(data, where, watch)
         except SessionError:
             raise
         except (OverflowError, TypeError, ValueError, RecursionError, AttributeError, KeyError) as e:
@@ -101,11 +117,14 @@ class Session:
 
     @classmethod
     def from_json(cls, text: str, where: str = Msg("Session", "session")) -> Session:
-        try:
-            data = json.loads(text, parse_constant=_reject_constant)
-        except (ValueError, RecursionError) as e:
-            raise SessionError(_at(where, Msg("Session", "not valid JSON ({error})").format(error=_short(e)))) from None
-        return cls.from_dict(data, where)
+        return cls.from_dict(_parse_json(text, where), where)
+
+
+def _parse_json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as e:
+        raise SessionError(_at(where, Msg("Session", "not valid JSON ({error})").format(error=_short(e)))) from None
 
 
 def _reject_constant(name: str) -> Any:
@@ -121,15 +140,37 @@ def _short(e: Exception) -> str:
     return shorten(str(e) or type(e).__name__, 120)
 
 
-def load_session(path: str | os.PathLike) -> Session:
-    """Read and check a session file; SessionError names the file and the problem."""
+def load_session(
+    path: str | os.PathLike,
+    progress: Callable[[float], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Session:
+    """Read and check a session file; SessionError names the file and the problem.
+
+    On a worker thread (the window's): progress(fraction) says how far it is (reading is the
+    first half, checking the values the last part), and Cancelled is raised once cancelled()
+    says so, between chunks of the file and of the values (not while the JSON is parsed)."""
+    report = progress or (lambda _fraction: None)
+    stop = cancelled or (lambda: False)
+
+    def check(fraction: float) -> None:
+        if stop():
+            raise Cancelled()
+        report(fraction)
+
     try:
-        text, where = read_text_file(path, MAX_FILE_BYTES)
+        text, where = read_text_file(path, MAX_FILE_BYTES, lambda done, total: report(0.5 * done / total), stop)
     except FileProblem as e:
         raise SessionError(message(e)) from None
     if not text.strip():
         raise SessionError(_at(where, Msg("Session", "the file is empty")))
-    return Session.from_json(text, where)
+    check(0.5)
+    data = _parse_json(text, where)
+    del text
+    check(0.7)
+    session = Session.from_dict(data, where, lambda fraction: check(0.7 + 0.3 * fraction))
+    check(1.0)
+    return session
 
 
 def save_session(session: Session, path: str | os.PathLike) -> None:
@@ -138,7 +179,7 @@ def save_session(session: Session, path: str | os.PathLike) -> None:
 
 
 # -- parsing ----------------------------------------------------------------------------------
-def _parse_session(data: Any, where: str) -> Session:
+def _parse_session(data: Any, where: str, watch=None) -> Session:
     if not isinstance(data, dict):
         raise SessionError(
             _at(where, Msg("Session", "expected a JSON object, found {type}").format(type=type(data).__name__))
@@ -167,7 +208,7 @@ def _parse_session(data: Any, where: str) -> Session:
     name = data.get("name", "untitled")
     if not isinstance(name, str):
         raise SessionError(_at(where, Msg("Session", "name must be text")))
-    graph = _parse_graph(data.get("graph"), where)
+    graph = _parse_graph(data.get("graph"), where, watch)
     options = _parse_options(data.get("options", {}), where)
     session = Session(graph, options, name[:200])
     problems = session.problems()
@@ -182,19 +223,32 @@ def _parse_session(data: Any, where: str) -> Session:
     return session
 
 
-def _parse_graph(g: Any, where: str) -> Graph:
+def _parse_graph(g: Any, where: str, watch=None) -> Graph:
     if not isinstance(g, dict) or not isinstance(g.get("nodes"), list):
         raise SessionError(_at(where, Msg("Session", '"graph" must be an object with a list of "nodes"')))
     raw_nodes = g["nodes"]
     if len(raw_nodes) > MAX_NODES:
         raise SessionError(_at(where, too_many_nodes(len(raw_nodes))))
+    tick = None
+    if watch is not None:  # how far, as values checked of the values the shapes declare
+        total = sum(
+            numel(tuple(d["shape"]))
+            for d in raw_nodes
+            if isinstance(d, dict) and d.get("init") == "values" and check_shape(d.get("shape")) is None
+        )
+        done = [0]
+
+        def tick(n: int) -> None:
+            done[0] += n
+            watch(min(1.0, done[0] / max(total, 1)))
+
     nodes = []
     for i, d in enumerate(raw_nodes):
-        nodes.append(_parse_node(d, _at(where, Msg("Session", "node {n}").format(n=i + 1))))
+        nodes.append(_parse_node(d, _at(where, Msg("Session", "node {n}").format(n=i + 1)), tick))
     return Graph(nodes)
 
 
-def _parse_node(d: Any, where: str) -> Node:
+def _parse_node(d: Any, where: str, tick=None) -> Node:
     if not isinstance(d, dict):
         raise SessionError(Msg("Session", "{where} must be an object").format(where=where))
     name, kind = d.get("name"), d.get("kind")
@@ -226,7 +280,7 @@ def _parse_node(d: Any, where: str) -> Node:
         node.init = init
         if init == "values":
             node.values = d.get("values")
-            _check_values(node.values, node.shape, where)
+            _check_values(node.values, node.shape, where, tick)
         rg = d.get("requires_grad", True)
         if not isinstance(rg, bool):
             raise SessionError(_at(where, Msg("Session", "requires_grad must be true or false")))
@@ -254,11 +308,19 @@ def _parse_node(d: Any, where: str) -> Node:
     return node
 
 
-def _check_values(values: Any, shape: tuple[int, ...], where: str) -> None:
-    """Check nested-list values against the shape without building anything large first."""
+CHECK_CHUNK = 50_000  # values checked between two ticks (progress, and a chance to cancel)
+
+
+def _check_values(values: Any, shape: tuple[int, ...], where: str, tick=None) -> None:
+    """Check nested-list values against the shape without building anything large first;
+    tick(n), if given, is called after every n values checked."""
+    seen = [0]
 
     def walk(v: Any, dims: tuple[int, ...], path: str) -> None:
         if not dims:
+            seen[0] += 1
+            if tick is not None and seen[0] % CHECK_CHUNK == 0:
+                tick(CHECK_CHUNK)
             if not _finite(v):
                 raise SessionError(
                     _at(

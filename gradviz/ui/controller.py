@@ -43,7 +43,9 @@ class TrainingController(QObject):
     ticked = Signal()  # new history data this tick
     nodesChanged = Signal(object)  # protocol.Nodes
     ended = Signal(str, int)  # reason, last step
-    errorOccurred = Signal(str, str)  # message, details (a traceback, or "")
+    # message, details (a traceback, or ""); object, not str: a core Msg must reach the window
+    # whole, template and values, to be said in its language (a str signal passes English only)
+    errorOccurred = Signal(object, str)
     message = Signal(str)  # status-bar notes
     taskReplied = Signal(object)  # a lesson task's progress, result, failure or cancel (protocol.TASKS)
     pastNodes = Signal(object)  # protocol.NodesAt: the nodes at a past step (time travel)

@@ -48,20 +48,22 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.undo_stack = QUndoStack(self)
         self.path: str | None = None
-        self._saved = self.session.to_json()
+        self._saved = self.session.to_dict()
         self._was_modified = False
         self.graphChanged.connect(self._check_modified)
         self.optionsChanged.connect(self._check_modified)
 
     @property
     def modified(self) -> bool:
-        """Whether the session differs from what was last opened or saved."""
-        return self.session.to_json() != self._saved
+        """Whether the session differs from what was last opened or saved. Compared as dicts,
+        which share the values lists (edits replace them, never change them in place): the same
+        list is equal at once, where comparing JSON texts wrote every number twice."""
+        return self.session.to_dict() != self._saved
 
     def mark_saved(self, path: str | None = None) -> None:
         if path is not None:
             self.path = path
-        self._saved = self.session.to_json()
+        self._saved = self.session.to_dict()
         self._check_modified()
 
     def _check_modified(self, *_args) -> None:
@@ -82,7 +84,7 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.path = path
         self.undo_stack.clear()
-        self._saved = self.session.to_json()
+        self._saved = self.session.to_dict()
         self.sessionReplaced.emit()
         self.graphChanged.emit()
 

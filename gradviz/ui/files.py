@@ -2,8 +2,9 @@
 
 Asks before unsaved changes are discarded (only in the real app, which has a store), keeps the
 recent files, and reports every problem through the window's error banner: a file that cannot be
-opened leaves the current session untouched. Runs (any size) are opened and saved on a worker
-thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes nothing."""
+opened leaves the current session untouched. Sessions and runs (any size) are opened, and runs
+saved, on a worker thread with a progress dialog and Cancel (jobs.FileJob); cancelling changes
+nothing."""
 
 from __future__ import annotations
 
@@ -145,20 +146,29 @@ class SessionFiles(QObject):
         self.document.replace_session(session)
         QTimer.singleShot(0, self.w.graphView.fit)
 
-    def open_session_file(self, path: str) -> bool:
-        """Open a session; on any problem the current session is untouched and a message says why."""
+    def open_session_file(self, path: str) -> FileJob | None:
+        """Open a session, read and checked on a worker (a session may hold a million values);
+        on any problem, or Cancel, the current session is untouched and a message says why."""
         if not self.may_discard():
-            return False
-        try:
-            session = load_session(path)
-        except SessionError as e:
-            self.w.show_error(self.tr("Could not open the session. {problem}").format(problem=tr_msg(e)))
-            return False
-        self.w.forget_run()
-        self.document.replace_session(session, path)
-        self._remember(path)
-        QTimer.singleShot(0, self.w.graphView.fit)
-        return True
+            return None
+
+        def work(progress, cancelled):
+            return load_session(path, progress, cancelled)
+
+        def done(job: FileJob) -> None:
+            if not self._open_failed(
+                job,
+                path,
+                self.tr("Could not open the session. {problem}"),
+                self.tr("Could not open the session {path}: not enough memory"),
+                self.tr("Could not open the session {path}: {error}"),
+            ):
+                self.w.forget_run()
+                self.document.replace_session(job.result, path)
+                self._remember(path)
+                QTimer.singleShot(0, self.w.graphView.fit)
+
+        return self._job(self.tr("Opening the session {path}…").format(path=show_path(path, 80)), work, done)
 
     def save(self) -> bool:
         if self.document.path:
@@ -255,6 +265,19 @@ class SessionFiles(QObject):
 
         return self._job(self.tr("Saving the run to {path}…").format(path=show_path(path, 80)), work, done)
 
+    def _open_failed(self, job: FileJob, path: str, bad_file: str, no_memory: str, failed: str) -> bool:
+        """Say why opening `path` came to nothing (Cancel, a bad file, too little memory, anything
+        else), with these messages; False if it was opened."""
+        if isinstance(job.error, Cancelled):
+            self.w.statusBar().showMessage(self.tr("Opening cancelled: nothing was changed"), 6000)
+        elif isinstance(job.error, SessionError):
+            self.w.show_error(bad_file.format(problem=tr_msg(job.error)))
+        elif isinstance(job.error, MemoryError):
+            self.w.show_error(no_memory.format(path=show_path(path)))
+        elif job.error is not None:
+            self.w.show_error(failed.format(path=show_path(path), error=repr(job.error))[:300])
+        return job.error is not None
+
     def open_history_file(self, path: str) -> FileJob | None:
         """Open a run saved with its history: its session, and its plots as they were. Read and
         checked on a worker; on any problem, or Cancel, the current session stays as it was."""
@@ -265,21 +288,13 @@ class SessionFiles(QObject):
             return read_history(path, progress, cancelled)
 
         def done(job: FileJob) -> None:
-            if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage(self.tr("Opening cancelled: nothing was changed"), 6000)
-            elif isinstance(job.error, SessionError):
-                self.w.show_error(self.tr("Could not open the run. {problem}").format(problem=tr_msg(job.error)))
-            elif isinstance(job.error, MemoryError):
-                self.w.show_error(
-                    self.tr("Could not open the run {path}: not enough memory").format(path=show_path(path))
-                )
-            elif job.error is not None:
-                self.w.show_error(
-                    self.tr("Could not open the run {path}: {error}").format(
-                        path=show_path(path), error=repr(job.error)
-                    )[:300]
-                )
-            else:
+            if not self._open_failed(
+                job,
+                path,
+                self.tr("Could not open the run. {problem}"),
+                self.tr("Could not open the run {path}: not enough memory"),
+                self.tr("Could not open the run {path}: {error}"),
+            ):
                 session, layouts, arrays, reason = job.result
                 self.w.adopt_run(session, (layouts, arrays, reason))
 

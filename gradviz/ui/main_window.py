@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
@@ -63,15 +62,16 @@ NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
 )
 
 
-def _structure_key(session: Session) -> str:
-    """The session without node positions and live options: what a run is built from."""
+def _structure_key(session: Session) -> dict:
+    """The session without node positions and live options: what a run is built from, compared
+    with == (cheap where the values lists are the same ones, as they are after most edits)."""
     d = session.to_dict()
     for n in d["graph"]["nodes"]:
         n.pop("pos", None)
     for k in LIVE_OPTIONS:
         d["options"].pop(k, None)
     d.pop("name", None)
-    return json.dumps(d, sort_keys=True)
+    return d
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:
@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
         self.controller = TrainingController(self, make_client)  # make_client: the engine client's factory
         self.controller.start_engine(session.options.mode, session.options.device)
         self.document = SessionDocument(session, self)
-        self._built_key: str | None = None
+        self._built_key: dict | None = None
         self._closing = False
 
         # centre: error banner, palette and graph editor

@@ -322,6 +322,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <source>MindSpore could not be loaded: {error}</source>
         <translation>无法加载 MindSpore：{error}</translation>
     </message>
+    <message>
+        <source>The engine ran out of memory ({error}). This graph needs about {need} for one training step, and the training states kept for going back up to {kept} more (a quarter of the history budget). Use a smaller graph (fewer or smaller Parameters), or lower the history budget, then press Reset.</source>
+        <translation>引擎内存不足（{error}）。这个图训练一步大约需要 {need}，为回退而保留的训练状态最多还要 {kept}（历史内存上限的四分之一）。请换一个更小的图（更少或更小的 Parameter），或调低历史内存上限，然后按“重置”。</translation>
+    </message>
 </context>
 <context>
     <name>EngineClient</name>
@@ -2080,6 +2084,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Could not open the session. {problem}</source>
         <translation>无法打开会话。{problem}</translation>
+    </message>
+    <message>
+        <source>Could not open the session {path}: not enough memory</source>
+        <translation>无法打开会话 {path}：内存不足</translation>
+    </message>
+    <message>
+        <source>Could not open the session {path}: {error}</source>
+        <translation>无法打开会话 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Opening the session {path}…</source>
+        <translation>正在打开会话 {path}…</translation>
     </message>
     <message>
         <source>Could not save the session. {problem}</source>
