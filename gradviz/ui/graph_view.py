@@ -806,6 +806,7 @@ class GraphView(QGraphicsView):
         self._shown_step = -1
         self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
         self.setObjectName("graphView")
+        self._show_scroll_bars(False)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
@@ -818,8 +819,11 @@ class GraphView(QGraphicsView):
 
     def fit(self) -> None:
         """Show the whole graph below the caption (which would cover the nodes' headers), at
-        most at MAX_ZOOM; from now on the view refits itself when resized."""
+        most at MAX_ZOOM; from now on the view refits itself when resized. A fitted view has no
+        scroll bars: were they to come and go with the scene rect, each would resize the viewport
+        and refit it again, for ever at some sizes."""
         self.auto_fit = True
+        self._show_scroll_bars(False)
         r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         cap = min(self._caption_height(), vh * 0.5)
@@ -829,6 +833,11 @@ class GraphView(QGraphicsView):
         self.resetTransform()
         self.scale(s, s)
         self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+
+    def _show_scroll_bars(self, on: bool) -> None:
+        policy = Qt.ScrollBarPolicy.ScrollBarAsNeeded if on else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        self.setHorizontalScrollBarPolicy(policy)
+        self.setVerticalScrollBarPolicy(policy)
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
@@ -900,6 +909,7 @@ class GraphView(QGraphicsView):
     def zoom_by(self, f: float) -> None:
         """Zoom by hand: the view keeps this zoom until fit() (F) is asked for again."""
         self.auto_fit = False
+        self._show_scroll_bars(True)  # to pan the zoomed graph; the view no longer refits when resized
         self.scale(f, f)
 
     def keyPressEvent(self, e):

@@ -1,0 +1,98 @@
+"""Readable from the back row: the graph view settles at every size (a fitted view never shows
+scroll bars that would resize it and refit it again), and presentation mode gives the nodes'
+numbers, the selected node's spotlight card, the caption and the Lesson panel the room they need."""
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget
+
+from gradviz.model.presets import load_preset
+from gradviz.ui import language
+from gradviz.ui.document import SessionDocument
+from gradviz.ui.graph_view import GraphScene, GraphView
+from test_presentation import _graph_in_view, _settle, open_on  # noqa: F401 (a fixture)
+
+LONG_CAPTION = (
+    "Nodes: step 21 (parameters after 20 updates), what the next step computes (the plots end at step 20)\n"
+    "L = loss + sum(z): z is returned and differentiated too"
+)
+
+
+class _Resizes(QObject):
+    """Counts a viewport's resize events; past `limit` in a row it stops the view refitting, so
+    that a resize that never settles fails the test instead of hanging it."""
+
+    def __init__(self, view: GraphView, limit: int = 50):
+        super().__init__(view)
+        self.view, self.limit, self.count = view, limit, 0
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.count += 1
+            if self.count > self.limit:
+                self.view.auto_fit = False
+        return False
+
+
+@pytest.fixture
+def both_languages(qapp):
+    yield ("en", "zh_CN")
+    language.set_language("en")
+
+
+def test_every_resize_of_the_graph_view_settles(qtbot, both_languages):
+    """Widths from 300 to 1300 px at a short and a taller height, with z returned or not, in
+    both languages: one resize is one resize of the viewport, no scroll bar, the whole graph in view."""
+    for lang in both_languages:
+        language.set_language(lang)
+        for aux in (False, True):
+            s = load_preset("tutorial")
+            s.options.aux_output = aux
+            doc = SessionDocument(s)
+            scene = GraphScene(doc)  # the view does not own its scene: kept here
+            view = GraphView(scene)
+            qtbot.addWidget(view)
+            view.set_caption(LONG_CAPTION)
+            view.resize(600, 300)
+            with qtbot.waitExposed(view):
+                view.show()
+            resizes = _Resizes(view)
+            unsettled = []
+            for height in (200, 260):
+                for width in range(300, 1301, 9):
+                    resizes.count = 0
+                    view.auto_fit = True
+                    view.resize(width, height)
+                    QGuiApplication.processEvents()
+                    if (
+                        resizes.count > 1
+                        or view.horizontalScrollBar().isVisible()
+                        or view.verticalScrollBar().isVisible()
+                    ):
+                        unsettled.append((width, height, resizes.count))
+            assert not unsettled, (lang, aux, unsettled[:10])
+            shown = view.mapToScene(view.viewport().rect()).boundingRect()
+            assert shown.contains(scene.itemsBoundingRect())
+            view.close()
+
+
+def test_the_window_settles_at_every_width(qtbot, open_on, both_languages):  # noqa: F811
+    """The sizes a classroom trial froze at, and the widths around them, with the left dock
+    widened, in both languages."""
+    w = open_on("1280x720")
+    _settle(qtbot, w)
+    resizes = _Resizes(w.graphView)
+    dock = w.findChild(QDockWidget, "lessonDock")
+    for lang, dock_width in zip(both_languages * 2, (380, 380, 520, 520)):
+        w.set_language(lang)
+        w.resizeDocks([dock], [dock_width], Qt.Orientation.Horizontal)
+        for width in [1159, 1162, 1204, *range(1100, 1241, 7)]:
+            resizes.count = 0
+            w.resize(width, 700)
+            _settle(qtbot, w)
+            assert resizes.count <= 2, (lang, dock_width, width, resizes.count)
+            assert not w.graphView.horizontalScrollBar().isVisible()
+            assert not w.graphView.verticalScrollBar().isVisible()
+            assert _graph_in_view(w)
