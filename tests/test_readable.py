@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget
 
+from conftest import wait_state
 from gradviz.model.presets import load_preset
 from gradviz.ui import language
 from gradviz.ui.document import SessionDocument
@@ -96,3 +97,54 @@ def test_the_window_settles_at_every_width(qtbot, open_on, both_languages):  # n
             assert not w.graphView.horizontalScrollBar().isVisible()
             assert not w.graphView.verticalScrollBar().isVisible()
             assert _graph_in_view(w)
+
+
+# -- presentation mode at 1024x768 --------------------------------------------------------------------
+@pytest.fixture
+def presenting(qtbot, open_on):  # noqa: F811
+    """A window on the 1024x768 projector, z returned, one step trained, in presentation mode."""
+    w = open_on("1024x768", ready=True)
+    w.document.set_option("aux_output", True)
+    wait_state(qtbot, w, "ready")
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    return w
+
+
+def test_the_caption_is_one_line_and_says_the_rest_on_hover(qtbot, presenting):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QFontMetricsF, QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from gradviz.ui import graph_view, theme
+
+    v = presenting.graphView
+    assert "\n" in v.caption and "sum(z)" in v.caption  # two parts: the step, and what L is
+    shown = v.shown_caption()
+    fm = QFontMetricsF(theme.font(graph_view.CAPTION_PT))
+    assert "\n" not in shown and shown.endswith(v.caption.split("\n")[-1])  # what L is, whole
+    box = v._caption_box()[0]
+    assert box.height() < 1.5 * fm.height() and box.right() <= v.viewport().width()
+    at = QPoint(20, int(box.center().y()))
+    QApplication.sendEvent(v.viewport(), QHelpEvent(QEvent.Type.ToolTip, at, v.viewport().mapToGlobal(at)))
+    assert QToolTip.text() == v.caption
+    QToolTip.hideText()
+
+
+def test_the_lesson_panel_stays_in_presentation_mode(qtbot, presenting):
+    """As the teacher's guide says: a tab beside the plots, where the graph keeps the window's
+    width; back under the training options after F5."""
+    from PySide6.QtCore import Qt
+
+    w = presenting
+    dock = w.findChild(QDockWidget, "lessonDock")
+    assert not dock.isHidden() and w.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert dock in w.tabifiedDockWidgets(w.findChild(QDockWidget, "plotsDock"))
+    dock.raise_()
+    _settle(qtbot, w)
+    assert dock.isVisible() and w.lesson.isVisible() and w.rect().contains(dock.geometry())
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert w.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea and not dock.isHidden()

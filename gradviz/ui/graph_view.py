@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import Property, QCoreApplication, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Property, QCoreApplication, QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsScene,
     QGraphicsView,
+    QToolTip,
 )
 
 from ..model.colorscale import RunningScale, bar_labels, max_abs, nice_ceil
@@ -66,6 +67,7 @@ W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL e
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 CAPTION_PT = 11  # the caption over the graph (viewport text: it follows the look's scale); not
 # bold: its first line fits a 1280-pixel projector's width in presentation mode
+CAPTION_SEP = "  ·  "  # between the caption's parts, on its one line
 
 
 def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = False):
@@ -873,13 +875,33 @@ class GraphView(QGraphicsView):
             if self.auto_fit and self._caption_height() != before:  # the band above the graph changed
                 self.fit()
 
-    def _caption_box(self) -> tuple[QRectF, int]:
-        """The caption's box in viewport coordinates, its lines wrapped to the view's width."""
+    def shown_caption(self) -> str:
+        """The caption as drawn: one line, its parts joined by " · ", the first cut with "…"
+        where the view is too narrow (a wrapped caption took three lines of a projector's graph);
+        the whole caption is the band's tooltip."""
         fm = QFontMetricsF(theme.font(CAPTION_PT))
-        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
         room = max(self.viewport().width() - 36.0, 100.0)
-        r = fm.boundingRect(QRectF(0, 0, room, 10_000), flags, self.caption)
-        return QRectF(8, 8, r.width() + 20, r.height() + 10), flags
+        parts = [t for t in self.caption.split("\n") if t]
+        line = CAPTION_SEP.join(parts)
+        if fm.horizontalAdvance(line) <= room or len(parts) < 2:
+            return fm.elidedText(line, Qt.TextElideMode.ElideRight, room)
+        last = CAPTION_SEP + parts[-1]
+        first_room = room - fm.horizontalAdvance(last)
+        if first_room < 16 * fm.averageCharWidth():  # too narrow: the line cut as a whole
+            return fm.elidedText(line, Qt.TextElideMode.ElideRight, room)
+        return fm.elidedText(CAPTION_SEP.join(parts[:-1]), Qt.TextElideMode.ElideRight, first_room) + last
+
+    def _caption_box(self) -> tuple[QRectF, int]:
+        """The caption's box in viewport coordinates: one line."""
+        fm = QFontMetricsF(theme.font(CAPTION_PT))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return QRectF(8, 8, fm.horizontalAdvance(self.shown_caption()) + 20, fm.height() + 10), flags
+
+    def viewportEvent(self, e) -> bool:
+        if e.type() == QEvent.Type.ToolTip and self.caption and self._caption_box()[0].contains(QPointF(e.pos())):
+            QToolTip.showText(e.globalPos(), self.caption, self.viewport())
+            return True
+        return super().viewportEvent(e)
 
     def _caption_height(self) -> float:
         if not self.caption:
@@ -899,7 +921,7 @@ class GraphView(QGraphicsView):
         p.setBrush(bg)
         p.drawRoundedRect(box, 6, 6)
         p.setPen(QColor(theme.VALUE_COLOR))
-        p.drawText(box.adjusted(10, 5, -10, -5), flags, self.caption)
+        p.drawText(box.adjusted(10, 5, -10, -5), flags, self.shown_caption())
         p.restore()
 
     def wheelEvent(self, e):

@@ -30,11 +30,12 @@ from . import theme
 # Presentation mode keeps what a lecture needs and gives the graph the window's whole width.
 # Hidden: the Training dock (its lecture part, Start, Step, Reset and the three options the
 # tutorial is about, moves to the menu bar's row; the keys Space, S and Ctrl+R work too), the
-# node palette, the editing docks and the Lesson (the teacher steps through it before F5), the status bar (the caption over the graph says the step, the
-# plots the loss) and the plots' options row. The options go under the call where the menu
+# node palette, the editing docks, the status bar (the caption over the graph says the step, the
+# plots the loss) and the plots' options row. The Lesson stays, as a tab beside the plots (the
+# graph keeps the window's width), and goes back under the training options on leaving. The options go under the call where the menu
 # bar's row is too narrow for them. The window goes full screen. Leaving puts every widget back
 # where it was and restores the dock layout and the window's geometry.
-HIDDEN_DOCKS = ("controlsDock", "inspectorDock", "problemsDock", "codeDock", "lessonDock")
+HIDDEN_DOCKS = ("controlsDock", "inspectorDock", "problemsDock", "codeDock")
 CURVE_WIDTH = 2.5  # px: every curve's width at least, in presentation mode
 _PT = re.compile(r"font-size:\s*([0-9.]+)pt")
 
@@ -161,6 +162,9 @@ class Presenter(QObject):
             if d is not None:
                 d.setVisible(False)
         w.statusBar().setVisible(False)
+        lesson = w.findChild(QDockWidget, "lessonDock")
+        if lesson is not None and not lesson.isHidden():
+            w.tabifyDockWidget(w.findChild(QDockWidget, "lessonsDock"), lesson)
         w.findChild(QDockWidget, "plotsDock").raise_()
         plots = w.plots  # the plots' options and hover readout: for the desk, not the room
         self._plot_options = {wd: wd.isVisibleTo(plots) for wd in (plots.logCheck, plots.followCheck, plots.readout)}
