@@ -14,6 +14,14 @@ from gradviz.ui.document import SessionDocument
 from gradviz.ui.graph_view import GraphScene, GraphView
 from test_presentation import _graph_in_view, _settle, open_on  # noqa: F401 (a fixture)
 
+
+def _digits_px(font) -> float:
+    """How tall a font's digits are, in px at zoom 1."""
+    from PySide6.QtGui import QFontMetricsF
+
+    return QFontMetricsF(font).tightBoundingRect("0123456789").height()
+
+
 LONG_CAPTION = (
     "Nodes: step 21 (parameters after 20 updates), what the next step computes (the plots end at step 20)\n"
     "L = loss + sum(z): z is returned and differentiated too"
@@ -148,3 +156,71 @@ def test_the_lesson_panel_stays_in_presentation_mode(qtbot, presenting):
     w.set_presentation(False)
     _settle(qtbot, w)
     assert w.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea and not dock.isHidden()
+
+
+def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting):
+    """At 1024x768 with z returned: each node's value and gradient (an Output's: what flows back
+    in) is drawn with digits at least 24 px tall on screen, as much of it as fits the node."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gradviz.ui import graph_view
+
+    w = presenting
+    zoom = w.graphView.zoom
+    assert _graph_in_view(w)
+    for name, item in w.scene.items_by_name.items():
+        font = item.number_font()
+        assert _digits_px(font) * zoom >= 24.0, (name, _digits_px(font) * zoom)
+        lines = item.compact_lines()
+        band = (item.height() - graph_view.HEADER - graph_view.BOTTOM) / len(lines)
+        assert _digits_px(font) <= band, name  # the lines do not run into each other
+        for what, v in lines:
+            assert v is not None, (name, what)
+            text = item.compact_text(v)
+            assert text and QFontMetricsF(font).horizontalAdvance(text) <= item.width - 2 * graph_view.PAD, text
+    b = w.scene.items_by_name["b"]
+    assert b.compact_text(b.grad).startswith(f"[{b.grad[0]:.3f}")  # its first element, then "…"
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert not b.compact() and b.number_font().pointSizeF() == graph_view.VALUE_PT
+
+
+def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting):
+    """At 1024x768 with z returned: select b and the card shows its value, ∂L/∂b and its two
+    parts (from out_loss, and the 1s from out_z that sum(z) adds), in 28 px digits, inside the view."""
+    import numpy as np
+    from PySide6.QtWidgets import QFrame
+
+    w = presenting
+    card = w.graphView.findChild(QFrame, "spotlightCard")
+    assert card is not None and not card.isVisible()  # nothing selected
+    b = w.scene.items_by_name["b"]
+    b.setSelected(True)
+    _settle(qtbot, w)
+    assert card.isVisible() and card.node_name == "b"
+    rows = card.rows()
+    assert [label for label, _ in rows] == ["value", "∂L/∂b", "= out_loss", "+ out_z"]
+
+    def numbers(text):
+        return np.array([float(t) for t in text.strip("[]").split(",")], np.float64)
+
+    value, grad, from_loss, from_z = (numbers(t) for _, t in rows)
+    np.testing.assert_allclose(value, np.asarray(b.value, np.float64), atol=5e-4)
+    np.testing.assert_allclose(from_z, np.ones(3))  # ∂ sum(z) / ∂b
+    np.testing.assert_allclose(grad, from_loss + from_z, atol=2e-3)  # ∂L/∂b is the sum of its parts
+    vp = w.graphView.viewport()
+    assert vp.rect().contains(vp.mapFromGlobal(card.mapToGlobal(card.rect().topLeft())))
+    assert vp.rect().contains(vp.mapFromGlobal(card.mapToGlobal(card.rect().bottomRight())))
+    for number in card.number_labels():
+        assert _digits_px(number.font()) >= 28.0, (number.text(), _digits_px(number.font()))
+        assert number.width() >= number.sizeHint().width(), number.text()  # not cut
+    # the node it shows stays in view: the card is in the other half
+    at = w.graphView.mapFromScene(b.sceneBoundingRect().center())
+    assert not card.geometry().contains(at)
+    b.setSelected(False)
+    _settle(qtbot, w)
+    assert not card.isVisible()
+    b.setSelected(True)
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert w.scene.items_by_name["b"].isSelected() and not card.isVisible()  # presentation mode only
