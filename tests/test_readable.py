@@ -153,9 +153,11 @@ def test_the_lesson_panel_stays_in_presentation_mode(qtbot, presenting):
     dock.raise_()
     _settle(qtbot, w)
     assert dock.isVisible() and w.lesson.isVisible() and w.rect().contains(dock.geometry())
+    assert dock.titleBarWidget() is not None  # its tab is its title, as for the plots
     w.set_presentation(False)
     _settle(qtbot, w)
     assert w.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea and not dock.isHidden()
+    assert dock.titleBarWidget() is None
 
 
 def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting):

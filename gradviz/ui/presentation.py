@@ -106,6 +106,7 @@ class Presenter(QObject):
         self._geometry = None  # the window's geometry and state before presenting (full screen)
         self._window_state = Qt.WindowState.WindowNoState
         self._plot_options: dict = {}
+        self._lesson_title = False  # the Lesson dock's own title bar while presenting (False: none kept)
         self._pending_state = None  # the dock layout to restore once the window is back to normal size
         self._places = _Places()
         self.runButtons = QWidget()  # Start, Step, Reset in the menu bar's row
@@ -165,6 +166,8 @@ class Presenter(QObject):
         lesson = w.findChild(QDockWidget, "lessonDock")
         if lesson is not None and not lesson.isHidden():
             w.tabifyDockWidget(w.findChild(QDockWidget, "lessonsDock"), lesson)
+            self._lesson_title = lesson.titleBarWidget()
+            lesson.setTitleBarWidget(QWidget())  # its tab is its title, as for the plots' docks
         w.findChild(QDockWidget, "plotsDock").raise_()
         plots = w.plots  # the plots' options and hover readout: for the desk, not the room
         self._plot_options = {wd: wd.isVisibleTo(plots) for wd in (plots.logCheck, plots.followCheck, plots.readout)}
@@ -196,6 +199,10 @@ class Presenter(QObject):
             w.restoreState(self._normal_state)
             self._pending_state = self._normal_state
             QTimer.singleShot(0, self._restore_layout)
+        lesson = w.findChild(QDockWidget, "lessonDock")
+        if lesson is not None and self._lesson_title is not False:
+            lesson.setTitleBarWidget(self._lesson_title)
+            self._lesson_title = False
         w.palette.setVisible(self._palette_visible)
         w.statusBar().setVisible(self._status_visible)
 
