@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
 
 from ..model.gradflow import fmt_values
@@ -113,12 +113,16 @@ class SpotlightCard(QFrame):
         self.raise_()
 
     def place(self, item) -> None:
-        """In the bottom corner of the viewport away from the node, inside the view."""
+        """In the bottom corner of the viewport that covers less of the node, inside the view."""
         vp = self.view.viewport()
-        at = self.view.mapFromScene(item.sceneBoundingRect().center())
+        node = self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
         size = self.sizeHint().boundedTo(vp.size())
         self.resize(size)
-        left = at.x() > vp.width() / 2
-        x = MARGIN if left else vp.width() - size.width() - MARGIN
-        y = vp.height() - size.height() - MARGIN
-        self.move(vp.mapTo(self.view, vp.rect().topLeft()) + type(at)(max(0, x), max(0, y)))
+        y = max(0, vp.height() - size.height() - MARGIN)
+
+        def covered(x: int) -> int:
+            r = QRect(QPoint(x, y), size).intersected(node)
+            return r.width() * r.height() if r.isValid() else 0
+
+        x = min((MARGIN, max(0, vp.width() - size.width() - MARGIN)), key=covered)
+        self.move(vp.mapTo(self.view, QPoint(x, y)))
