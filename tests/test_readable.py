@@ -87,26 +87,6 @@ def test_every_resize_of_the_graph_view_settles(qtbot, both_languages):
             view.close()
 
 
-def test_the_window_settles_at_every_width(qtbot, open_on, both_languages):  # noqa: F811
-    """The sizes a classroom trial froze at, and the widths around them, with the left dock
-    widened, in both languages."""
-    w = open_on("1280x720")
-    _settle(qtbot, w)
-    resizes = _Resizes(w.graphView)
-    dock = w.findChild(QDockWidget, "lessonDock")
-    for lang, dock_width in zip(both_languages * 2, (380, 380, 520, 520)):
-        w.set_language(lang)
-        w.resizeDocks([dock], [dock_width], Qt.Orientation.Horizontal)
-        for width in [1159, 1162, 1204, *range(1100, 1241, 7)]:
-            resizes.count = 0
-            w.resize(width, 700)
-            _settle(qtbot, w)
-            assert resizes.count <= 2, (lang, dock_width, width, resizes.count)
-            assert not w.graphView.horizontalScrollBar().isVisible()
-            assert not w.graphView.verticalScrollBar().isVisible()
-            assert _graph_in_view(w)
-
-
 # -- presentation mode at 1024x768 --------------------------------------------------------------------
 @pytest.fixture
 def presenting(qtbot, open_on):  # noqa: F811
@@ -144,8 +124,6 @@ def test_the_caption_is_one_line_and_says_the_rest_on_hover(qtbot, presenting):
 def test_the_lesson_panel_stays_in_presentation_mode(qtbot, presenting):
     """As the teacher's guide says: a tab beside the plots, where the graph keeps the window's
     width; back under the training options after F5."""
-    from PySide6.QtCore import Qt
-
     w = presenting
     dock = w.findChild(QDockWidget, "lessonDock")
     assert not dock.isHidden() and w.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
