@@ -63,6 +63,31 @@ def fmt_values(a) -> str:
     return "[" + ", ".join(fmt3(x) for x in flat[:2]) + f", …] ({flat.size})"
 
 
+def _fmt_digits(v: float, digits: int) -> str:
+    """fmt3 with fewer decimals (at least 1)."""
+    text = fmt3(v)
+    v = float(v)
+    if fmt_special(v) is not None or not 1e-3 <= abs(v) < 1e4:
+        return text
+    return f"{v:.{digits}f}"
+
+
+def short_forms(a) -> list[str]:
+    """`a` written ever shorter, for a number that must stay large in a small room: in full
+    (fmt_values), with fewer decimals, then the first element and "…"."""
+    a = np.asarray(a)
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        return ["[]"]
+    if a.ndim == 0 or flat.size == 1:
+        return [fmt_values(a)] + [_fmt_digits(flat[0], d) for d in (2, 1)]
+    forms = [fmt_values(a)]
+    if a.ndim == 1 and flat.size <= SHOWN_IN_FULL:
+        forms += ["[" + ", ".join(_fmt_digits(x, d) for x in flat) + "]" for d in (2, 1)]
+    forms += [f"[{_fmt_digits(flat[0], d)}, …]" for d in (3, 2, 1)] + [f"{_fmt_digits(flat[0], 1)}…"]
+    return forms
+
+
 def output_flows(graph: Graph, options: Options, shapes: dict) -> dict[str, OutputFlow]:
     """For each Output node: the gradient that flows back into what it returns."""
     outs = graph.outputs()

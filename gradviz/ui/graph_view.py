@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import Property, QCoreApplication, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Property, QCoreApplication, QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -20,12 +20,14 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsScene,
     QGraphicsView,
+    QToolTip,
 )
 
 from ..model.colorscale import RunningScale, bar_labels, max_abs, nice_ceil
 from ..model.formatting import fmt_full, fmt_tensor
 from ..model.gradflow import (
     SHOWN_IN_FULL,
+    short_forms,
     OutputFlow,
     contributing,
     edge_gradients,
@@ -37,6 +39,7 @@ from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
 from .language import tr_msg
+from .spotlight import SpotlightCard
 
 # Node geometry, in scene units (the view's zoom fits the whole graph to the room it has). The
 # numbers are the largest text on a node: a small label sits above each one (not beside it), so
@@ -66,6 +69,11 @@ W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL e
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 CAPTION_PT = 11  # the caption over the graph (viewport text: it follows the look's scale); not
 # bold: its first line fits a 1280-pixel projector's width in presentation mode
+# presentation mode: every value and gradient on a node at least this tall on screen (a digit, in
+# px); a node then shows its name, its value and its gradient, each as long as fits (hover or
+# select it for the rest)
+PRESENT_DIGIT_PX = 24.0
+CAPTION_SEP = "  ·  "  # between the caption's parts, on its one line
 
 
 def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = False):
@@ -280,8 +288,11 @@ class NodeItem(QGraphicsObject):
             p.setFont(_font(NAME_PT, bold=True))
             p.drawText(QRectF(w - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
 
-        # one line: what each input port is connected to ("a ← x · b ← w"), or the source's shape
         y = HEADER
+        if self.compact():
+            self._paint_compact(p, y)
+            return
+        # one line: what each input port is connected to ("a ← x · b ← w"), or the source's shape
         ports = PORTS.get(n.kind, ())
         if ports:
             missing = any(not n.inputs.get(port) for port in ports)
@@ -321,6 +332,64 @@ class NodeItem(QGraphicsObject):
                 LABEL_PT,
             )
             y += LABEL_H + 4
+
+    def compact(self) -> bool:
+        """Presentation mode: the node shows its name, its value and its gradient, large."""
+        return theme.LOOK.presenting
+
+    def number_font(self):
+        """The font of the node's numbers: in presentation mode as large as the view's zoom
+        needs for PRESENT_DIGIT_PX on screen (GraphScene.number_pt)."""
+        if not self.compact() or self.scene() is None:
+            return _font(VALUE_PT, bold=True, mono=True)
+        return _font(max(VALUE_PT, self.scene().number_pt), bold=True, mono=True)
+
+    def compact_lines(self) -> list[tuple[str, object]]:
+        """What a compact node shows under its header: (what, value) for value and gradient (an
+        Output: the gradient flowing back in)."""
+        if self.node.kind == "Output":
+            return [("seed", self.flow.seed if self.flow is not None else None)]
+        return [("value", self.value), ("grad", self.grad)]
+
+    def compact_text(self, v) -> str:
+        """`v` as long as fits the node's width in the number font, else cut with "…"."""
+        fm = QFontMetricsF(self.number_font())
+        room = self.width - 2 * PAD
+        for text in short_forms(v):
+            if fm.horizontalAdvance(text) <= room:
+                return text
+        return fm.elidedText(short_forms(v)[-1], Qt.TextElideMode.ElideRight, room)
+
+    def _paint_compact(self, p: QPainter, y: float) -> None:
+        """Under the header: one large line for the value and one for the gradient, or an
+        Output's role and what flows back into it. The info line and the parts are the tooltip's
+        and the spotlight card's."""
+        w = self.width
+        lines = self.compact_lines()
+        if self.node.kind == "Output":  # its role in the info line's band (the info: in the tooltip)
+            p.setPen(QColor(theme.MUTED if self.role_muted else theme.VALUE_COLOR))
+            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, INFO_PT, bold=True)
+            y += INFO
+        band = (self.height() - BOTTOM - y) / len(lines)
+        font = self.number_font()
+        for i, (what, v) in enumerate(lines):
+            r = QRectF(PAD, y + i * band, w - 2 * PAD, band)
+            if v is None:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QBrush(QColor(theme.RULE), Qt.BrushStyle.BDiagPattern))
+                p.drawRoundedRect(r.adjusted(0, 3, 0, -3), 4, 4)
+                if what == "seed" and self.flow is not None:
+                    p.setPen(QColor(theme.MUTED))
+                    _fit_text(p, r, tr_msg(self.flow.label), NOTE_PT, italic=True)
+                continue
+            gradient = what != "value"
+            bad = not np.all(np.isfinite(v))
+            color = (
+                theme.MUTED if gradient and self.unrequested else (theme.GRAD_COLOR if gradient else theme.VALUE_COLOR)
+            )
+            p.setPen(QColor(theme.ERROR_COLOR if bad else color))
+            p.setFont(font)
+            p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.compact_text(v))
 
     def _grad_label(self) -> str:
         return f"∂L/∂{self.name}: {tr_msg(self.unrequested)}" if self.unrequested else f"∂L/∂{self.name}"
@@ -548,6 +617,7 @@ class EdgeItem(QGraphicsPathItem):
 class GraphScene(QGraphicsScene):
     nodeSelected = Signal(str)  # "" when nothing is selected
     rebuilt = Signal()  # the items were made anew from the document (or the look changed)
+    dataShown = Signal()  # the nodes were given new values (set_node_data)
 
     def helpEvent(self, event) -> None:
         """Qt reads an item's tooltip in C++: a node's is written first if it is stale."""
@@ -567,6 +637,7 @@ class GraphScene(QGraphicsScene):
         self._data: tuple | None = None
         self.scales = RunningScale()  # the matrices' colour scales over the frames shown in this run
         self.locked = False
+        self.number_pt = VALUE_PT  # presentation mode: the nodes' number size for the view's zoom
         self.setBackgroundBrush(QColor(theme.SCENE_BG))
         self.selectionChanged.connect(self._on_selection)
         document.graphChanged.connect(self.rebuild)
@@ -649,6 +720,17 @@ class GraphScene(QGraphicsScene):
         self.setBackgroundBrush(QColor(theme.SCENE_BG))
         self.rebuild()
 
+    def set_zoom(self, zoom: float) -> None:
+        """The view's zoom: in presentation mode the nodes' numbers are drawn
+        PRESENT_DIGIT_PX tall on screen at it."""
+        per_pt = theme.digit_height(_font(100, bold=True, mono=True)) / 100
+        number_pt = PRESENT_DIGIT_PX / max(zoom, 1e-3) / per_pt
+        if abs(number_pt - self.number_pt) > 1e-3:
+            self.number_pt = number_pt
+            if theme.LOOK.presenting:
+                for item in self.items_by_name.values():
+                    item.update()
+
     @staticmethod
     def _shares(g, o) -> dict[str, list[str]]:
         """{node: the differentiated outputs its gradient is the sum of}, for nodes with several."""
@@ -681,6 +763,7 @@ class GraphScene(QGraphicsScene):
             if v is not None:
                 shown[name] = v
         self._edge_data(values, grads, shown)
+        self.dataShown.emit()
 
     def _edge_data(self, values, grads, shown) -> None:
         """Each edge drawn by the gradient flowing back along it (into an Output: its seed)."""
@@ -806,11 +889,24 @@ class GraphView(QGraphicsView):
         self._shown_step = -1
         self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
         self.setObjectName("graphView")
+        self._show_scroll_bars(False)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         scene.rebuilt.connect(self._graph_rebuilt)
+        self.spotlight = SpotlightCard(self)  # presentation mode: the selected node, large
+        scene.nodeSelected.connect(self._update_spotlight)
+        scene.dataShown.connect(self._update_spotlight)
+
+    def _update_spotlight(self, *_args) -> None:
+        """In presentation mode the card shows the one node selected, with the numbers shown."""
+        sel = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
+        if not theme.LOOK.presenting or len(sel) != 1:
+            if self.spotlight.node_name:
+                self.spotlight.show_node(None)
+            return
+        self.spotlight.show_node(sel[0])
 
     @property
     def zoom(self) -> float:
@@ -818,8 +914,11 @@ class GraphView(QGraphicsView):
 
     def fit(self) -> None:
         """Show the whole graph below the caption (which would cover the nodes' headers), at
-        most at MAX_ZOOM; from now on the view refits itself when resized."""
+        most at MAX_ZOOM; from now on the view refits itself when resized. A fitted view has no
+        scroll bars: were they to come and go with the scene rect, each would resize the viewport
+        and refit it again, for ever at some sizes."""
         self.auto_fit = True
+        self._show_scroll_bars(False)
         r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         cap = min(self._caption_height(), vh * 0.5)
@@ -828,12 +927,20 @@ class GraphView(QGraphicsView):
         self.setSceneRect(r.adjusted(0, -cap / s, 0, 0))  # the caption's band above the graph
         self.resetTransform()
         self.scale(s, s)
+        self.scene().set_zoom(s)
         self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+
+    def _show_scroll_bars(self, on: bool) -> None:
+        policy = Qt.ScrollBarPolicy.ScrollBarAsNeeded if on else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        self.setHorizontalScrollBarPolicy(policy)
+        self.setVerticalScrollBarPolicy(policy)
 
     def resizeEvent(self, e) -> None:
         super().resizeEvent(e)
         if self.auto_fit:
             self.fit()
+        if self.spotlight.node_name:
+            self._update_spotlight()
 
     def _graph_rebuilt(self) -> None:
         """A node was added, moved or grew (a row per share when z is returned): refit when part
@@ -864,13 +971,33 @@ class GraphView(QGraphicsView):
             if self.auto_fit and self._caption_height() != before:  # the band above the graph changed
                 self.fit()
 
-    def _caption_box(self) -> tuple[QRectF, int]:
-        """The caption's box in viewport coordinates, its lines wrapped to the view's width."""
+    def shown_caption(self) -> str:
+        """The caption as drawn: one line, its parts joined by " · ", the first cut with "…"
+        where the view is too narrow (a wrapped caption took three lines of a projector's graph);
+        the whole caption is the band's tooltip."""
         fm = QFontMetricsF(theme.font(CAPTION_PT))
-        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
         room = max(self.viewport().width() - 36.0, 100.0)
-        r = fm.boundingRect(QRectF(0, 0, room, 10_000), flags, self.caption)
-        return QRectF(8, 8, r.width() + 20, r.height() + 10), flags
+        parts = [t for t in self.caption.split("\n") if t]
+        line = CAPTION_SEP.join(parts)
+        if fm.horizontalAdvance(line) <= room or len(parts) < 2:
+            return fm.elidedText(line, Qt.TextElideMode.ElideRight, room)
+        last = CAPTION_SEP + parts[-1]
+        first_room = room - fm.horizontalAdvance(last)
+        if first_room < 16 * fm.averageCharWidth():  # too narrow: the line cut as a whole
+            return fm.elidedText(line, Qt.TextElideMode.ElideRight, room)
+        return fm.elidedText(CAPTION_SEP.join(parts[:-1]), Qt.TextElideMode.ElideRight, first_room) + last
+
+    def _caption_box(self) -> tuple[QRectF, int]:
+        """The caption's box in viewport coordinates: one line."""
+        fm = QFontMetricsF(theme.font(CAPTION_PT))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return QRectF(8, 8, fm.horizontalAdvance(self.shown_caption()) + 20, fm.height() + 10), flags
+
+    def viewportEvent(self, e) -> bool:
+        if e.type() == QEvent.Type.ToolTip and self.caption and self._caption_box()[0].contains(QPointF(e.pos())):
+            QToolTip.showText(e.globalPos(), self.caption, self.viewport())
+            return True
+        return super().viewportEvent(e)
 
     def _caption_height(self) -> float:
         if not self.caption:
@@ -890,7 +1017,7 @@ class GraphView(QGraphicsView):
         p.setBrush(bg)
         p.drawRoundedRect(box, 6, 6)
         p.setPen(QColor(theme.VALUE_COLOR))
-        p.drawText(box.adjusted(10, 5, -10, -5), flags, self.caption)
+        p.drawText(box.adjusted(10, 5, -10, -5), flags, self.shown_caption())
         p.restore()
 
     def wheelEvent(self, e):
@@ -900,7 +1027,9 @@ class GraphView(QGraphicsView):
     def zoom_by(self, f: float) -> None:
         """Zoom by hand: the view keeps this zoom until fit() (F) is asked for again."""
         self.auto_fit = False
+        self._show_scroll_bars(True)  # to pan the zoomed graph; the view no longer refits when resized
         self.scale(f, f)
+        self.scene().set_zoom(self.zoom)
 
     def keyPressEvent(self, e):
         if e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):

@@ -30,11 +30,12 @@ from . import theme
 # Presentation mode keeps what a lecture needs and gives the graph the window's whole width.
 # Hidden: the Training dock (its lecture part, Start, Step, Reset and the three options the
 # tutorial is about, moves to the menu bar's row; the keys Space, S and Ctrl+R work too), the
-# node palette, the editing docks and the Lesson (the teacher steps through it before F5), the status bar (the caption over the graph says the step, the
-# plots the loss) and the plots' options row. The options go under the call where the menu
+# node palette, the editing docks, the status bar (the caption over the graph says the step, the
+# plots the loss) and the plots' options row. The Lesson stays, as a tab beside the plots (the
+# graph keeps the window's width), and goes back under the training options on leaving. The options go under the call where the menu
 # bar's row is too narrow for them. The window goes full screen. Leaving puts every widget back
 # where it was and restores the dock layout and the window's geometry.
-HIDDEN_DOCKS = ("controlsDock", "inspectorDock", "problemsDock", "codeDock", "lessonDock")
+HIDDEN_DOCKS = ("controlsDock", "inspectorDock", "problemsDock", "codeDock")
 CURVE_WIDTH = 2.5  # px: every curve's width at least, in presentation mode
 _PT = re.compile(r"font-size:\s*([0-9.]+)pt")
 
@@ -105,6 +106,7 @@ class Presenter(QObject):
         self._geometry = None  # the window's geometry and state before presenting (full screen)
         self._window_state = Qt.WindowState.WindowNoState
         self._plot_options: dict = {}
+        self._lesson_title = False  # the Lesson dock's own title bar while presenting (False: none kept)
         self._pending_state = None  # the dock layout to restore once the window is back to normal size
         self._places = _Places()
         self.runButtons = QWidget()  # Start, Step, Reset in the menu bar's row
@@ -161,6 +163,11 @@ class Presenter(QObject):
             if d is not None:
                 d.setVisible(False)
         w.statusBar().setVisible(False)
+        lesson = w.findChild(QDockWidget, "lessonDock")
+        if lesson is not None and not lesson.isHidden():
+            w.tabifyDockWidget(w.findChild(QDockWidget, "lessonsDock"), lesson)
+            self._lesson_title = lesson.titleBarWidget()
+            lesson.setTitleBarWidget(QWidget())  # its tab is its title, as for the plots' docks
         w.findChild(QDockWidget, "plotsDock").raise_()
         plots = w.plots  # the plots' options and hover readout: for the desk, not the room
         self._plot_options = {wd: wd.isVisibleTo(plots) for wd in (plots.logCheck, plots.followCheck, plots.readout)}
@@ -192,6 +199,10 @@ class Presenter(QObject):
             w.restoreState(self._normal_state)
             self._pending_state = self._normal_state
             QTimer.singleShot(0, self._restore_layout)
+        lesson = w.findChild(QDockWidget, "lessonDock")
+        if lesson is not None and self._lesson_title is not False:
+            lesson.setTitleBarWidget(self._lesson_title)
+            self._lesson_title = False
         w.palette.setVisible(self._palette_visible)
         w.statusBar().setVisible(self._status_visible)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from ..model.ops import COLOURS
 
@@ -120,3 +120,8 @@ def font(
     f.setBold(bold)
     f.setItalic(italic)
     return f
+
+
+def digit_height(f: QFont) -> float:
+    """How tall the digits of font `f` are, in px at zoom 1: what a reader at the back sees."""
+    return QFontMetricsF(f).tightBoundingRect("0123456789").height()

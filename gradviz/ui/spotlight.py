@@ -1,0 +1,128 @@
+"""The spotlight card: in presentation mode the selected node's numbers, large, over the graph.
+
+A node on a projector shows as much of its value and gradient as fits at a size the back row
+reads; the card shows the selected one whole: its value, its gradient and, where several outputs
+are differentiated (z returned too), the gradient's parts, each from its output."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
+
+from ..model.gradflow import fmt_values
+from . import theme
+
+SPOT_DIGIT_PX = 28.0  # the card's numbers: a digit at least this tall on screen
+MARGIN = 10  # px between the card and the view's edges
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("NodeItem", text)  # the node's own labels, translated once
+
+
+class SpotlightCard(QFrame):
+    """A card in a corner of the graph view (the one away from the node it shows). `show_node`
+    fills it from a NodeItem; rows are (label, number) pairs, the numbers in `numberFont`."""
+
+    def __init__(self, view):
+        super().__init__(view)
+        self.view = view
+        self.setObjectName("spotlightCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # the graph stays clickable
+        self.node_name = ""
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(12, 8, 12, 10)
+        self._grid.setHorizontalSpacing(14)
+        self._grid.setVerticalSpacing(2)
+        self.title = QLabel()
+        self.title.setObjectName("spotlightTitle")
+        self._grid.addWidget(self.title, 0, 0, 1, 2)
+        self._rows: list[tuple[QLabel, QLabel]] = []
+        self.hide()
+
+    def number_font(self):
+        """Bold monospace, SPOT_DIGIT_PX digits (a pixel size: the card is viewport text)."""
+        f = theme.font(bold=True, mono=True, scaled=False)
+        f.setPixelSize(100)
+        f.setPixelSize(math.ceil(SPOT_DIGIT_PX * 100 / theme.digit_height(f)))
+        return f
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, number) of each row shown."""
+        return [(a.text(), b.text()) for a, b in self._rows if not a.isHidden()]
+
+    def number_labels(self) -> list[QLabel]:
+        return [b for a, b in self._rows if not a.isHidden()]
+
+    def _row(self, i: int) -> tuple[QLabel, QLabel]:
+        while len(self._rows) <= i:
+            label, number = QLabel(), QLabel()
+            label.setObjectName(f"spotlightLabel{len(self._rows)}")
+            number.setObjectName(f"spotlightNumber{len(self._rows)}")
+            label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(label, len(self._rows) + 1, 0)
+            self._grid.addWidget(number, len(self._rows) + 1, 1)
+            self._rows.append((label, number))
+        return self._rows[i]
+
+    def show_node(self, item) -> None:
+        """Show `item` (a NodeItem), or hide the card (None)."""
+        if item is None:
+            self.node_name = ""
+            self.hide()
+            return
+        self.node_name = item.name
+        rows: list[tuple[str, object, str]] = []
+        if item.node.kind == "Output":
+            if item.flow is not None and item.flow.seed is not None:
+                rows.append((_tr("gradient flowing back in"), item.flow.seed, theme.GRAD_COLOR))
+        else:
+            rows.append((_tr("value"), item.value, theme.VALUE_COLOR))
+            grad_colour = theme.MUTED if item.unrequested else theme.GRAD_COLOR
+            rows.append((item._grad_label(), item.grad, grad_colour))
+            for i, o in enumerate(item.shares):
+                rows.append((f"{'+' if i else '='} {o}", item.parts.get(o), theme.GRAD_COLOR))  # as on the node
+        self.title.setFont(theme.font(12, bold=True))
+        self.title.setText(f"{item.name}  ·  {item._kind_text()}")
+        small, big = theme.font(11), self.number_font()
+        for i, (label, v, colour) in enumerate(rows):
+            a, b = self._row(i)
+            a.setFont(small)
+            a.setStyleSheet(f"color: {theme.LABEL};")
+            a.setText(label)
+            b.setFont(big)
+            bad = v is not None and not np.all(np.isfinite(v))
+            b.setStyleSheet(f"color: {theme.ERROR_COLOR if bad else colour};")
+            b.setText(fmt_values(v) if v is not None else _tr("not computed"))
+            a.show()
+            b.show()
+        for a, b in self._rows[len(rows) :]:
+            a.hide()
+            b.hide()
+        self.setStyleSheet(
+            f"#spotlightCard {{ background: {theme.CARD}; border: 2px solid #f59e0b; border-radius: 8px; }}"
+        )
+        self.adjustSize()
+        self.place(item)
+        self.show()
+        self.raise_()
+
+    def place(self, item) -> None:
+        """In the bottom corner of the viewport that covers less of the node, inside the view."""
+        vp = self.view.viewport()
+        node = self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        size = self.sizeHint().boundedTo(vp.size())
+        self.resize(size)
+        y = max(0, vp.height() - size.height() - MARGIN)
+
+        def covered(x: int) -> int:
+            r = QRect(QPoint(x, y), size).intersected(node)
+            return r.width() * r.height() if r.isValid() else 0
+
+        x = min((MARGIN, max(0, vp.width() - size.width() - MARGIN)), key=covered)
+        self.move(vp.mapTo(self.view, QPoint(x, y)))

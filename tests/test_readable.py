@@ -1,0 +1,206 @@
+"""Readable from the back row: the graph view settles at every size (a fitted view never shows
+scroll bars that would resize it and refit it again), and presentation mode gives the nodes'
+numbers, the selected node's spotlight card, the caption and the Lesson panel the room they need."""
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget
+
+from conftest import wait_state
+from gradviz.model.presets import load_preset
+from gradviz.ui import language
+from gradviz.ui.document import SessionDocument
+from gradviz.ui.graph_view import GraphScene, GraphView
+from test_presentation import _graph_in_view, _settle, open_on  # noqa: F401 (a fixture)
+
+
+def _digits_px(font) -> float:
+    """How tall a font's digits are, in px at zoom 1."""
+    from PySide6.QtGui import QFontMetricsF
+
+    return QFontMetricsF(font).tightBoundingRect("0123456789").height()
+
+
+LONG_CAPTION = (
+    "Nodes: step 21 (parameters after 20 updates), what the next step computes (the plots end at step 20)\n"
+    "L = loss + sum(z): z is returned and differentiated too"
+)
+
+
+class _Resizes(QObject):
+    """Counts a viewport's resize events; past `limit` in a row it stops the view refitting, so
+    that a resize that never settles fails the test instead of hanging it."""
+
+    def __init__(self, view: GraphView, limit: int = 50):
+        super().__init__(view)
+        self.view, self.limit, self.count = view, limit, 0
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.count += 1
+            if self.count > self.limit:
+                self.view.auto_fit = False
+        return False
+
+
+@pytest.fixture
+def both_languages(qapp):
+    yield ("en", "zh_CN")
+    language.set_language("en")
+
+
+def test_every_resize_of_the_graph_view_settles(qtbot, both_languages):
+    """Widths from 300 to 1300 px at a short and a taller height, with z returned or not, in
+    both languages: one resize is one resize of the viewport, no scroll bar, the whole graph in view."""
+    for lang in both_languages:
+        language.set_language(lang)
+        for aux in (False, True):
+            s = load_preset("tutorial")
+            s.options.aux_output = aux
+            doc = SessionDocument(s)
+            scene = GraphScene(doc)  # the view does not own its scene: kept here
+            view = GraphView(scene)
+            qtbot.addWidget(view)
+            view.set_caption(LONG_CAPTION)
+            view.resize(600, 300)
+            with qtbot.waitExposed(view):
+                view.show()
+            resizes = _Resizes(view)
+            unsettled = []
+            for height in (200, 260):
+                for width in range(300, 1301, 9):
+                    resizes.count = 0
+                    view.auto_fit = True
+                    view.resize(width, height)
+                    QGuiApplication.processEvents()
+                    if (
+                        resizes.count > 1
+                        or view.horizontalScrollBar().isVisible()
+                        or view.verticalScrollBar().isVisible()
+                    ):
+                        unsettled.append((width, height, resizes.count))
+            assert not unsettled, (lang, aux, unsettled[:10])
+            shown = view.mapToScene(view.viewport().rect()).boundingRect()
+            assert shown.contains(scene.itemsBoundingRect())
+            view.close()
+
+
+# -- presentation mode at 1024x768 --------------------------------------------------------------------
+@pytest.fixture
+def presenting(qtbot, open_on):  # noqa: F811
+    """A window on the 1024x768 projector, z returned, one step trained, in presentation mode."""
+    w = open_on("1024x768", ready=True)
+    w.document.set_option("aux_output", True)
+    wait_state(qtbot, w, "ready")
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    return w
+
+
+def test_the_caption_is_one_line_and_says_the_rest_on_hover(qtbot, presenting):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QFontMetricsF, QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from gradviz.ui import graph_view, theme
+
+    v = presenting.graphView
+    assert "\n" in v.caption and "sum(z)" in v.caption  # two parts: the step, and what L is
+    shown = v.shown_caption()
+    fm = QFontMetricsF(theme.font(graph_view.CAPTION_PT))
+    assert "\n" not in shown and shown.endswith(v.caption.split("\n")[-1])  # what L is, whole
+    box = v._caption_box()[0]
+    assert box.height() < 1.5 * fm.height() and box.right() <= v.viewport().width()
+    at = QPoint(20, int(box.center().y()))
+    QApplication.sendEvent(v.viewport(), QHelpEvent(QEvent.Type.ToolTip, at, v.viewport().mapToGlobal(at)))
+    assert QToolTip.text() == v.caption
+    QToolTip.hideText()
+
+
+def test_the_lesson_panel_stays_in_presentation_mode(qtbot, presenting):
+    """As the teacher's guide says: a tab beside the plots, where the graph keeps the window's
+    width; back under the training options after F5."""
+    w = presenting
+    dock = w.findChild(QDockWidget, "lessonDock")
+    assert not dock.isHidden() and w.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert dock in w.tabifiedDockWidgets(w.findChild(QDockWidget, "plotsDock"))
+    dock.raise_()
+    _settle(qtbot, w)
+    assert dock.isVisible() and w.lesson.isVisible() and w.rect().contains(dock.geometry())
+    assert dock.titleBarWidget() is not None  # its tab is its title, as for the plots
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert w.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea and not dock.isHidden()
+    assert dock.titleBarWidget() is None
+
+
+def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting):
+    """At 1024x768 with z returned: each node's value and gradient (an Output's: what flows back
+    in) is drawn with digits at least 24 px tall on screen, as much of it as fits the node."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gradviz.ui import graph_view
+
+    w = presenting
+    zoom = w.graphView.zoom
+    assert _graph_in_view(w)
+    for name, item in w.scene.items_by_name.items():
+        font = item.number_font()
+        assert _digits_px(font) * zoom >= 24.0, (name, _digits_px(font) * zoom)
+        lines = item.compact_lines()
+        band = (item.height() - graph_view.HEADER - graph_view.BOTTOM) / len(lines)
+        assert _digits_px(font) <= band, name  # the lines do not run into each other
+        for what, v in lines:
+            assert v is not None, (name, what)
+            text = item.compact_text(v)
+            assert text and QFontMetricsF(font).horizontalAdvance(text) <= item.width - 2 * graph_view.PAD, text
+    b = w.scene.items_by_name["b"]
+    assert b.compact_text(b.grad).startswith(f"[{b.grad[0]:.3f}")  # its first element, then "…"
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert not b.compact() and b.number_font().pointSizeF() == graph_view.VALUE_PT
+
+
+def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting):
+    """At 1024x768 with z returned: select b and the card shows its value, ∂L/∂b and its two
+    parts (from out_loss, and the 1s from out_z that sum(z) adds), in 28 px digits, inside the view."""
+    import numpy as np
+    from PySide6.QtWidgets import QFrame
+
+    w = presenting
+    card = w.graphView.findChild(QFrame, "spotlightCard")
+    assert card is not None and not card.isVisible()  # nothing selected
+    b = w.scene.items_by_name["b"]
+    b.setSelected(True)
+    _settle(qtbot, w)
+    assert card.isVisible() and card.node_name == "b"
+    rows = card.rows()
+    assert [label for label, _ in rows] == ["value", "∂L/∂b", "= out_loss", "+ out_z"]
+
+    def numbers(text):
+        return np.array([float(t) for t in text.strip("[]").split(",")], np.float64)
+
+    value, grad, from_loss, from_z = (numbers(t) for _, t in rows)
+    np.testing.assert_allclose(value, np.asarray(b.value, np.float64), atol=5e-4)
+    np.testing.assert_allclose(from_z, np.ones(3))  # ∂ sum(z) / ∂b
+    np.testing.assert_allclose(grad, from_loss + from_z, atol=2e-3)  # ∂L/∂b is the sum of its parts
+    vp = w.graphView.viewport()
+    assert vp.rect().contains(vp.mapFromGlobal(card.mapToGlobal(card.rect().topLeft())))
+    assert vp.rect().contains(vp.mapFromGlobal(card.mapToGlobal(card.rect().bottomRight())))
+    for number in card.number_labels():
+        assert _digits_px(number.font()) >= 28.0, (number.text(), _digits_px(number.font()))
+        assert number.width() >= number.sizeHint().width(), number.text()  # not cut
+    # the node it shows stays in view: the card is in the other half
+    at = w.graphView.mapFromScene(b.sceneBoundingRect().center())
+    assert not card.geometry().contains(at)
+    b.setSelected(False)
+    _settle(qtbot, w)
+    assert not card.isVisible()
+    b.setSelected(True)
+    w.set_presentation(False)
+    _settle(qtbot, w)
+    assert w.scene.items_by_name["b"].isSelected() and not card.isVisible()  # presentation mode only
