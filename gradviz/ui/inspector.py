@@ -7,7 +7,6 @@ import json
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
 from . import theme
 from .language import tr_msg
+from .fields import ComboBox
 
 
 def parse_shape(text: str):
@@ -58,7 +58,7 @@ class Inspector(QWidget):
         self.shapeEdit = QLineEdit()
         self.shapeEdit.setObjectName("inspectorShape")
         self.shapeEdit.setPlaceholderText(self.tr("e.g. 5, 3"))
-        self.initCombo = QComboBox()
+        self.initCombo = ComboBox()
         self.initCombo.setObjectName("inspectorInit")
         self.initCombo.addItems(INITS)
         self.valuesEdit = QPlainTextEdit()

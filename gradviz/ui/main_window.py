@@ -314,6 +314,15 @@ class MainWindow(QMainWindow):
         # its room to the messages
         self.modeLabel.setVisible(self.width() >= 1200)
 
+    def keyPressEvent(self, event) -> None:
+        # Enter or Escape in a field (spin box, combo box, line edit: each passes them on once
+        # its value is taken) hands the focus back to the graph, where Space, S and F act again
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+            self.graphView.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.fit_to_screen()
