@@ -498,8 +498,8 @@ def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file
                 assert wide <= width + 0.5, (text, wide, width)
             for (a, _), (b, _) in zip(para, para[1:]):  # no break between two characters of a name...
                 left, right = a[-1:], b[:1]
-                if left == BREAK:  # ...but after one of its underscores
-                    assert a[-2:-1] == "_", (a, b)
+                if left == BREAK:  # ...but after one of its underscores, or before its "("
+                    assert a[-2:-1] == "_" or b[:1] == "(", (a, b)
                 else:
                     assert not (re.match(r"[A-Za-z0-9_]", left) and re.match(r"[A-Za-z0-9_(]", right)), (a, b)
         drawn = [text for para in paras for text, _ in para]
@@ -513,3 +513,50 @@ def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file
     finally:
         app.removeTranslator(translator)
     w.close()
+
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_lesson_lines_break_inside_a_name_only_when_it_is_wider_than_the_line(qtbot, chinese):
+    """has_aux, ops.stop_gradient: a line breaks before or after a whole name (they wrapped as
+    "has_ / aux"); only a name wider than the label breaks inside, rather than run off its edge."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QLabel
+
+    from gradviz.ui import theme
+    from gradviz.ui.lesson_panel import breakable
+
+    translator = QTranslator()
+    app = QApplication.instance()
+    if chinese:
+        assert translator.load(str(QM))
+        app.installTranslator(translator)
+    try:
+        texts = [QCoreApplication.translate(plan.CONTEXT, p.text) for step in plan.PLAN for p in step.paras]
+    finally:
+        app.removeTranslator(translator)
+    assert any("has_aux" in t for t in texts) and any("stop_gradient" in t for t in texts)
+    label = QLabel()
+    qtbot.addWidget(label)
+    label.setFont(theme.font(12))
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    fm = QFontMetricsF(label.font())
+    split = 0
+    for width in (190, 245, 330):
+        label.setFixedWidth(width)
+        with qtbot.waitExposed(label):
+            label.show()
+        for text in texts:
+            label.setText(breakable(text.replace("{", "").replace("}", ""), label))
+            label.repaint()  # lays the text out
+            for para in _lines(label):
+                for (a, _), (b, _) in zip(para, para[1:]):
+                    a, b = a.replace(BREAK, ""), b.replace(BREAK, "")
+                    if re.search(r"[A-Za-z0-9_.]$", a) and re.match(r"[A-Za-z0-9_]", b):  # inside a name
+                        split += 1
+                        whole = re.search(r"[A-Za-z0-9_.]+$", a).group() + NAME.match(b).group()
+                        assert fm.horizontalAdvance(whole) > label.contentsRect().width(), (whole, width, a, b)
+    assert split  # the narrowest label does split its longest name

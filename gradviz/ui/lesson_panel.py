@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QClipboard, QGuiApplication
+from PySide6.QtGui import QClipboard, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -48,14 +48,29 @@ def tr(text: str) -> str:
 
 
 BREAK = "\u200b"  # zero-width space: where a line may break, drawn as nothing
-_UNDERSCORE = re.compile(r"<[^>]*>|(?<=\w)_(?=\w)")  # a tag (left as it is), or an identifier's "_"
+# a tag or an entity (left as they are), or a name (dotted: ops.stop_gradient) with what sticks
+# to it up to the next space ("(z,")
+_NAME = re.compile(r"<[^>]*>|&#?\w+;|([A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_])(\([^\s<&]*)?")
 
 
-def breakable(text: str) -> str:
-    """Text (plain or HTML) whose identifiers may wrap after an underscore, if a line needs it:
-    Qt's word wrap never breaks inside a word, so binary_cross_entropy_with_logits(z, ran off
-    the narrow dock's edge and was cut mid-name. Nothing else changes; tags are left as they are."""
-    return _UNDERSCORE.sub(lambda m: m.group() if m.group() != "_" else "_" + BREAK, text)
+def breakable(text: str, label: QLabel) -> str:
+    """Text (plain or HTML) for a word-wrapped label whose lines break before or after a whole
+    name, never inside one, as long as the name fits the label's width: Qt's word wrap never
+    breaks a word, so "binary_cross_entropy_with_logits(z," may break before its "(", and only
+    a name wider than the label itself breaks, after its underscores, rather than run off the
+    edge. Tags and entities are left as they are."""
+    fm = QFontMetricsF(label.font())
+    width = label.contentsRect().width()
+
+    def mark(m: re.Match) -> str:
+        name, stuck = m.group(1), m.group(2) or ""
+        if name is None or fm.horizontalAdvance(name + stuck) <= width:
+            return m.group()
+        if fm.horizontalAdvance(name) > width:
+            name = name.replace("_", "_" + BREAK)
+        return name + BREAK + stuck if stuck else name
+
+    return _NAME.sub(mark, text)
 
 
 class LessonPanel(QWidget):
@@ -100,6 +115,9 @@ class LessonPanel(QWidget):
         self.titleLabel = self._label("lessonTitle", 14, bold=True)
         self.textLabel = self._label("lessonText", 12)
         self.textLabel.setTextFormat(Qt.TextFormat.RichText)
+        self._unwrapped: dict[str, str] = {}  # the title's and the text's own text, before breakable
+        for label in (self.titleLabel, self.textLabel):
+            label.installEventFilter(self)  # a new width: the lines break anew
         self.noteLabel = self._label("lessonNote", 11)
         self.noteLabel.setStyleSheet(f"color: {NOTE_COLOR}; background: #fef3c7; padding: 4px;")
         self.linkRow = QVBoxLayout()  # one under another: narrow docks, longer Chinese texts
@@ -158,6 +176,20 @@ class LessonPanel(QWidget):
         w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the dock
         return w
+
+    def _set_wrapped(self, label: QLabel, text: str) -> None:
+        """`text` in the title or the text label, its names kept whole where they fit (breakable)."""
+        self._unwrapped[label.objectName()] = text
+        shown = breakable(text, label)
+        if label.text() != shown:
+            label.setText(shown)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize and event.size().width() != event.oldSize().width():
+            text = self._unwrapped.get(obj.objectName())
+            if text is not None:
+                self._set_wrapped(obj, text)
+        return False
 
     def _copied(self) -> None:
         self._unmark(QClipboard.Mode.Clipboard)
@@ -323,7 +355,7 @@ class LessonPanel(QWidget):
                 text = html.escape(tr(p.text))
                 shown = {k: self._fig(k) for k in names}
             paras.append(text.format(**shown))
-        self.textLabel.setText(breakable("".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras)))
+        self._set_wrapped(self.textLabel, "".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras))
 
     def _fig(self, name: str) -> str:
         v = self.numbers.get(name)
@@ -340,7 +372,7 @@ class LessonPanel(QWidget):
         self.prevButton.setEnabled(self.index > 0)
         self.nextButton.setEnabled(self.index < n - 1)
         self.stepIndicator.setText(self.tr("{step} / {total}").format(step=self.index + 1, total=n))
-        self.titleLabel.setText(breakable(tr(step.title)))
+        self._set_wrapped(self.titleLabel, tr(step.title))
         self._show_code()
         link_texts = {
             "variants": self.tr("Show the Four variants tab"),
