@@ -52,6 +52,7 @@ from .plots import PlotPanel
 from .presentation import Presenter
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
+from .menu_style import style_menus
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -60,6 +61,15 @@ NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). "
     "Wait for it, or Restart it: the session and the history are kept.",
 )
+
+
+# the palette's buttons, in the app's language: the kinds that are ideas, not MindSpore's ops
+# (the operations and losses keep their MindSpore names)
+KIND_LABELS = {
+    "Input": QT_TRANSLATE_NOOP("MainWindow", "Input"),
+    "Parameter": QT_TRANSLATE_NOOP("MainWindow", "Parameter"),
+    "Output": QT_TRANSLATE_NOOP("MainWindow", "Output"),
+}
 
 
 def _structure_key(session: Session) -> str:
@@ -237,6 +247,7 @@ class MainWindow(QMainWindow):
         self._menus()
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+        style_menus(self)  # every menu is made by now: none cuts its Chinese items short
 
         # wiring
         self.scene.nodeSelected.connect(self.inspector.show_node)
@@ -471,10 +482,11 @@ class MainWindow(QMainWindow):
         """Sources and Output as buttons; operations and losses in one menu each (op table roles)."""
         menus = {"op": (self.tr("Operation ▾"), QMenu(self)), "loss": (self.tr("Loss ▾"), QMenu(self))}
         for k in TABLE:
-            act = QAction(k.name, self)
+            label = self.tr(KIND_LABELS[k.name]) if k.name in KIND_LABELS else k.name
+            act = QAction(label, self)
             act.setObjectName(f"add{k.name}")
             act.setToolTip(
-                self.tr("Add a {kind} node: {description}").format(kind=k.name, description=tr_msg(k.description))
+                self.tr("Add a {kind} node: {description}").format(kind=label, description=tr_msg(k.description))
             )
             act.triggered.connect(lambda _=False, kind=k.name: self.add_node(kind))
             if k.role in menus:
