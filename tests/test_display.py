@@ -531,8 +531,7 @@ def test_colour_bar_numbers_never_overlap(qtbot, height):
     with qtbot.waitExposed(panel):
         panel.show()
     panel.refresh(force=True)
-    qtbot.waitUntil(lambda: all(b.getAxis("right").height() > 0 for b in panel.heat_bars), timeout=5000)
-    QCoreApplication.processEvents()
+    QCoreApplication.processEvents()  # the layout gives the bars their heights
     both = 0
     for bar, s in zip(panel.heat_bars, panel.heat_scales):
         texts = _bar_texts(bar)
@@ -545,3 +544,5 @@ def test_colour_bar_numbers_never_overlap(qtbot, height):
         both += len(texts) == 2
     if height == 400:  # room for both ends on every bar
         assert both == len(panel.heat_bars)
+    else:
+        assert both < len(panel.heat_bars)  # some bar too short for both

@@ -53,21 +53,31 @@ BREAK = "\u200b"  # zero-width space: where a line may break, drawn as nothing
 _NAME = re.compile(r"<[^>]*>|&#?\w+;|([A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_])(\([^\s<&]*)?")
 
 
+SMALLEST_NAME = 0.8  # a name wider than a rich-text line is drawn down to this much smaller, whole
+
+
 def breakable(text: str, label: QLabel) -> str:
     """Text (plain or HTML) for a word-wrapped label whose lines break before or after a whole
-    name, never inside one, as long as the name fits the label's width: Qt's word wrap never
-    breaks a word, so "binary_cross_entropy_with_logits(z," may break before its "(", and only
-    a name wider than the label itself breaks, after its underscores, rather than run off the
-    edge. Tags and entities are left as they are."""
-    fm = QFontMetricsF(label.font())
+    name, never inside one: Qt's word wrap never breaks a word, so "binary_cross_entropy_with_logits(z,"
+    may break before its "(". A name wider than the label itself is drawn a little smaller
+    (rich text, down to SMALLEST_NAME) or, narrower still, breaks after its underscores rather
+    than run off the edge. Tags and entities are left as they are."""
+    font = label.font()
+    fm = QFontMetricsF(font)
     width = label.contentsRect().width()
+    rich = label.textFormat() == Qt.TextFormat.RichText
 
     def mark(m: re.Match) -> str:
         name, stuck = m.group(1), m.group(2) or ""
         if name is None or fm.horizontalAdvance(name + stuck) <= width:
             return m.group()
-        if fm.horizontalAdvance(name) > width:
-            name = name.replace("_", "_" + BREAK)
+        wide = fm.horizontalAdvance(name)
+        if wide > width:
+            fits = width / wide * 0.98  # (rounding of the smaller size)
+            if rich and fits >= SMALLEST_NAME and font.pointSizeF() > 0:
+                name = f"<span style='font-size:{font.pointSizeF() * fits:.1f}pt'>{name}</span>"
+            else:
+                name = name.replace("_", "_" + BREAK)
         return name + BREAK + stuck if stuck else name
 
     return _NAME.sub(mark, text)

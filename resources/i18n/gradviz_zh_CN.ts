@@ -2234,8 +2234,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <source>Space, S and F work wherever the focus is, except in a text field, where they type.</source>
-        <translation>无论焦点在哪里，空格、S 和 F 键都有效；在文本框中则输入文字。</translation>
+        <source>Space, S and F work wherever the focus is, except in a text field, where they type; Enter or Escape there hands them back.</source>
+        <translation>无论焦点在哪里，空格、S 和 F 键都有效；在文本框中则输入文字，按 Enter 或 Esc 键即可恢复。</translation>
     </message>
     <message>
         <source>Key</source>
