@@ -21,7 +21,7 @@ from gradviz.model.codegen import generate, grad_call, returned_values
 from gradviz.model.export import mindspore_script
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Options
-from gradviz.ui.lesson_panel import BREAK
+from gradviz.ui.lesson_panel import BREAK, JOIN
 from reference import grads_for, replay
 
 from conftest import wait_nodes_at, wait_state
@@ -224,7 +224,7 @@ def plain(label) -> str:
     """A label's text as read: no-break spaces as spaces, without the marks where a name may wrap."""
     d = QTextDocument()
     d.setHtml(label.text())
-    return d.toPlainText().replace("\xa0", " ").replace(BREAK, "")
+    return d.toPlainText().replace("\xa0", " ").replace(BREAK, "").replace(JOIN, "")
 
 
 def vec(a) -> str:
@@ -521,8 +521,9 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
 
 @pytest.mark.parametrize("chinese", [False, True])
 def test_lesson_lines_break_inside_a_name_only_when_it_is_wider_than_the_line(qtbot, chinese):
-    """has_aux, ops.stop_gradient: a line breaks before or after a whole name (they wrapped as
-    "has_ / aux"); only a name wider than the label breaks inside, rather than run off its edge."""
+    """has_aux, ops.stop_gradient, ∂L/∂b: a line breaks before or after a whole name (they wrapped
+    as "has_ / aux", "∂L/ / ∂b"); only a name wider than the label breaks inside, rather than run
+    off its edge."""
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QLabel
 
@@ -555,7 +556,8 @@ def test_lesson_lines_break_inside_a_name_only_when_it_is_wider_than_the_line(qt
             label.repaint()  # lays the text out
             for para in _lines(label):
                 for (a, _), (b, _) in zip(para, para[1:]):
-                    a, b = a.replace(BREAK, ""), b.replace(BREAK, "")
+                    a, b = a.replace(BREAK, "").replace(JOIN, ""), b.replace(BREAK, "").replace(JOIN, "")
+                    assert not (re.search(r"∂[A-Za-z0-9_]+/$", a) and b.startswith("∂")), (a, b)  # ∂L/ | ∂b
                     if re.search(r"[A-Za-z0-9_.]$", a) and re.match(r"[A-Za-z0-9_]", b):  # inside a name
                         split += 1
                         whole = re.search(r"[A-Za-z0-9_.]+$", a).group() + NAME.match(b).group()

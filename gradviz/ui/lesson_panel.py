@@ -48,9 +48,10 @@ def tr(text: str) -> str:
 
 
 BREAK = "\u200b"  # zero-width space: where a line may break, drawn as nothing
+JOIN = "\u2060"  # word joiner: where a line must not break (after the "/" of ∂L/∂b), drawn as nothing
 # a tag or an entity (left as they are), or a name (dotted: ops.stop_gradient) with what sticks
 # to it up to the next space ("(z,")
-_NAME = re.compile(r"<[^>]*>|&#?\w+;|([A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_])(\([^\s<&]*)?")
+_NAME = re.compile(r"<[^>]*>|&#?\w+;|(∂[A-Za-z0-9_]+/∂[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_])(\([^\s<&]*)?")
 
 
 SMALLEST_NAME = 0.8  # a name wider than a rich-text line is drawn down to this much smaller, whole
@@ -69,16 +70,19 @@ def breakable(text: str, label: QLabel) -> str:
 
     def mark(m: re.Match) -> str:
         name, stuck = m.group(1), m.group(2) or ""
-        if name is None or fm.horizontalAdvance(name + stuck) <= width:
+        if name is None:
             return m.group()
+        joined = name.replace("/∂", "/" + JOIN + "∂")  # ∂L/∂b is one name too: Qt breaks after a "/"
+        if fm.horizontalAdvance(name + stuck) <= width:
+            return joined + stuck
         wide = fm.horizontalAdvance(name)
         if wide > width:
             fits = width / wide * 0.98  # (rounding of the smaller size)
             if rich and fits >= SMALLEST_NAME and font.pointSizeF() > 0:
-                name = f"<span style='font-size:{font.pointSizeF() * fits:.1f}pt'>{name}</span>"
+                joined = f"<span style='font-size:{font.pointSizeF() * fits:.1f}pt'>{joined}</span>"
             else:
-                name = name.replace("_", "_" + BREAK)
-        return name + BREAK + stuck if stuck else name
+                joined = joined.replace("_", "_" + BREAK)
+        return joined + BREAK + stuck if stuck else joined
 
     return _NAME.sub(mark, text)
 
@@ -212,13 +216,13 @@ class LessonPanel(QWidget):
         line-break marks (breakable): a name pasted into Python is the name."""
         clipboard = QGuiApplication.clipboard()
         text = clipboard.text(mode)
-        if BREAK not in text:
+        if BREAK not in text and JOIN not in text:
             return
         for label in (self.titleLabel, self.textLabel):
             # the selection as Qt copies it (QTextDocumentFragment.toPlainText): only ours is changed
             copied = label.selectedText().replace("\u2029", "\n").replace("\u2028", "\n").replace("\xa0", " ")
             if copied and copied == text:
-                clipboard.setText(text.replace(BREAK, ""), mode)
+                clipboard.setText(text.replace(BREAK, "").replace(JOIN, ""), mode)
                 return
 
     @property
