@@ -565,3 +565,21 @@ def test_enter_or_escape_in_a_field_hands_the_focus_back_to_the_graph(qtbot, win
     assert win.document.options.lr == pytest.approx(0.05)
     with qtbot.waitSignal(c.startClicked, timeout=1000):
         qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Space)
+
+
+def test_space_pauses_after_start_disabled_the_focused_option(qtbot, win):
+    """Start disables the options: Qt moved the focus from the disabled one on to the learning
+    rate, where the next Space typed instead of pausing. The graph takes the focus."""
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is not None, timeout=5000)
+    c = win.controls
+    c.maxStepsSpin.setValue(100_000)
+    c.speedSpin.setValue(50.0)
+    c.presetCombo.setFocus()
+    qtbot.waitUntil(c.presetCombo.hasFocus, timeout=5000)
+    qtbot.keyClick(c.presetCombo, Qt.Key.Key_Space)
+    wait_state(qtbot, win, "training")
+    assert not c.presetCombo.isEnabled() and win.graphView.hasFocus()
+    qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Space)
+    wait_state(qtbot, win, "paused")
+    assert c.lrSpin.value() == pytest.approx(0.01)

@@ -9,6 +9,7 @@ import os
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QDockWidget,
@@ -248,6 +249,7 @@ class MainWindow(QMainWindow):
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
+        QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
 
         # wiring
         self.scene.nodeSelected.connect(self.inspector.show_node)
@@ -333,6 +335,14 @@ class MainWindow(QMainWindow):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _focus_changed(self, old, new) -> None:
+        # the focused control disabled (Start disables the options): Qt moves the focus on to the
+        # next field, where Space would type; the graph takes it instead
+        if new is None or old is None or new is self.graphView:
+            return
+        if not old.isEnabled() and old.window() is self and new.window() is self:
+            self.graphView.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
