@@ -500,3 +500,54 @@ def test_a_large_runs_plot_notes_fit_over_their_plots(qtbot, lang, width):
             small = QFont(item.font())
             small.setPointSizeF(9)
             assert QFontMetricsF(small).horizontalAdvance(note) > plot.width()
+
+
+def _bar_texts(bar) -> list:
+    """The numbers a colour bar's axis draws, with where: [(QRectF, text)]."""
+    from PySide6.QtGui import QImage, QPainter
+
+    axis = bar.getAxis("right")
+    img = QImage(10, 10, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    try:
+        specs = axis.generateDrawSpecs(p)
+    finally:
+        p.end()
+    return [] if specs is None else [(rect, text) for rect, _flags, text in specs[2]]
+
+
+@pytest.mark.parametrize("height", [170, 400])
+def test_colour_bar_numbers_never_overlap(qtbot, height):
+    """A flat matrix (the mlp preset's 2x8 w1) gets a short colour bar: too short for -S and +S
+    at its ends, it says ±S once; tall enough, both ends (they overlapped as "=±5")."""
+    from gradviz.model.history import History
+    from gradviz.model.layout import Layout
+    from gradviz.ui.plots import PlotPanel
+
+    pl = Layout(["w1", "w2"], [(2, 8), (8, 2)])
+    h = History(pl, pl, Layout([], []))
+    rng = np.random.default_rng(0)
+    params, grads = 4 * rng.standard_normal((2, 32)), rng.standard_normal((2, 32))
+    h.append(np.arange(1, 3), rng.random(2), params, grads, np.zeros((2, 0)), np.ones(2))
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1000, height)
+    panel.set_history(h)
+    with qtbot.waitExposed(panel):
+        panel.show()
+    panel.refresh(force=True)
+    QCoreApplication.processEvents()  # the layout gives the bars their heights
+    both = 0
+    for bar, s in zip(panel.heat_bars, panel.heat_scales):
+        texts = _bar_texts(bar)
+        assert texts, "a colour bar without its scale"
+        for i, (a, ta) in enumerate(texts):
+            for b, tb in texts[i + 1 :]:
+                assert not a.intersects(b), (ta, tb, a, b)
+        shown = sorted(t for _r, t in texts)
+        assert shown in ([f"±{s:g}"], sorted([f"−{s:g}", f"+{s:g}"])), shown
+        both += len(texts) == 2
+    if height == 400:  # room for both ends on every bar
+        assert both == len(panel.heat_bars)
+    else:
+        assert both < len(panel.heat_bars)  # some bar too short for both

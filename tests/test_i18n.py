@@ -251,6 +251,38 @@ def _english_left(texts, allowed: set[str]) -> list[str]:
     return sorted(set(out))
 
 
+def _cut_menu_items(win) -> list[str]:
+    """The menu items drawn other than in full, in the app's font (gradviz.app sets it; tests do
+    not): each item's text as its menu paints it, against the same menu made wider than it needs."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtWidgets import QMenu
+
+    from gradviz.ui import theme
+
+    cut = []
+    for menu in win.findChildren(QMenu):
+        font = menu.font()
+        menu.setFont(theme.font(theme.BASE_POINT_SIZE))
+        menu.adjustSize()
+        items = [(a, menu.actionGeometry(a)) for a in menu.actions() if a.text() and not a.isSeparator()]
+        narrow = menu.grab().toImage()
+        menu.setMinimumWidth(menu.width() + 300)
+        menu.adjustSize()
+        wide = menu.grab().toImage()
+        fm = menu.fontMetrics()
+        menu.setMinimumWidth(0)
+        menu.setFont(font)
+        menu.adjustSize()
+        # the texts' columns: left of the shortcuts' column, which the wider menu draws further right
+        shortcuts = [a.shortcut().toString(QKeySequence.SequenceFormat.NativeText) for a, _g in items]
+        keys = max((fm.horizontalAdvance(k) for k in shortcuts), default=0)
+        for action, g in items:
+            g.setWidth(min(g.width(), narrow.width() - keys - 24))
+            if narrow.copy(g) != wide.copy(g):
+                cut.append(action.text())
+    return cut
+
+
 @pytest.mark.real_engine
 def test_the_window_in_chinese_leaves_no_english_and_switches_back_exactly(qtbot, zh, win, tmp_path):
     from PySide6.QtCore import QSettings
@@ -276,6 +308,14 @@ def test_the_window_in_chinese_leaves_no_english_and_switches_back_exactly(qtbot
     assert not left, where
     ours = {ctx for ts in CATALOGUES for ctx, _s in tool.messages(ts)}
     assert not {k for k in zh.translator().missing if k[0] in ours}
+    # the Add node buttons that are ideas, not MindSpore's ops, are Chinese too
+    assert [win.findChild(QAction, f"add{k}").text() for k in ("Input", "Parameter", "Output")] == [
+        "输入",
+        "参数",
+        "输出",
+    ]
+    # and no menu item is cut short ("适应窗口显…图": Qt elides a Chinese item with a mnemonic)
+    assert not _cut_menu_items(win)
     # the dynamic texts too: caption, status bar, the Problems dock title
     assert CJK.search(win.graphView.caption) and CJK.search(win.stateLabel.text())
     zh.set_language("zh_CN")  # again: nothing changes
@@ -296,3 +336,50 @@ def test_installing_finds_the_catalogue_from_the_package(zh):
     assert [p.name for p in zh.catalogues("zh_CN")] == [ts.with_suffix(".qm").name for ts in CATALOGUES]
     assert zh.catalogues("en") == []
     assert shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent)) or shutil.which("pyside6-lupdate")
+
+
+def test_the_lessons_messages_show_in_chinese(zh):
+    from gradviz.lessons.variants import variant_sessions
+
+    with pytest.raises(SessionError) as e:
+        variant_sessions(load_preset("linreg"))  # one Output: nothing to compare
+    assert str(e.value).startswith("the variants compare returning a second output")
+    assert zh.tr_msg(e.value).startswith("四种写法比较的是")
+
+
+def test_a_node_s_max_and_min_are_never_cut_in_chinese(zh, qtbot, monkeypatch):
+    """Too narrow for "最小 -1.50" (Chinese words are wider), a matrix node writes its numbers
+    whole rather than "最小 -1.…"."""
+    import numpy as np
+    from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    from gradviz.ui import graph_view
+    from gradviz.ui.document import SessionDocument
+    from gradviz.ui.graph_view import GraphScene
+
+    drawn = []
+    fit = graph_view._fit_text
+
+    def recording(p, r, text, size, bold=False, mono=False, italic=False):
+        drawn.append((text, r.width(), mono))
+        fit(p, r, text, size, bold=bold, mono=mono, italic=italic)
+
+    monkeypatch.setattr(graph_view, "_fit_text", recording)
+    scene = GraphScene(SessionDocument(load_preset("tutorial")))
+    w = np.array([[1.574, -1.503, 0.2], [0.1, -0.4, 0.9], [0.3, 0.0, -0.8], [1.2, -1.1, 0.5], [0.6, -0.2, 0.7]])
+    scene.set_node_data({"w": w}, {"w": w / 10}, None, step=0)
+    item = scene.items_by_name["w"]
+    img = QImage(
+        int(item.boundingRect().width()) + 2, int(item.boundingRect().height()) + 2, QImage.Format.Format_ARGB32
+    )
+    p = QPainter(img)
+    try:
+        item.paint(p, QStyleOptionGraphicsItem(), None)
+    finally:
+        p.end()
+    numbers = [(t, width, mono) for t, width, mono in drawn if re.search(r"-?\d\.\d", t)]
+    assert any("-1.5" in t for t, _w, _m in numbers) and any("1.57" in t for t, _w, _m in numbers)
+    for text, width, mono in numbers:  # each in full at the smallest size, at the latest
+        f = graph_view._font(8, mono=mono)
+        assert QFontMetricsF(f).horizontalAdvance(text) <= width, (text, width)

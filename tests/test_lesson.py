@@ -21,7 +21,7 @@ from gradviz.model.codegen import generate, grad_call, returned_values
 from gradviz.model.export import mindspore_script
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Options
-from gradviz.ui.lesson_panel import BREAK
+from gradviz.ui.lesson_panel import BREAK, JOIN
 from reference import grads_for, replay
 
 import standin
@@ -225,7 +225,7 @@ def plain(label) -> str:
     """A label's text as read: no-break spaces as spaces, without the marks where a name may wrap."""
     d = QTextDocument()
     d.setHtml(label.text())
-    return d.toPlainText().replace("\xa0", " ").replace(BREAK, "")
+    return d.toPlainText().replace("\xa0", " ").replace(BREAK, "").replace(JOIN, "")
 
 
 def vec(a) -> str:
@@ -471,10 +471,11 @@ def _lines(label) -> list[list[str]]:
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
 @pytest.mark.parametrize("chinese", [False, True])
-def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file, size, chinese):
+def test_the_lesson_text_keeps_a_long_name_whole_and_inside_the_label(qtbot, store_file, size, chinese):
     """binary_cross_entropy_with_logits(z, is wider than the Lesson dock: Qt's word wrap never
-    breaks a word, so it ran off the label's edge and was cut mid-name. It wraps after one of its
-    underscores now, every line fits, and what is copied from the text is the name as written."""
+    breaks a word, so it ran off the label's edge and was cut mid-name; then it wrapped after an
+    underscore ("binary_cross_entropy_with_ / logits"). It is drawn whole now, a little smaller,
+    every line fits, and what is copied from the text is the name as written."""
     w = _stored_window(qtbot, store_file)
     w.resize(*size)
     with qtbot.waitExposed(w):
@@ -501,12 +502,12 @@ def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file
                 assert wide <= width + 0.5, (text, wide, width)
             for (a, _), (b, _) in zip(para, para[1:]):  # no break between two characters of a name...
                 left, right = a[-1:], b[:1]
-                if left == BREAK:  # ...but after one of its underscores
-                    assert a[-2:-1] == "_", (a, b)
+                if left == BREAK:  # ...but before its "("
+                    assert b[:1] == "(", (a, b)
                 else:
                     assert not (re.match(r"[A-Za-z0-9_]", left) and re.match(r"[A-Za-z0-9_(]", right)), (a, b)
         drawn = [text for para in paras for text, _ in para]
-        assert any(t.endswith("_" + BREAK) for t in drawn)  # it did wrap inside the name
+        assert any(name.split("(")[0] in t for t in drawn)  # the name on one line
         # copied (Ctrl+C), the text holds the name as written
         label.setSelection(0, label.findChild(QTextDocument).characterCount() - 1)
         label.setFocus()
@@ -516,3 +517,52 @@ def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file
     finally:
         app.removeTranslator(translator)
     w.close()
+
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_lesson_lines_break_inside_a_name_only_when_it_is_wider_than_the_line(qtbot, chinese):
+    """has_aux, ops.stop_gradient, ∂L/∂b: a line breaks before or after a whole name (they wrapped
+    as "has_ / aux", "∂L/ / ∂b"); only a name wider than the label breaks inside, rather than run
+    off its edge."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QLabel
+
+    from gradviz.ui import theme
+    from gradviz.ui.lesson_panel import breakable
+
+    translator = QTranslator()
+    app = QApplication.instance()
+    if chinese:
+        assert translator.load(str(QM))
+        app.installTranslator(translator)
+    try:
+        texts = [QCoreApplication.translate(plan.CONTEXT, p.text) for step in plan.PLAN for p in step.paras]
+    finally:
+        app.removeTranslator(translator)
+    assert any("has_aux" in t for t in texts) and any("stop_gradient" in t for t in texts)
+    label = QLabel()
+    qtbot.addWidget(label)
+    label.setFont(theme.font(12))
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    fm = QFontMetricsF(label.font())
+    split = 0
+    for width in (190, 245, 330):
+        label.setFixedWidth(width)
+        with qtbot.waitExposed(label):
+            label.show()
+        for text in texts:
+            label.setText(breakable(text.replace("{", "").replace("}", ""), label))
+            label.repaint()  # lays the text out
+            for para in _lines(label):
+                for (a, _), (b, _) in zip(para, para[1:]):
+                    a, b = a.replace(BREAK, "").replace(JOIN, ""), b.replace(BREAK, "").replace(JOIN, "")
+                    assert not (re.search(r"∂[A-Za-z0-9_]+/$", a) and b.startswith("∂")), (a, b)  # ∂L/ | ∂b
+                    if re.search(r"[A-Za-z0-9_.]$", a) and re.match(r"[A-Za-z0-9_]", b):  # inside a name
+                        split += 1
+                        whole = re.search(r"[A-Za-z0-9_.]+$", a).group() + NAME.match(b).group()
+                        assert fm.horizontalAdvance(whole) > label.contentsRect().width(), (whole, width, a, b)
+    assert split  # the narrowest label does split its longest name

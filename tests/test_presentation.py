@@ -499,3 +499,88 @@ def test_widget_fonts_scale_from_their_own_size():
     f2 = QFont("DejaVu Sans")
     f2.setPointSizeF(11)
     assert _scaled_font(f2, 1.5).pointSizeF() == 16.5
+
+
+def _wheel(widget, steps: int = 1) -> None:
+    """A mouse-wheel turn over the middle of `widget`, as a real mouse sends it."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(
+        centre,
+        QPointF(widget.mapToGlobal(centre.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * steps),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_changes_a_field_only_while_it_has_the_focus(qtbot, win):
+    """Scrolling over the panels never changes the experiment: every spin box and combo box in
+    the window takes the wheel only when focused (clicked or tabbed to)."""
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is not None, timeout=5000)
+    fields = win.findChildren(QAbstractSpinBox) + win.findChildren(QComboBox)
+    assert len(fields) > 10
+    win.graphView.setFocus()
+
+    def values():
+        return [f.text() if isinstance(f, QAbstractSpinBox) else f.currentIndex() for f in fields]
+
+    before = values()
+    for f in fields:
+        assert f.focusPolicy() == Qt.FocusPolicy.StrongFocus, f.objectName()
+        _wheel(f)
+        _wheel(f, -1)
+        _wheel(f, -1)
+    assert values() == before
+    assert win.document.options.seed == 42 and win.controls.lrSpin.value() == pytest.approx(0.01)
+    # focused, the wheel does change it (so the turns above did reach the fields)
+    seed = win.controls.seedSpin
+    seed.setFocus()
+    qtbot.waitUntil(seed.hasFocus, timeout=5000)
+    _wheel(seed)
+    assert win.document.options.seed == 43
+
+
+def test_enter_or_escape_in_a_field_hands_the_focus_back_to_the_graph(qtbot, win):
+    """After typing a learning rate, Enter (or Escape) leaves the field: Space then starts."""
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is not None, timeout=5000)
+    c = win.controls
+    for field, key in ((c.lrSpin, Qt.Key.Key_Return), (c.seedSpin, Qt.Key.Key_Escape), (c.modeCombo, Qt.Key.Key_Enter)):
+        field.setFocus()
+        qtbot.waitUntil(field.hasFocus, timeout=5000)
+        qtbot.keyClick(field, key)
+        assert win.graphView.hasFocus(), field.objectName()
+    c.lrSpin.setFocus()
+    c.lrSpin.selectAll()
+    qtbot.keyClicks(c.lrSpin, "0.05")
+    qtbot.keyClick(c.lrSpin, Qt.Key.Key_Return)
+    assert win.document.options.lr == pytest.approx(0.05)
+    with qtbot.waitSignal(c.startClicked, timeout=1000):
+        qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Space)
+
+
+def test_space_pauses_after_start_disabled_the_focused_option(qtbot, win):
+    """Start disables the options: Qt moved the focus from the disabled one on to the learning
+    rate, where the next Space typed instead of pausing. The graph takes the focus."""
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is not None, timeout=5000)
+    c = win.controls
+    c.maxStepsSpin.setValue(100_000)
+    c.speedSpin.setValue(50.0)
+    c.presetCombo.setFocus()
+    qtbot.waitUntil(c.presetCombo.hasFocus, timeout=5000)
+    qtbot.keyClick(c.presetCombo, Qt.Key.Key_Space)
+    wait_state(qtbot, win, "training")
+    assert not c.presetCombo.isEnabled() and win.graphView.hasFocus()
+    qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Space)
+    wait_state(qtbot, win, "paused")
+    assert c.lrSpin.value() == pytest.approx(0.01)

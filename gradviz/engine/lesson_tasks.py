@@ -57,15 +57,20 @@ def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Call
 
 
 def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Callable) -> msg.LandscapeResult:
+    from ..i18n import Msg
     from ..lessons import landscape as lesson
     from ..model.session import SessionError
 
     s = _session(m.session)
     if not _same_run(engine, s):
-        raise SessionError("the loss landscape is drawn around the run's parameters: build the graph first")
+        raise SessionError(
+            Msg("Landscape", "the loss landscape is drawn around the run's parameters: build the graph first")
+        )
     if not (m.span > 0 and np.isfinite(m.span)) or not 2 <= m.resolution <= 201:
         raise SessionError(
-            f"the range must be above 0 and the grid 2 to 201 points a side, not {m.span}, {m.resolution}"
+            Msg(
+                "Landscape", "the range must be above 0 and the grid 2 to 201 points a side, not {span}, {resolution}"
+            ).format(span=m.span, resolution=m.resolution)
         )
     layout = engine.param_layout
     center = layout.flatten(engine.current_params()).astype(np.float64)

@@ -43,8 +43,11 @@ class Variant:
 def variant_sessions(session: Session) -> dict[str, Session]:
     if len(session.graph.outputs()) < 2:
         raise SessionError(
-            "the variants compare returning a second output (the tutorial's z) with the loss: "
-            "the graph has only one Output; add one"
+            Msg(
+                "Variants",
+                "the variants compare returning a second output (the tutorial's z) with the loss: "
+                "the graph has only one Output; add one",
+            )
         )
     out = {}
     for name, (aux, stop, has_aux) in _OPTIONS.items():

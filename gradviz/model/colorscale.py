@@ -76,6 +76,11 @@ def bar_labels(s: float) -> tuple[str, str]:
     return f"−{s:g}", f"+{s:g}"
 
 
+def bar_span(s: float) -> str:
+    """A colour bar's two ends said once, for a bar too short to write both: '±0.05'."""
+    return f"±{s:g}"
+
+
 class RunningScale:
     """The same rule for a stream of frames, such as the values the nodes show a few times a
     second: S of a frame is from the frames shown at or before its step. A frame at a step before

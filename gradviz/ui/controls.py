@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +28,7 @@ from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from ..model.history import DEFAULT_BUDGET, MAX_BUDGET_MB, MIN_BUDGET_MB
 from .language import tr_msg
+from .fields import ComboBox, DoubleSpinBox, SpinBox
 
 API_ITEMS = [
     ("grad", "mindspore.grad"),
@@ -49,7 +48,7 @@ AUX_TIP = QT_TRANSLATE_NOOP(
 
 
 def _combo(name: str, items, translated: bool = True) -> QComboBox:
-    c = QComboBox()
+    c = ComboBox()
     c.setObjectName(name)
     for key, text in items:
         c.addItem(QCoreApplication.translate("ControlPanel", text) if translated else text, key)
@@ -100,7 +99,7 @@ class ControlPanel(QWidget):
         outer.addWidget(scroll, 1)
         self._scroll, self._options = scroll, options
 
-        self.presetCombo = QComboBox()
+        self.presetCombo = ComboBox()
         self.presetCombo.setObjectName("presetCombo")
         self.presetCombo.addItems(preset_names())
         self.presetCombo.setToolTip(self.tr("Load a ready-made graph (replaces the current one)"))
@@ -134,16 +133,16 @@ class ControlPanel(QWidget):
         self.deviceCombo = _combo("deviceCombo", [(d, d) for d in DEVICES], translated=False)
         self.modeCombo = _combo("modeCombo", MODE_ITEMS)
         self.optimizerCombo = _combo("optimizerCombo", [(o.name, tr_msg(o.text)) for o in OPTIMIZERS.values()], False)
-        self.lrSpin = QDoubleSpinBox()
+        self.lrSpin = DoubleSpinBox()
         self.lrSpin.setObjectName("lrSpin")
         self.lrSpin.setDecimals(6)
         self.lrSpin.setRange(OPTIONS["lr"].low, OPTIONS["lr"].high)
         self.lrSpin.setSingleStep(0.01)
         self.lrSpin.setToolTip(self.tr("Learning rate; can change while training"))
-        self.seedSpin = QSpinBox()
+        self.seedSpin = SpinBox()
         self.seedSpin.setObjectName("seedSpin")
         self.seedSpin.setRange(OPTIONS["seed"].low, OPTIONS["seed"].high)
-        self.untilLossSpin = QDoubleSpinBox()
+        self.untilLossSpin = DoubleSpinBox()
         self.untilLossSpin.setObjectName("untilLossSpin")
         self.untilLossSpin.setDecimals(8)
         self.untilLossSpin.setRange(0.0, OPTIONS["until_loss"].high)  # 0: off
@@ -152,10 +151,10 @@ class ControlPanel(QWidget):
         self.untilLossSpin.setToolTip(
             self.tr("Stop once the loss is below this (like the seed's `if loss < 0.001: break`)")
         )
-        self.maxStepsSpin = QSpinBox()
+        self.maxStepsSpin = SpinBox()
         self.maxStepsSpin.setObjectName("maxStepsSpin")
         self.maxStepsSpin.setRange(OPTIONS["steps"].low, OPTIONS["steps"].high)
-        self.speedSpin = QDoubleSpinBox()
+        self.speedSpin = DoubleSpinBox()
         self.speedSpin.setObjectName("speedSpin")
         self.speedSpin.setRange(0.0, OPTIONS["speed"].high)  # 0: as fast as possible
         self.speedSpin.setDecimals(1)
@@ -170,7 +169,7 @@ class ControlPanel(QWidget):
         form.addRow(self.tr("Seed"), self.seedSpin)
         form.addRow(self.tr("Stop at loss"), self.untilLossSpin)
         form.addRow(self.tr("Max steps"), self.maxStepsSpin)
-        self.budgetSpin = QSpinBox()
+        self.budgetSpin = SpinBox()
         self.budgetSpin.setObjectName("historyBudgetSpin")
         self.budgetSpin.setRange(MIN_BUDGET_MB, MAX_BUDGET_MB)
         self.budgetSpin.setValue(DEFAULT_BUDGET >> 20)

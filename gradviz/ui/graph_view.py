@@ -84,6 +84,7 @@ def _value_width(text: str) -> float:
     return QFontMetricsF(_font(VALUE_PT, bold=True, mono=True)).horizontalAdvance(text)
 
 
+FIT_MIN_PT = 8  # a node's text shrinks to fit down to this size, then is cut with "…"
 COLORBAR_H = 26  # a matrix's colour bar and its numbers, under its heat map
 
 
@@ -473,23 +474,13 @@ class NodeItem(QGraphicsObject):
             box = QRectF(r.right() + 4, r.top(), x + half - PAD - r.right() - 4, heat_h)
             if np.isfinite(v).any():
                 hi, lo = fmt_tensor(np.nanmax(v), digits=3), fmt_tensor(np.nanmin(v), digits=3)
+                lines = (self.tr("max {v}").format(v=hi), self.tr("min {v}").format(v=lo))
+                if not all(_fits(t, box.width(), mono=True) for t in lines):
+                    lines = (hi, lo)  # no room for the words (Chinese is wider): the numbers whole, max above min
                 line = min(VALUE_H, heat_h / 2)
-                _fit_text(
-                    p,
-                    QRectF(box.left(), box.top(), box.width(), line),
-                    self.tr("max {v}").format(v=hi),
-                    NOTE_PT + 1,
-                    mono=True,
-                    bold=True,
-                )
-                _fit_text(
-                    p,
-                    QRectF(box.left(), box.top() + line, box.width(), line),
-                    self.tr("min {v}").format(v=lo),
-                    NOTE_PT + 1,
-                    mono=True,
-                    bold=True,
-                )
+                for k, text in enumerate(lines):
+                    r_line = QRectF(box.left(), box.top() + k * line, box.width(), line)
+                    _fit_text(p, r_line, text, NOTE_PT + 1, mono=True, bold=True)
             else:
                 _fit_text(p, box, "NaN", NOTE_PT + 1, mono=True, bold=True)
             self._paint_colour_bar(p, QRectF(x, r.bottom() + 4, half - PAD - 4, COLORBAR_H - 4), i)
@@ -514,12 +505,17 @@ class NodeItem(QGraphicsObject):
         return super().itemChange(change, value)
 
 
+def _fits(text: str, width: float, mono: bool = False) -> bool:
+    """Whether _fit_text draws `text` in full in `width` (at its smallest size, at the latest)."""
+    return QFontMetricsF(_font(FIT_MIN_PT, mono=mono)).horizontalAdvance(text) <= width
+
+
 def _fit_text(
     p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False, italic: bool = False
 ) -> None:
-    """Draw text left-aligned in r, shrinking the font (down to 8 pt) until it fits."""
+    """Draw text left-aligned in r, shrinking the font (down to FIT_MIN_PT) until it fits."""
     f = _font(size, bold=bold, mono=mono, italic=italic)
-    while size > 8 and QFontMetricsF(f).horizontalAdvance(text) > r.width():
+    while size > FIT_MIN_PT and QFontMetricsF(f).horizontalAdvance(text) > r.width():
         size -= 0.5
         f = _font(size, bold=bold and size >= 10, mono=mono, italic=italic)
     p.setFont(f)

@@ -8,8 +8,6 @@ import json
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -23,6 +21,7 @@ from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
 from ..model.ops import OPS
 from . import theme
 from .language import tr_msg
+from .fields import ComboBox, DoubleSpinBox
 
 
 def parse_shape(text: str):
@@ -61,7 +60,7 @@ class Inspector(QWidget):
         self.shapeEdit = QLineEdit()
         self.shapeEdit.setObjectName("inspectorShape")
         self.shapeEdit.setPlaceholderText(self.tr("e.g. 5, 3"))
-        self.initCombo = QComboBox()
+        self.initCombo = ComboBox()
         self.initCombo.setObjectName("inspectorInit")
         self.initCombo.addItems(INITS)
         self.valuesEdit = QPlainTextEdit()
@@ -77,7 +76,7 @@ class Inspector(QWidget):
         form.addRow("", self.gradCheck)
         lay.addLayout(form)
         self.attrForm = QFormLayout()  # the selected kind's attributes, made again for each node
-        self.attrEdits: dict[str, QDoubleSpinBox] = {}
+        self.attrEdits: dict[str, DoubleSpinBox] = {}
         lay.addLayout(self.attrForm)
         self.applyButton = QPushButton(self.tr("Apply"))
         self.applyButton.setObjectName("inspectorApply")
@@ -139,7 +138,7 @@ class Inspector(QWidget):
                 self.attrForm.removeRow(0)
             self.attrEdits = {}
             for a in OPS[kind].attrs if kind in OPS else ():
-                box = QDoubleSpinBox()
+                box = DoubleSpinBox()
                 box.setObjectName(f"inspectorAttr_{a.name}")
                 box.setDecimals(0 if a.type is int else 4)
                 box.setRange(a.low, a.high)

@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QClipboard, QGuiApplication
+from PySide6.QtGui import QClipboard, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -48,14 +48,43 @@ def tr(text: str) -> str:
 
 
 BREAK = "\u200b"  # zero-width space: where a line may break, drawn as nothing
-_UNDERSCORE = re.compile(r"<[^>]*>|(?<=\w)_(?=\w)")  # a tag (left as it is), or an identifier's "_"
+JOIN = "\u2060"  # word joiner: where a line must not break (after the "/" of ∂L/∂b), drawn as nothing
+# a tag or an entity (left as they are), or a name (dotted: ops.stop_gradient) with what sticks
+# to it up to the next space ("(z,")
+_NAME = re.compile(r"<[^>]*>|&#?\w+;|(∂[A-Za-z0-9_]+/∂[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_])(\([^\s<&]*)?")
 
 
-def breakable(text: str) -> str:
-    """Text (plain or HTML) whose identifiers may wrap after an underscore, if a line needs it:
-    Qt's word wrap never breaks inside a word, so binary_cross_entropy_with_logits(z, ran off
-    the narrow dock's edge and was cut mid-name. Nothing else changes; tags are left as they are."""
-    return _UNDERSCORE.sub(lambda m: m.group() if m.group() != "_" else "_" + BREAK, text)
+SMALLEST_NAME = 0.8  # a name wider than a rich-text line is drawn down to this much smaller, whole
+
+
+def breakable(text: str, label: QLabel) -> str:
+    """Text (plain or HTML) for a word-wrapped label whose lines break before or after a whole
+    name, never inside one: Qt's word wrap never breaks a word, so "binary_cross_entropy_with_logits(z,"
+    may break before its "(". A name wider than the label itself is drawn a little smaller
+    (rich text, down to SMALLEST_NAME) or, narrower still, breaks after its underscores rather
+    than run off the edge. Tags and entities are left as they are."""
+    font = label.font()
+    fm = QFontMetricsF(font)
+    width = label.contentsRect().width()
+    rich = label.textFormat() == Qt.TextFormat.RichText
+
+    def mark(m: re.Match) -> str:
+        name, stuck = m.group(1), m.group(2) or ""
+        if name is None:
+            return m.group()
+        joined = name.replace("/∂", "/" + JOIN + "∂")  # ∂L/∂b is one name too: Qt breaks after a "/"
+        if fm.horizontalAdvance(name + stuck) <= width:
+            return joined + stuck
+        wide = fm.horizontalAdvance(name)
+        if wide > width:
+            fits = width / wide * 0.98  # (rounding of the smaller size)
+            if rich and fits >= SMALLEST_NAME and font.pointSizeF() > 0:
+                joined = f"<span style='font-size:{font.pointSizeF() * fits:.1f}pt'>{joined}</span>"
+            else:
+                joined = joined.replace("_", "_" + BREAK)
+        return joined + BREAK + stuck if stuck else joined
+
+    return _NAME.sub(mark, text)
 
 
 class LessonPanel(QWidget):
@@ -100,6 +129,9 @@ class LessonPanel(QWidget):
         self.titleLabel = self._label("lessonTitle", 14, bold=True)
         self.textLabel = self._label("lessonText", 12)
         self.textLabel.setTextFormat(Qt.TextFormat.RichText)
+        self._unwrapped: dict[str, str] = {}  # the title's and the text's own text, before breakable
+        for label in (self.titleLabel, self.textLabel):
+            label.installEventFilter(self)  # a new width: the lines break anew
         self.noteLabel = self._label("lessonNote", 11)
         self.noteLabel.setStyleSheet(f"color: {NOTE_COLOR}; background: #fef3c7; padding: 4px;")
         self.linkRow = QVBoxLayout()  # one under another: narrow docks, longer Chinese texts
@@ -159,6 +191,20 @@ class LessonPanel(QWidget):
         w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the dock
         return w
 
+    def _set_wrapped(self, label: QLabel, text: str) -> None:
+        """`text` in the title or the text label, its names kept whole where they fit (breakable)."""
+        self._unwrapped[label.objectName()] = text
+        shown = breakable(text, label)
+        if label.text() != shown:
+            label.setText(shown)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize and event.size().width() != event.oldSize().width():
+            text = self._unwrapped.get(obj.objectName())
+            if text is not None:
+                self._set_wrapped(obj, text)
+        return False
+
     def _copied(self) -> None:
         self._unmark(QClipboard.Mode.Clipboard)
 
@@ -170,13 +216,13 @@ class LessonPanel(QWidget):
         line-break marks (breakable): a name pasted into Python is the name."""
         clipboard = QGuiApplication.clipboard()
         text = clipboard.text(mode)
-        if BREAK not in text:
+        if BREAK not in text and JOIN not in text:
             return
         for label in (self.titleLabel, self.textLabel):
             # the selection as Qt copies it (QTextDocumentFragment.toPlainText): only ours is changed
             copied = label.selectedText().replace("\u2029", "\n").replace("\u2028", "\n").replace("\xa0", " ")
             if copied and copied == text:
-                clipboard.setText(text.replace(BREAK, ""), mode)
+                clipboard.setText(text.replace(BREAK, "").replace(JOIN, ""), mode)
                 return
 
     @property
@@ -323,7 +369,7 @@ class LessonPanel(QWidget):
                 text = html.escape(tr(p.text))
                 shown = {k: self._fig(k) for k in names}
             paras.append(text.format(**shown))
-        self.textLabel.setText(breakable("".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras)))
+        self._set_wrapped(self.textLabel, "".join(f"<p style='margin-bottom:6px'>{p}</p>" for p in paras))
 
     def _fig(self, name: str) -> str:
         v = self.numbers.get(name)
@@ -340,7 +386,7 @@ class LessonPanel(QWidget):
         self.prevButton.setEnabled(self.index > 0)
         self.nextButton.setEnabled(self.index < n - 1)
         self.stepIndicator.setText(self.tr("{step} / {total}").format(step=self.index + 1, total=n))
-        self.titleLabel.setText(breakable(tr(step.title)))
+        self._set_wrapped(self.titleLabel, tr(step.title))
         self._show_code()
         link_texts = {
             "variants": self.tr("Show the Four variants tab"),

@@ -14,8 +14,6 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
-    QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -23,7 +21,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -37,6 +34,7 @@ from ..i18n import QT_TRANSLATE_NOOP
 from ..model.steps import at_parameters
 from . import theme
 from .language import tr_msg
+from .fields import ComboBox, DoubleSpinBox, SpinBox
 
 TITLES = {
     "loss": QT_TRANSLATE_NOOP("VariantsTab", "loss only"),
@@ -362,7 +360,7 @@ class ModeCostTab(QWidget):
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.measureButton = _button(self.tr("Measure"), "modecostButton")
-        self.stepsSpin = QSpinBox()
+        self.stepsSpin = SpinBox()
         self.stepsSpin.setObjectName("modecostSteps")
         self.stepsSpin.setRange(2, 5000)
         self.stepsSpin.setValue(50)
@@ -428,22 +426,22 @@ class LandscapeTab(QWidget):
         outer = QHBoxLayout(self)
         side = QVBoxLayout()
         form = QFormLayout()
-        self.planeCombo = QComboBox()
+        self.planeCombo = ComboBox()
         self.planeCombo.setObjectName("landscapePlane")
         self.planeCombo.addItems(
             [self.tr("two parameter elements"), self.tr("two random directions (filter-normalised)")]
         )
         self.planeCombo.currentIndexChanged.connect(self._plane_kind_changed)
-        self.xCombo, self.yCombo = QComboBox(), QComboBox()
+        self.xCombo, self.yCombo = ComboBox(), ComboBox()
         self.xCombo.setObjectName("landscapeX")
         self.yCombo.setObjectName("landscapeY")
-        self.spanSpin = QDoubleSpinBox()
+        self.spanSpin = DoubleSpinBox()
         self.spanSpin.setObjectName("landscapeSpan")
         self.spanSpin.setRange(0.01, 1000.0)
         self.spanSpin.setDecimals(2)
         self.spanSpin.setValue(1.0)
         self.spanSpin.setPrefix("± ")
-        self.gridSpin = QSpinBox()
+        self.gridSpin = SpinBox()
         self.gridSpin.setObjectName("landscapeGrid")
         self.gridSpin.setRange(5, 201)
         self.gridSpin.setValue(41)

@@ -8,6 +8,7 @@ import os
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QDockWidget,
@@ -52,6 +53,7 @@ from .plots import PlotPanel
 from .presentation import Presenter
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
+from .menu_style import style_menus
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -60,6 +62,15 @@ NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). "
     "Wait for it, or Restart it: the session and the history are kept.",
 )
+
+
+# the palette's buttons, in the app's language: the kinds that are ideas, not MindSpore's ops
+# (the operations and losses keep their MindSpore names)
+KIND_LABELS = {
+    "Input": QT_TRANSLATE_NOOP("MainWindow", "Input"),
+    "Parameter": QT_TRANSLATE_NOOP("MainWindow", "Parameter"),
+    "Output": QT_TRANSLATE_NOOP("MainWindow", "Output"),
+}
 
 
 def _structure_key(session: Session) -> dict:
@@ -238,6 +249,8 @@ class MainWindow(QMainWindow):
         self._menus()
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+        style_menus(self)  # every menu is made by now: none cuts its Chinese items short
+        QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
 
         # wiring
         self.scene.nodeSelected.connect(self.inspector.show_node)
@@ -314,6 +327,23 @@ class MainWindow(QMainWindow):
         # a narrow window: the status bar's mode (also in the call and the Training dock) leaves
         # its room to the messages
         self.modeLabel.setVisible(self.width() >= 1200)
+
+    def keyPressEvent(self, event) -> None:
+        # Enter or Escape in a field (spin box, combo box, line edit: each passes them on once
+        # its value is taken) hands the focus back to the graph, where Space, S and F act again
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+            self.graphView.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _focus_changed(self, old, new) -> None:
+        # the focused control disabled (Start disables the options): Qt moves the focus on to the
+        # next field, where Space would type; the graph takes it instead
+        if new is None or old is None or new is self.graphView:
+            return
+        if not old.isEnabled() and old.window() is self and new.window() is self:
+            self.graphView.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -463,10 +493,11 @@ class MainWindow(QMainWindow):
         """Sources and Output as buttons; operations and losses in one menu each (op table roles)."""
         menus = {"op": (self.tr("Operation ▾"), QMenu(self)), "loss": (self.tr("Loss ▾"), QMenu(self))}
         for k in TABLE:
-            act = QAction(k.name, self)
+            label = self.tr(KIND_LABELS[k.name]) if k.name in KIND_LABELS else k.name
+            act = QAction(label, self)
             act.setObjectName(f"add{k.name}")
             act.setToolTip(
-                self.tr("Add a {kind} node: {description}").format(kind=k.name, description=tr_msg(k.description))
+                self.tr("Add a {kind} node: {description}").format(kind=label, description=tr_msg(k.description))
             )
             act.triggered.connect(lambda _=False, kind=k.name: self.add_node(kind))
             if k.role in menus:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import QT_TRANSLATE_NOOP
-from ..model.colorscale import bar_labels, row_scale
+from ..model.colorscale import bar_labels, bar_span, row_scale
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from ..model.recording import STATS, numel
@@ -466,6 +466,8 @@ class PlotPanel(QWidget):
         bar.getAxis("right").setTickFont(theme.font(10))
         self.heat.addItem(bar, row=row, col=col)
         _label_bar(bar, 1.0)
+        # its height comes from the layout: the numbers are chosen again when it changes
+        bar.getAxis("right").geometryChanged.connect(lambda: _label_bar(bar, bar.levels()[1]))
         return bar
 
     def _tensor_curves(self, w: pg.PlotWidget, layout: Layout, color_layout: Layout, kind: str) -> list:
@@ -758,9 +760,14 @@ def _nice_floor(v: float, span: float) -> float:
 
 
 def _label_bar(bar: pg.ColorBarItem, s: float) -> None:
+    """-S and +S at the bar's ends (white is 0), or ±S once at its middle where the bar is too
+    short for two lines (a flat matrix's map: the ends' numbers were drawn over each other)."""
     lo, hi = bar_labels(s)
     bar.setLevels((-s, s))
     axis = bar.getAxis("right")
-    axis.setTicks([[(-s, lo), (s, hi)]])  # the ends only: a short bar has no room for more (white is 0)
     fm = QFontMetricsF(axis.style["tickFont"] or theme.font(10))
-    axis.setWidth(int(max(fm.horizontalAdvance(lo), fm.horizontalAdvance(hi)) + 14))  # every number in full
+    ticks = [(-s, lo), (s, hi)] if axis.height() >= 2 * fm.height() + 2 else [(0.0, bar_span(s))]
+    if axis._tickLevels != [ticks]:
+        axis.setTicks([ticks])
+    # every number in full, as wide in both forms: a resize that changes the form moves nothing
+    axis.setWidth(int(max(fm.horizontalAdvance(t) for t in (lo, hi, bar_span(s))) + 14))

@@ -4,7 +4,8 @@ graph, Presentation mode, Theme), File > Export (Ctrl+E) and Help > Keyboard sho
 Space, S and F are single keys: they work wherever the focus is (a button, a check box, the
 graph, a plot), except in a text field, where they type. A line edit or spin box claims such a
 key itself (Qt's shortcut override); the window's read-only text views (the program) are made
-to claim them too. Each key does exactly what its button does, and only when the button is
+to claim them too; Enter or Escape in a field hands the focus back to the graph (the window's
+keyPressEvent). Each key does exactly what its button does, and only when the button is
 enabled; otherwise the status bar says why."""
 
 from __future__ import annotations
@@ -170,7 +171,9 @@ class Shortcuts:
         lay = QVBoxLayout(d)
         note = QLabel(
             QCoreApplication.translate(
-                "Shortcuts", "Space, S and F work wherever the focus is, except in a text field, where they type."
+                "Shortcuts",
+                "Space, S and F work wherever the focus is, except in a text field, where they type; "
+                "Enter or Escape there hands them back.",
             )
         )
         note.setWordWrap(True)

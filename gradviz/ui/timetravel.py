@@ -19,15 +19,12 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QComboBox,
-    QDoubleSpinBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QSlider,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -44,6 +41,7 @@ from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from .language import tr_msg
 from .live_label import LiveLabel
+from .fields import ComboBox, DoubleSpinBox, SpinBox
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
@@ -94,12 +92,12 @@ class TimeTravelBar(QWidget):
         self.coachLabel.setFont(theme.font(11))
         outer.addWidget(self.coachLabel)
         outer.addLayout(cl)
-        self.coachSteps = QSpinBox()
+        self.coachSteps = SpinBox()
         self.coachSteps.setObjectName("coachStepsSpin")
         self.coachSteps.setRange(1, 1_000_000)
         self.coachSteps.setValue(10)
         self.coachSteps.setToolTip(self.tr("How many steps before the first non-finite one to go back"))
-        self.coachFactor = QDoubleSpinBox()
+        self.coachFactor = DoubleSpinBox()
         self.coachFactor.setObjectName("coachFactorSpin")
         self.coachFactor.setDecimals(3)
         self.coachFactor.setRange(0.001, 0.999)
@@ -143,7 +141,7 @@ class UpdateView(QWidget):
         self.values.setFont(theme.font(10, mono=True))
         self.values.setWordWrap(True)
         lay.addWidget(self.values)
-        self.element = QComboBox()
+        self.element = ComboBox()
         self.element.setObjectName("updateElementCombo")
         self.element.setToolTip(self.tr("One element (signed values), or the whole tensor (norms)"))
         lay.addWidget(self.element)

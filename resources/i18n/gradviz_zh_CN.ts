@@ -961,6 +961,17 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Landscape</name>
+    <message>
+        <source>the loss landscape is drawn around the run&apos;s parameters: build the graph first</source>
+        <translation>损失地形图围绕本次运行的参数绘制：请先构建计算图</translation>
+    </message>
+    <message>
+        <source>the range must be above 0 and the grid 2 to 201 points a side, not {span}, {resolution}</source>
+        <translation>范围必须大于 0，网格每边 2 到 201 个点，而不是 {span}、{resolution}</translation>
+    </message>
+</context>
+<context>
     <name>LandscapeTab</name>
     <message>
         <source>two parameter elements</source>
@@ -1066,6 +1077,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). Wait for it, or Restart it: the session and the history are kept.</source>
         <translation>引擎已 {seconds:.0f} 秒没有响应（已停止，或卡在 MindSpore 内部）。请等待，或重启引擎：会话和历史都会保留。</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
     </message>
     <message>
         <source>GradViz: MindSpore autodiff, live</source>
@@ -2269,8 +2292,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <source>Space, S and F work wherever the focus is, except in a text field, where they type.</source>
-        <translation>无论焦点在哪里，空格、S 和 F 键都有效；在文本框中则输入文字。</translation>
+        <source>Space, S and F work wherever the focus is, except in a text field, where they type; Enter or Escape there hands them back.</source>
+        <translation>无论焦点在哪里，空格、S 和 F 键都有效；在文本框中则输入文字，按 Enter 或 Esc 键即可恢复。</translation>
     </message>
     <message>
         <source>Key</source>
@@ -2511,6 +2534,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 </context>
 <context>
     <name>Variants</name>
+    <message>
+        <source>the variants compare returning a second output (the tutorial&apos;s z) with the loss: the graph has only one Output; add one</source>
+        <translation>四种写法比较的是在损失之外再返回第二个输出（教程中的 z）：计算图只有一个 Output，请再添加一个</translation>
+    </message>
     <message>
         <source>Returning {z} as well makes MindSpore differentiate loss + {sums}, so every gradient gains the gradient of {sums}; ops.stop_gradient({first}) or has_aux=True leave only the loss&apos;s.</source>
         <translation>同时返回 {z} 会让 MindSpore 对 loss + {sums} 求导，因此每个梯度都多出 {sums} 的梯度；ops.stop_gradient({first}) 或 has_aux=True 只保留 loss 的梯度。</translation>
