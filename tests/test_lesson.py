@@ -437,17 +437,42 @@ def test_a_session_of_ones_own_is_replaced_only_if_the_user_agrees(qtbot, store_
     answers = []
     w.files.ask = lambda *a: answers.append(a[0]) or QMessageBox.StandardButton.Cancel
     w.files.load_preset("mlp")  # not modified yet: no question
-    w.document.set_option("seed", 7)  # the user's own work: not a lesson set-up
+    w.document.set_option("seed", 7)  # an option is no one's work: still no question
+    assert not w.document.modified
+    w.document.rename_node("h", "hidden")  # an edit of the graph is
     assert w.document.modified and not w.lesson.go(plan.index_of("grad"))
     assert answers == ["Unsaved changes"] and w.lesson.index == 0 and w.lesson.note_kind == "kept"
-    assert w.document.session.name == "mlp" and w.document.options.seed == 7
+    assert w.document.session.name == "mlp" and w.document.graph.get("hidden") is not None
     w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
     assert w.lesson.go(plan.index_of("grad")) and w.document.session.name == "tutorial"
     asked = []
     w.files.ask = lambda *a: asked.append(a[0]) or QMessageBox.StandardButton.Cancel
-    assert w.lesson.go(plan.index_of("return_z")) and w.document.modified
+    assert w.lesson.go(plan.index_of("return_z")) and not w.document.modified
     assert w.lesson.go(plan.index_of("pytorch"))  # a lesson's own set-up is no one's work: no question
     assert asked == [] and w.document.session.name == "linreg_seed"
+    w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
+    w.close()
+
+
+def test_options_a_lesson_sets_or_the_user_changes_never_ask_to_save(qtbot, store_file):
+    """Only an edit of the graph is unsaved work: the lesson's set-ups, Graph mode and the
+    learning rate (which the guide asks for) leave Previous, Next and the presets unasked."""
+    w = _stored_window(qtbot, store_file)
+    asked = []
+    w.files.ask = lambda *a: asked.append(a[0]) or QMessageBox.StandardButton.Cancel
+    p = w.lesson
+    assert p.go(plan.index_of("return_z")) and p.next() and p.next()
+    w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData("graph"))
+    w.controls.lrSpin.setValue(0.5)
+    assert w.document.options.mode == "graph" and w.document.options.lr == 0.5
+    assert not w.document.modified and not w.windowTitle().endswith("*")
+    assert p.next() and p.next() and p.previous()  # cell, train, and back
+    w.controls.lrSpin.setValue(0.2)
+    w.files.load_preset("mlp")
+    assert asked == [] and w.document.session.name == "mlp"
+    w.document.move_nodes({"h": (10.0, 10.0)})  # the graph's own layout is the user's work
+    w.files.load_preset("tutorial")
+    assert asked == ["Unsaved changes"] and w.document.session.name == "mlp"
     w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
     w.close()
 

@@ -5,6 +5,7 @@ Every graph edit is a whole-graph before/after pair (graphs are small), so undo 
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
@@ -48,20 +49,28 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.undo_stack = QUndoStack(self)
         self.path: str | None = None
-        self._saved = self.session.to_json()
+        self._saved = self._graph_text()
         self._was_modified = False
         self.graphChanged.connect(self._check_modified)
-        self.optionsChanged.connect(self._check_modified)
+
+    def _graph_text(self) -> str:
+        return json.dumps(self.session.graph.to_dict())
 
     @property
     def modified(self) -> bool:
-        """Whether the session differs from what was last opened or saved."""
-        return self.session.to_json() != self._saved
+        """Whether the graph differs from the one last opened or saved: the graph is the user's
+        work; options (those a lesson step sets, the live ones) are never unsaved work."""
+        return self._graph_text() != self._saved
 
     def mark_saved(self, path: str | None = None) -> None:
         if path is not None:
             self.path = path
-        self._saved = self.session.to_json()
+        self._saved = self._graph_text()
+        self._check_modified()
+
+    def mark_unsaved(self) -> None:
+        """The graph is unsaved work whatever it is (a session restored from an autosave)."""
+        self._saved = ""
         self._check_modified()
 
     def _check_modified(self, *_args) -> None:
@@ -82,7 +91,7 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.path = path
         self.undo_stack.clear()
-        self._saved = self.session.to_json()
+        self._saved = self._graph_text()
         self.sessionReplaced.emit()
         self.graphChanged.emit()
 

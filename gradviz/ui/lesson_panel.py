@@ -5,8 +5,8 @@ Entering a step (Next, Previous, Set up again) puts the window where the tutoria
 preset and options through the document, as the controls would. A run that is training is
 paused first, and the note under the text says so; a set-up that changes what the run is built
 from restarts it from step 0 (the window does that for any such change), one that does not
-leaves the paused run as it was. A session that holds the user's own work (modified, and not one
-of the lesson's set-ups) is only replaced after the window's usual question.
+leaves the paused run as it was. A graph that is the user's own work (edited, and not one
+of the lesson's graphs) is only replaced after the window's usual question; options never are.
 
 The numbers in the texts come from the running app (the node values and gradients of the last
 snapshot, the history), filled in whenever those change. The step is remembered in the app's
@@ -218,7 +218,8 @@ class LessonPanel(QWidget):
         want = plan.setup_options(step)
         same_graph = plan.same_graph(step, doc.session)
         new_run = not same_graph or any(getattr(doc.options, k) != v for k, v in want.items() if k not in LIVE_OPTIONS)
-        own_work = not same_graph and doc.modified and not any(plan.matches(s, doc.session) for s in plan.PLAN)
+        # a graph of the plan is no one's work, whatever options were changed on it
+        own_work = not same_graph and doc.modified and not any(plan.same_graph(s, doc.session) for s in plan.PLAN)
         if own_work and not w.files.may_discard():  # the user's own work: the window's usual question
             self._set_note("kept")
             return False

@@ -275,8 +275,7 @@ class MainWindow(QMainWindow):
             if store.text("theme") == "dark":
                 self.set_theme("dark")
             if restored_from_autosave:
-                self.document._saved = ""  # restored work is unsaved work
-                self.document._check_modified()
+                self.document.mark_unsaved()
                 self._status_message(self.tr("Restored the session autosaved before GradViz last stopped"))
         self._update_problems()
         self._update_title()
