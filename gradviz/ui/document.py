@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..model.graph import Graph, Node
+from ..model.ops import LOSS_KINDS
 from ..model.session import Options, Session
 
 
@@ -133,7 +134,9 @@ class SessionDocument(QObject):
 
     # -- common edits ---------------------------------------------------------------------------
     def add_node(self, kind: str, pos: tuple[float, float]) -> str:
-        name = self.graph.unique_name(kind.lower() if kind not in ("Input", "Parameter") else kind[0].lower())
+        # x, w as in the tutorial; a loss is `loss`, the name the tutorial's function returns
+        stem = kind[0].lower() if kind in ("Input", "Parameter") else "loss" if kind in LOSS_KINDS else kind.lower()
+        name = self.graph.unique_name(stem)
         node = Node(name=name, kind=kind, pos=pos)
         if node.is_source:
             node.shape = (3,)
@@ -169,13 +172,19 @@ class SessionDocument(QObject):
 
         self.edit("Move", fn, allowed_while_locked=True)
 
+    renaming: dict[str, str] = {}  # {old: new} while a rename is applied (the view keeps the selection)
+
     def rename_node(self, old: str, new: str) -> None:
         def fn(g: Graph):
             g[old].name = new
             for n in g.nodes:
                 n.inputs = {p: (new if s == old else s) for p, s in n.inputs.items()}
 
-        self.edit(self.tr("Rename {old} to {new}").format(old=old, new=new), fn)
+        self.renaming = {old: new}
+        try:
+            self.edit(self.tr("Rename {old} to {new}").format(old=old, new=new), fn)
+        finally:
+            self.renaming = {}
 
     def update_node(self, name: str, text: str, **fields) -> None:
         def fn(g: Graph):
