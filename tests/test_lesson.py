@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTranslator
 from PySide6.QtGui import QFontMetricsF, QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QScrollArea, QWidget
 
 from gradviz.model import lesson_plan as plan
 from gradviz.model.codegen import generate, grad_call, returned_values
@@ -537,4 +537,53 @@ def test_the_lesson_text_wraps_a_name_only_after_an_underscore(qtbot, store_file
         assert name in copied and BREAK not in copied
     finally:
         app.removeTranslator(translator)
+    w.close()
+
+
+def _fully_in_view(widget) -> bool:
+    """Shown and not clipped by a scroll area, a dock or the window."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_every_control_a_step_names_is_in_view_and_training_is_watchable(qtbot, store_file, size):
+    """At first launch on a projector: for every step, the controls its text names are in view
+    (the learning rate was below the Training dock's fold), the lesson's code is not cut off, the
+    Four variants fit their dock or scroll with a visible bar, and a step that asks to watch
+    training runs at a pace a class can follow, not flat out."""
+    w = _stored_window(qtbot, store_file)
+    w.resize(*size)
+    with qtbot.waitExposed(w):
+        w.show()
+    p = w.lesson
+    assert w.document.options.speed == 0  # as fast as possible, until a step asks to watch
+    for i, step in enumerate(plan.PLAN):
+        assert p.go(i)
+        for name in step.controls:
+            control = w.findChild(QWidget, name)
+            qtbot.waitUntil(lambda c=control: _fully_in_view(c), timeout=2000)
+        code = p.codeView
+        assert code.horizontalScrollBar().maximum() == 0, step.id  # every line of the code in view
+        if step.speed:
+            assert 0 < w.document.options.speed <= 30, step.id
+    assert p.go(plan.index_of("return_z"))
+    wait_state(qtbot, w, "ready")
+    p.follow("variants")
+    grid = w.lessons.variants
+    qtbot.waitUntil(lambda: grid.result is not None, timeout=30_000)
+    last = w.findChild(QWidget, f"variantHead_{grid.result.variants[-1]['name']}")
+    area = last.parentWidget()
+    while not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    qtbot.waitUntil(lambda: last.isVisible())
+    dock_area = w.findChild(QDockWidget, "lessonsDock").widget()
+    bars = [a.horizontalScrollBar() for a in (area, dock_area)]
+
+    def fits_or_scrolls() -> bool:
+        seen = last.visibleRegion().boundingRect()
+        return (seen.left(), seen.width()) == (0, last.width()) or any(_fully_in_view(b) for b in bars)
+
+    qtbot.waitUntil(fits_or_scrolls, timeout=2000)
+    w.controls.speedSpin.setValue(5)  # a speed set by hand is the teacher's: Set up again keeps it
+    assert p.go(plan.index_of("train")) and w.document.options.speed == 5
     w.close()
