@@ -61,6 +61,7 @@ def test_file_new_then_the_tutorial_built_by_hand_trains_like_the_tutorial(qtbot
     assert (o.seed, o.optimizer, o.lr, o.until_loss, o.steps) == (42, "sgd", 0.01, None, 1000)
     assert win.callView.lines == ["# No program yet: the graph is not finished (see Problems)"]  # not mlp's
     assert "No MindSpore program" in win.codeView.toPlainText()
+    assert win.windowTitle() == "GradViz: untitled"
 
     zooms = [win.graphView.zoom]
     for kind, name, shape, init in TUTORIAL:

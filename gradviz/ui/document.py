@@ -134,7 +134,7 @@ class SessionDocument(QObject):
 
     # -- common edits ---------------------------------------------------------------------------
     def add_node(self, kind: str, pos: tuple[float, float]) -> str:
-        # x, w as in the tutorial; a loss is `loss`, the name the tutorial's function returns
+        # a loss is `loss`, the name the tutorial's function returns
         stem = kind[0].lower() if kind in ("Input", "Parameter") else "loss" if kind in LOSS_KINDS else kind.lower()
         name = self.graph.unique_name(stem)
         node = Node(name=name, kind=kind, pos=pos)

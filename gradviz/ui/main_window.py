@@ -244,6 +244,7 @@ class MainWindow(QMainWindow):
         self.document.graphChanged.connect(self._graph_changed)
         self.document.optionsChanged.connect(self._session_changed)
         self.document.modifiedChanged.connect(self._update_title)
+        self.document.sessionReplaced.connect(self._update_title)  # another preset, File > New
         self.controls.presetChosen.connect(self.files.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
         self.controls.stepClicked.connect(self.controller.step)
