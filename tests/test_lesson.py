@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTranslator
 from PySide6.QtGui import QFontMetricsF, QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QScrollArea, QWidget
 
 from gradviz.model import lesson_plan as plan
 from gradviz.model.codegen import generate, grad_call, returned_values
@@ -396,12 +396,13 @@ def store_file(tmp_path):
     return tmp_path / "settings.conf"
 
 
-def _stored_window(qtbot, store_file):
+def _stored_window(qtbot, store_file, real_engine: bool = False):
     from gradviz.ui.main_window import MainWindow
     from gradviz.ui.persistence import AppStore
 
     store = AppStore(QSettings(str(store_file), QSettings.Format.IniFormat), store_file.parent / "data")
-    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard, make_client=standin.client)
+    make_client = None if real_engine else standin.client  # the lessons' tasks need MindSpore
+    w = MainWindow(store=store, ask=lambda *a: QMessageBox.StandardButton.Discard, make_client=make_client)
     qtbot.addWidget(w)
     return w
 
@@ -440,17 +441,42 @@ def test_a_session_of_ones_own_is_replaced_only_if_the_user_agrees(qtbot, store_
     answers = []
     w.files.ask = lambda *a: answers.append(a[0]) or QMessageBox.StandardButton.Cancel
     w.files.load_preset("mlp")  # not modified yet: no question
-    w.document.set_option("seed", 7)  # the user's own work: not a lesson set-up
+    w.document.set_option("seed", 7)  # an option is no one's work: still no question
+    assert not w.document.modified
+    w.document.rename_node("h", "hidden")  # an edit of the graph is
     assert w.document.modified and not w.lesson.go(plan.index_of("grad"))
     assert answers == ["Unsaved changes"] and w.lesson.index == 0 and w.lesson.note_kind == "kept"
-    assert w.document.session.name == "mlp" and w.document.options.seed == 7
+    assert w.document.session.name == "mlp" and w.document.graph.get("hidden") is not None
     w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
     assert w.lesson.go(plan.index_of("grad")) and w.document.session.name == "tutorial"
     asked = []
     w.files.ask = lambda *a: asked.append(a[0]) or QMessageBox.StandardButton.Cancel
-    assert w.lesson.go(plan.index_of("return_z")) and w.document.modified
+    assert w.lesson.go(plan.index_of("return_z")) and not w.document.modified
     assert w.lesson.go(plan.index_of("pytorch"))  # a lesson's own set-up is no one's work: no question
     assert asked == [] and w.document.session.name == "linreg_seed"
+    w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
+    w.close()
+
+
+def test_options_a_lesson_sets_or_the_user_changes_never_ask_to_save(qtbot, store_file):
+    """Only an edit of the graph is unsaved work: the lesson's set-ups, Graph mode and the
+    learning rate (which the guide asks for) leave Previous, Next and the presets unasked."""
+    w = _stored_window(qtbot, store_file)
+    asked = []
+    w.files.ask = lambda *a: asked.append(a[0]) or QMessageBox.StandardButton.Cancel
+    p = w.lesson
+    assert p.go(plan.index_of("return_z")) and p.next() and p.next()
+    w.controls.modeCombo.setCurrentIndex(w.controls.modeCombo.findData("graph"))
+    w.controls.lrSpin.setValue(0.5)
+    assert w.document.options.mode == "graph" and w.document.options.lr == 0.5
+    assert not w.document.modified and not w.windowTitle().endswith("*")
+    assert p.next() and p.next() and p.previous()  # cell, train, and back
+    w.controls.lrSpin.setValue(0.2)
+    w.files.load_preset("mlp")
+    assert asked == [] and w.document.session.name == "mlp"
+    w.document.move_nodes({"h": (10.0, 10.0)})  # the graph's own layout is the user's work
+    w.files.load_preset("tutorial")
+    assert asked == ["Unsaved changes"] and w.document.session.name == "mlp"
     w.files.ask = lambda *a: QMessageBox.StandardButton.Discard
     w.close()
 
@@ -476,7 +502,7 @@ def test_the_lesson_text_keeps_a_long_name_whole_and_inside_the_label(qtbot, sto
     breaks a word, so it ran off the label's edge and was cut mid-name; then it wrapped after an
     underscore ("binary_cross_entropy_with_ / logits"). It is drawn whole now, a little smaller,
     every line fits, and what is copied from the text is the name as written."""
-    w = _stored_window(qtbot, store_file)
+    w = _stored_window(qtbot, store_file, real_engine=True)
     w.resize(*size)
     with qtbot.waitExposed(w):
         w.show()
@@ -566,3 +592,52 @@ def test_lesson_lines_break_inside_a_name_only_when_it_is_wider_than_the_line(qt
                         whole = re.search(r"[A-Za-z0-9_.]+$", a).group() + NAME.match(b).group()
                         assert fm.horizontalAdvance(whole) > label.contentsRect().width(), (whole, width, a, b)
     assert split  # the narrowest label does split its longest name
+
+
+def _fully_in_view(widget) -> bool:
+    """Shown and not clipped by a scroll area, a dock or the window."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_every_control_a_step_names_is_in_view_and_training_is_watchable(qtbot, store_file, size):
+    """At first launch on a projector: for every step, the controls its text names are in view
+    (the learning rate was below the Training dock's fold), the lesson's code is not cut off, the
+    Four variants fit their dock or scroll with a visible bar, and a step that asks to watch
+    training runs at a pace a class can follow, not flat out."""
+    w = _stored_window(qtbot, store_file, real_engine=True)
+    w.resize(*size)
+    with qtbot.waitExposed(w):
+        w.show()
+    p = w.lesson
+    assert w.document.options.speed == 0  # as fast as possible, until a step asks to watch
+    for i, step in enumerate(plan.PLAN):
+        assert p.go(i)
+        for name in step.controls:
+            control = w.findChild(QWidget, name)
+            qtbot.waitUntil(lambda c=control: _fully_in_view(c), timeout=2000)
+        code = p.codeView
+        assert code.horizontalScrollBar().maximum() == 0, step.id  # every line of the code in view
+        if step.speed:
+            assert 0 < w.document.options.speed <= 30, step.id
+    assert p.go(plan.index_of("return_z"))
+    wait_state(qtbot, w, "ready")
+    p.follow("variants")
+    grid = w.lessons.variants
+    qtbot.waitUntil(lambda: grid.result is not None, timeout=30_000)
+    last = w.findChild(QWidget, f"variantHead_{grid.result.variants[-1].name}")
+    area = last.parentWidget()
+    while not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    qtbot.waitUntil(lambda: last.isVisible())
+    dock_area = w.findChild(QDockWidget, "lessonsDock").widget()
+    bars = [a.horizontalScrollBar() for a in (area, dock_area)]
+
+    def fits_or_scrolls() -> bool:
+        seen = last.visibleRegion().boundingRect()
+        return (seen.left(), seen.width()) == (0, last.width()) or any(_fully_in_view(b) for b in bars)
+
+    qtbot.waitUntil(fits_or_scrolls, timeout=2000)
+    w.controls.speedSpin.setValue(5)  # a speed set by hand is the teacher's: Set up again keeps it
+    assert p.go(plan.index_of("train")) and w.document.options.speed == 5
+    w.close()

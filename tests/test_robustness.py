@@ -223,10 +223,10 @@ def _window(qtbot, store, answer=B.Cancel):
 
 def test_unsaved_changes_are_not_discarded_without_asking(qtbot, store, tmp_path):
     w = _window(qtbot, store, answer=B.Cancel)
-    w.controls.seedSpin.setValue(7)
+    w.document.rename_node("w", "weights")
     assert w.document.modified and w.windowTitle().endswith("*")
     w.files.load_preset("linreg")  # cancelled: nothing replaced
-    assert w.document.session.name == "tutorial" and w.document.options.seed == 7
+    assert w.document.session.name == "tutorial" and w.document.graph.get("weights") is not None
     w.close()
     assert w.isVisible()  # close cancelled too
     w.files.ask = lambda *a: B.Discard
@@ -237,6 +237,7 @@ def test_unsaved_changes_are_not_discarded_without_asking(qtbot, store, tmp_path
 def test_save_open_and_recent_files(qtbot, store, tmp_path):
     w = _window(qtbot, store)
     w.controls.seedSpin.setValue(11)
+    w.document.rename_node("w", "weights")
     p = tmp_path / "mine.json"
     assert w.files.save_session_file(str(p))
     assert not w.document.modified and store.recent_files() == [str(p.resolve())]

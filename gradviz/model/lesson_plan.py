@@ -57,6 +57,8 @@ class Step:
     paras: tuple[Para, ...]
     figures: dict  # placeholder -> where its number comes from (see figures())
     links: tuple[str, ...] = ()  # other parts of the app the step points to: "variants", "parity", "program"
+    controls: tuple[str, ...] = ()  # the objectNames of the window's controls its text names: kept in view
+    speed: float = 0.0  # steps a second for a step that asks to watch training (0: the speed is left as it is)
 
 
 # -- the tutorial's code, verbatim -------------------------------------------------------------------
@@ -169,6 +171,7 @@ for i in range(1000):
 """
 
 TUTORIAL = QT_TRANSLATE_NOOP("Lesson", "The tutorial's code")
+WATCH_SPEED = 20.0  # steps a second: a class can follow the loss (flat out, 1,000 steps took 2 s)
 OFF = {"aux_output": False, "stop_gradient": False, "has_aux": False, "mode": "pynative"}
 
 PLAN: tuple[Step, ...] = (
@@ -249,6 +252,7 @@ PLAN: tuple[Step, ...] = (
         ),
         {"db": ("grad", "b"), "db_loss": ("part", "out_loss", "b"), "db_z": ("part", "out_z", "b")},
         ("variants",),
+        controls=("auxOutputCheck",),
     ),
     Step(
         "stop_gradient",
@@ -274,6 +278,7 @@ PLAN: tuple[Step, ...] = (
         ),
         {"db": ("grad", "b")},
         ("variants",),
+        controls=("stopGradientCheck",),
     ),
     Step(
         "has_aux",
@@ -300,6 +305,7 @@ PLAN: tuple[Step, ...] = (
         ),
         {"db": ("grad", "b"), "z": ("value", "z")},
         ("variants",),
+        controls=("hasAuxCheck",),
     ),
     Step(
         "cell",
@@ -328,6 +334,7 @@ PLAN: tuple[Step, ...] = (
         ),
         {"loss": ("value", "loss"), "db": ("grad", "b")},
         ("program",),
+        controls=("apiCombo",),
     ),
     Step(
         "train",
@@ -363,6 +370,8 @@ PLAN: tuple[Step, ...] = (
             "last_step": ("history", "last_step"),
             "last_loss": ("history", "last_loss"),
         },
+        controls=("lrSpin", "startButton", "stepButton"),
+        speed=WATCH_SPEED,
     ),
     Step(
         "pytorch",
@@ -418,6 +427,8 @@ PLAN: tuple[Step, ...] = (
             "last_loss": ("history", "last_loss"),
         },
         ("parity",),
+        controls=("lrSpin", "untilLossSpin", "startButton"),
+        speed=WATCH_SPEED,
     ),
 )
 

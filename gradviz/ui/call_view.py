@@ -63,11 +63,15 @@ class CallView(QLabel):
         if self.lines:
             self._render()
 
-    def show_call(self, graph: Graph, options: Options) -> None:
+    def show_call(self, graph: Graph, options: Options, problems: bool = False) -> None:
+        """The call of this graph; while it has `problems` (an empty or unfinished graph) a line
+        that says there is none, never the call of an earlier graph."""
         try:
-            lines = call_lines(graph, options)
-        except (KeyError, ValueError, IndexError):  # an unfinished graph: keep what was shown
-            return
+            lines = call_lines(graph, options) if not problems else None
+        except (KeyError, ValueError, IndexError):
+            lines = None
+        if lines is None:
+            lines = [self.tr("# No program yet: the graph is not finished (see Problems)")]
         if lines == self.lines:
             return
         self.changed = [
@@ -89,7 +93,7 @@ class CallView(QLabel):
             return f"<span style='{style} color:{color};'>{html.escape(lines[i])}</span>"
 
         # three rows: the return line, the grad_fn line, what grad_fn returns and the mode's jit
-        rows = [span(0), span(1), span(2) + "&nbsp;&nbsp;&nbsp;" + span(3)]
+        rows = [span(0), span(1), span(2) + "&nbsp;&nbsp;&nbsp;" + span(3)] if len(lines) == 4 else [span(0)]
         self.setText("<div>" + "<br>".join(rows) + "</div>")
         self.setToolTip(
             self.tr(

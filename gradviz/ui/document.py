@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..model.graph import Graph, Node
+from ..model.ops import LOSS_KINDS
 from ..model.session import Options, Session
 
 
@@ -48,22 +49,30 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.undo_stack = QUndoStack(self)
         self.path: str | None = None
-        self._saved = self.session.to_dict()
+        self._saved = self._graph_text()
         self._was_modified = False
         self.graphChanged.connect(self._check_modified)
-        self.optionsChanged.connect(self._check_modified)
+
+    def _graph_text(self) -> dict:
+        """The graph as compared for unsaved work: a dict, which shares the values lists (edits
+        replace them, never change them in place), so an unchanged list is equal at once."""
+        return self.session.graph.to_dict()
 
     @property
     def modified(self) -> bool:
-        """Whether the session differs from what was last opened or saved. Compared as dicts,
-        which share the values lists (edits replace them, never change them in place): the same
-        list is equal at once, where comparing JSON texts wrote every number twice."""
-        return self.session.to_dict() != self._saved
+        """Whether the graph differs from the one last opened or saved: the graph is the user's
+        work; options (those a lesson step sets, the live ones) are never unsaved work."""
+        return self._graph_text() != self._saved
 
     def mark_saved(self, path: str | None = None) -> None:
         if path is not None:
             self.path = path
-        self._saved = self.session.to_dict()
+        self._saved = self._graph_text()
+        self._check_modified()
+
+    def mark_unsaved(self) -> None:
+        """The graph is unsaved work whatever it is (a session restored from an autosave)."""
+        self._saved = None
         self._check_modified()
 
     def _check_modified(self, *_args) -> None:
@@ -84,7 +93,7 @@ class SessionDocument(QObject):
         self.session = session.copy()
         self.path = path
         self.undo_stack.clear()
-        self._saved = self.session.to_dict()
+        self._saved = self._graph_text()
         self.sessionReplaced.emit()
         self.graphChanged.emit()
 
@@ -126,7 +135,9 @@ class SessionDocument(QObject):
 
     # -- common edits ---------------------------------------------------------------------------
     def add_node(self, kind: str, pos: tuple[float, float]) -> str:
-        name = self.graph.unique_name(kind.lower() if kind not in ("Input", "Parameter") else kind[0].lower())
+        # a loss is `loss`, the name the tutorial's function returns
+        stem = kind[0].lower() if kind in ("Input", "Parameter") else "loss" if kind in LOSS_KINDS else kind.lower()
+        name = self.graph.unique_name(stem)
         node = Node(name=name, kind=kind, pos=pos)
         if node.is_source:
             node.shape = (3,)
@@ -162,13 +173,19 @@ class SessionDocument(QObject):
 
         self.edit("Move", fn, allowed_while_locked=True)
 
+    renaming: dict[str, str] = {}  # {old: new} while a rename is applied (the view keeps the selection)
+
     def rename_node(self, old: str, new: str) -> None:
         def fn(g: Graph):
             g[old].name = new
             for n in g.nodes:
                 n.inputs = {p: (new if s == old else s) for p, s in n.inputs.items()}
 
-        self.edit(self.tr("Rename {old} to {new}").format(old=old, new=new), fn)
+        self.renaming = {old: new}
+        try:
+            self.edit(self.tr("Rename {old} to {new}").format(old=old, new=new), fn)
+        finally:
+            self.renaming = {}
 
     def update_node(self, name: str, text: str, **fields) -> None:
         def fn(g: Graph):

@@ -21,7 +21,8 @@ from ..model.export import script
 from ..model.formatting import show_path
 from ..model.presets import load_preset
 from ..formats.records import write_history
-from ..model.session import Session, SessionError, load_session, save_session
+from ..model.graph import Graph
+from ..model.session import Options, Session, SessionError, load_session, save_session
 from .jobs import FileJob
 from .language import tr_msg
 from .persistence import move_aside
@@ -133,6 +134,17 @@ class SessionFiles(QObject):
         return answer == B.Discard
 
     # -- sessions ------------------------------------------------------------------------------
+    def new_session(self) -> bool:
+        """File > New: an empty graph with the default options (nothing of the previous session
+        leaks into it), on the same device and at the same speed."""
+        if not self.may_discard():
+            return False
+        o = self.document.options
+        self.w.forget_run()
+        self.document.replace_session(Session(Graph(), Options(device=o.device, speed=o.speed)))
+        QTimer.singleShot(0, self.w.graphView.fit)
+        return True
+
     def load_preset(self, name: str) -> None:
         if not self.may_discard():
             self.w.controls.sync_from_document()  # put the preset combo back

@@ -12,7 +12,7 @@ import html
 
 import numpy as np
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QGuiApplication, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -66,6 +66,7 @@ CELL = 11  # a heat-map cell, at most
 HEAT_MAX = 66  # px: a heat map's height at most (a batch of 64 rows is 1 px a row)
 PORT_R = 7
 W_NEW = 400  # room kept for a new node (the widest: a vector of SHOWN_IN_FULL elements, a note)
+NEW_H = 170  # and its height (a vector's value and gradient, a line of problems)
 EDGE_MAX_W = 7.0  # px: the width of the edge that carries the largest gradient
 CAPTION_PT = 11  # the caption over the graph (viewport text: it follows the look's scale); not
 # bold: its first line fits a 1280-pixel projector's width in presentation mode
@@ -642,7 +643,8 @@ class GraphScene(QGraphicsScene):
 
     # -- building --------------------------------------------------------------------------------
     def rebuild(self, *_args) -> None:
-        selected = [i.name for i in self.items_by_name.values() if i.isSelected()]
+        renamed = self.doc.renaming  # a renamed node stays selected under its new name
+        selected = [renamed.get(i.name, i.name) for i in self.items_by_name.values() if i.isSelected()]
         self.blockSignals(True)
         self.clear()
         self.items_by_name.clear()
@@ -838,21 +840,24 @@ class GraphScene(QGraphicsScene):
         if moves:  # moving is allowed while training: positions do not change the run
             QTimer.singleShot(0, lambda: self.doc.move_nodes(moves))
 
-    def free_spot(self) -> tuple[float, float]:
-        """Where a new node goes: the first place below the graph that no node covers."""
+    def free_spot(self, shown: QRectF | None = None) -> tuple[float, float]:
+        """Where a new node goes: the first place in `shown` (the part of the scene in view), row
+        by row, that no node covers, so that the view need not refit (and shrink the nodes); else
+        right of the graph, at its top."""
         rects = [i.sceneBoundingRect().adjusted(-20, -20, 20, 20) for i in self.items_by_name.values()]
+        if shown is not None:
+            shown = shown.adjusted(20, 20, -20, -20)  # not against the view's edge
+        if shown is not None and shown.width() >= W_NEW and shown.height() >= NEW_H:
+            cols = int((shown.width() + 40) // (W_NEW + 40))
+            rows = int((shown.height() + 20) // (NEW_H + 20))
+            for row in range(rows):
+                for col in range(cols):
+                    cand = QRectF(shown.left() + col * (W_NEW + 40), shown.top() + row * (NEW_H + 20), W_NEW, NEW_H)
+                    if not any(cand.intersects(r) for r in rects):
+                        return (cand.left(), cand.top())
         if not rects:
             return (0.0, 0.0)
-        left = min(r.left() for r in rects) + 20
-        top = max(r.bottom() for r in rects) + 20
-        top = min(top, min(r.top() for r in rects) + 400)  # below the first rows, not ever further down
-        for row in range(50):
-            for col in range(6):
-                x, y = left + col * (W_NEW + 40), top + row * 190
-                cand = QRectF(x, y, W_NEW, 170)
-                if not any(cand.intersects(r) for r in rects):
-                    return (x, y)
-        return (left, top)
+        return (max(r.right() for r in rects) + 20, min(r.top() for r in rects) + 20)
 
     def delete_selection(self) -> None:
         if self.locked:
@@ -908,14 +913,15 @@ class GraphView(QGraphicsView):
     def zoom(self) -> float:
         return self.transform().m11()
 
-    def fit(self) -> None:
+    def fit(self, room: float = 0.0) -> None:
         """Show the whole graph below the caption (which would cover the nodes' headers), at
-        most at MAX_ZOOM; from now on the view refits itself when resized. A fitted view has no
-        scroll bars: were they to come and go with the scene rect, each would resize the viewport
-        and refit it again, for ever at some sizes."""
+        most at MAX_ZOOM, with `room` more scene units on its right (for the next new nodes); from
+        now on the view refits itself when resized. A fitted view has no scroll bars: were they to
+        come and go with the scene rect, each would resize the viewport and refit it again, for
+        ever at some sizes."""
         self.auto_fit = True
         self._show_scroll_bars(False)
-        r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10, 10)
+        r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10 + room, 10)
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
         cap = min(self._caption_height(), vh * 0.5)
         top = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), self.MAX_ZOOM * theme.LOOK.scale)
@@ -938,14 +944,30 @@ class GraphView(QGraphicsView):
         if self.spotlight.node_name:
             self._update_spotlight()
 
+    def shown_rect(self) -> QRectF:
+        """The part of the scene in view, below the caption."""
+        r = self.viewport().rect().adjusted(0, int(self._caption_height()), 0, 0)
+        return self.mapToScene(r).boundingRect()
+
     def _graph_rebuilt(self) -> None:
-        """A node was added, moved or grew (a row per share when z is returned): refit when part
-        of the graph is out of view."""
+        """A node was added, moved or grew (a row per share when z is returned): refit only when
+        part of the graph is out of view, and never in the middle of a drag (the node or the
+        wire being dragged would jump away from the mouse): then once the button is released."""
         if not self.auto_fit:
             return
-        shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        if not shown.contains(self.scene().itemsBoundingRect()):
+        if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            self._fit_after_drag = True
+            return
+        if not self.shown_rect().contains(self.scene().itemsBoundingRect()):
             self.fit()
+
+    _fit_after_drag = False
+
+    def mouseReleaseEvent(self, e) -> None:
+        super().mouseReleaseEvent(e)
+        if self._fit_after_drag:
+            self._fit_after_drag = False
+            QTimer.singleShot(0, self._graph_rebuilt)  # after the edit the release makes
 
     def _get_shown_step(self) -> int:
         return self._shown_step

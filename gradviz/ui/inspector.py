@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
@@ -88,12 +88,31 @@ class Inspector(QWidget):
         self.error.setStyleSheet(f"color: {theme.ERROR_COLOR};")
         lay.addWidget(self.error)
         lay.addStretch(1)
+        # one way for every field: it applies on Enter and when the focus leaves it
         self.applyButton.clicked.connect(self.apply)
-        self.nameEdit.returnPressed.connect(self.apply)
-        self.shapeEdit.returnPressed.connect(self.apply)
+        self.nameEdit.editingFinished.connect(self.apply)
+        self.shapeEdit.editingFinished.connect(self.apply)
+        self.initCombo.activated.connect(lambda _i: self.apply())
+        self.gradCheck.clicked.connect(lambda _on: self.apply())
+        self.valuesEdit.installEventFilter(self)
         self.initCombo.currentTextChanged.connect(lambda t: self.valuesEdit.setEnabled(t == "values"))
         document.graphChanged.connect(self._graph_changed)
         self.show_node("")
+
+    def eventFilter(self, obj, event) -> bool:
+        """The values (one line of JSON): Enter applies them (Shift+Enter starts a new line), and
+        so does leaving the field."""
+        if obj is self.valuesEdit:
+            if event.type() == QEvent.Type.FocusOut:
+                self.apply()
+            elif (
+                event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            ):
+                self.apply()
+                return True
+        return super().eventFilter(obj, event)
 
     def _graph_changed(self) -> None:
         self.show_node(self.name)

@@ -5,8 +5,8 @@ Entering a step (Next, Previous, Set up again) puts the window where the tutoria
 preset and options through the document, as the controls would. A run that is training is
 paused first, and the note under the text says so; a set-up that changes what the run is built
 from restarts it from step 0 (the window does that for any such change), one that does not
-leaves the paused run as it was. A session that holds the user's own work (modified, and not one
-of the lesson's set-ups) is only replaced after the window's usual question.
+leaves the paused run as it was. A graph that is the user's own work (edited, and not one
+of the lesson's graphs) is only replaced after the window's usual question; options never are.
 
 The numbers in the texts come from the running app (the node values and gradients of the last
 snapshot, the history), filled in whenever those change. The step is remembered in the app's
@@ -155,7 +155,8 @@ class LessonPanel(QWidget):
         self.codeView.setObjectName("lessonCode")
         self.codeView.setReadOnly(True)
         self.codeView.setFont(theme.font(10.5, mono=True))
-        self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # wrapped at the dock's width: a long line of the tutorial was cut off in the narrow dock
+        self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.codeView.setMinimumHeight(120)
         lay.addWidget(self.codeView, 1)
         scroll = QScrollArea()  # on a small screen the text scrolls; the buttons stay in view
@@ -264,7 +265,8 @@ class LessonPanel(QWidget):
         want = plan.setup_options(step)
         same_graph = plan.same_graph(step, doc.session)
         new_run = not same_graph or any(getattr(doc.options, k) != v for k, v in want.items() if k not in LIVE_OPTIONS)
-        own_work = not same_graph and doc.modified and not any(plan.matches(s, doc.session) for s in plan.PLAN)
+        # a graph of the plan is no one's work, whatever options were changed on it
+        own_work = not same_graph and doc.modified and not any(plan.same_graph(s, doc.session) for s in plan.PLAN)
         if own_work and not w.files.may_discard():  # the user's own work: the window's usual question
             self._set_note("kept")
             return False
@@ -273,20 +275,35 @@ class LessonPanel(QWidget):
             c.pause()
         self._setting_up = True
         try:
+            # a step that asks to watch training slows "as fast as possible" down to a pace a class
+            # can follow (a speed set by hand is kept)
+            speed = step.speed if step.speed and not doc.options.speed else doc.options.speed
             if same_graph:
                 # the options that need a new run first, then the live ones (the window sends those
                 # to the running engine): each group is heard as one change
                 doc.set_options(**{k: v for k, v in want.items() if k not in LIVE_OPTIONS})
-                doc.set_options(**{k: v for k, v in want.items() if k in LIVE_OPTIONS})
+                doc.set_options(**{k: v for k, v in want.items() if k in LIVE_OPTIONS}, speed=speed)
             else:
-                target.options.device, target.options.speed = doc.options.device, doc.options.speed
+                target.options.device, target.options.speed = doc.options.device, speed
                 doc.replace_session(target)
                 QTimer.singleShot(0, w.graphView.fit)
         finally:
             self._setting_up = False
         self._set_note("restarted" if was_busy and new_run else "paused" if was_busy else "")
         self.retranslate()
+        QTimer.singleShot(0, self.show_controls)  # once the docks are laid out for the step
         return True
+
+    def show_controls(self) -> None:
+        """Scroll every control the step's text names into view (the learning rate sat below the
+        Training dock's fold at 1280x720)."""
+        for name in self.step.controls:
+            widget = self.w.findChild(QWidget, name)
+            area = widget.parentWidget() if widget is not None else None
+            while area is not None and not isinstance(area, QScrollArea):
+                area = area.parentWidget()
+            if area is not None:
+                area.ensureWidgetVisible(widget, 0, 12)
 
     _setting_up = False
 

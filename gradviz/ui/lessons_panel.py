@@ -12,7 +12,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -240,6 +240,16 @@ class VariantsTab(QWidget):
         self.whyLabel.setText(tr_msg(m.why))
         self.whyLabel.setVisible(True)
         self.stale = False
+        QTimer.singleShot(0, self._claim_width)  # once the new cells are laid out
+
+    def _claim_width(self) -> None:
+        """The scroll area around the table is as wide as the table needs: a narrower dock then
+        scrolls sideways with its own bar, at the bottom of the dock, in view."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.setMinimumWidth(self.minimumSizeHint().width() + area.verticalScrollBar().sizeHint().width())
 
     def failed(self) -> None:
         self.result = None
@@ -700,6 +710,9 @@ class LessonsPanel(QTabWidget):
                 scroll = QScrollArea()
                 scroll.setWidgetResizable(True)
                 scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+                # never sideways in here: its bar sat below the short dock's fold, and the fourth
+                # column was cut with no bar in view; the dock's own bar scrolls sideways instead
+                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
                 scroll.setWidget(w)
                 self.addTab(scroll, title)
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -42,7 +42,7 @@ from .controls import ControlPanel
 from .document import SessionDocument
 from .exports import WindowExports
 from .call_view import CallView
-from .graph_view import GraphScene, GraphView
+from .graph_view import NEW_H, W_NEW, GraphScene, GraphView
 from .inspector import Inspector
 from .language import tr_msg
 from .files import SessionFiles
@@ -258,6 +258,7 @@ class MainWindow(QMainWindow):
         self.document.graphChanged.connect(self._graph_changed)
         self.document.optionsChanged.connect(self._session_changed)
         self.document.modifiedChanged.connect(self._update_title)
+        self.document.sessionReplaced.connect(self._update_title)  # another preset, File > New
         self.controls.presetChosen.connect(self.files.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
         self.controls.stepClicked.connect(self.controller.step)
@@ -289,8 +290,7 @@ class MainWindow(QMainWindow):
             if store.text("theme") == "dark":
                 self.set_theme("dark")
             if restored_from_autosave:
-                self.document._saved = ""  # restored work is unsaved work
-                self.document._check_modified()
+                self.document.mark_unsaved()
                 self._status_message(self.tr("Restored the session autosaved before GradViz last stopped"))
         self._update_problems()
         self._update_title()
@@ -404,6 +404,7 @@ class MainWindow(QMainWindow):
         m = self.menuBar().addMenu(self.tr("&File"))
         f = self.files
         for text, key, fn in (
+            (self.tr("&New session"), QKeySequence.StandardKey.New, f.new_session),
             (self.tr("&Open session…"), QKeySequence.StandardKey.Open, f.open_dialog),
             (self.tr("&Save session"), QKeySequence.StandardKey.Save, f.save),
             (self.tr("Save session &as…"), QKeySequence.StandardKey.SaveAs, f.save_dialog),
@@ -419,6 +420,9 @@ class MainWindow(QMainWindow):
             if fn == f.export_dialog:
                 self.saveRunAction = a
                 a.setObjectName("saveRunAction")
+            elif fn == f.new_session:
+                self.newAction = a
+                a.setObjectName("newAction")
         self.recentMenu = m.addMenu(self.tr("Open &recent"))
         self.recentMenu.setObjectName("recentMenu")
         self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
@@ -486,7 +490,7 @@ class MainWindow(QMainWindow):
         self.timeTravel.retranslate()
         self.inspector.show_node(self.inspector.name)
         self.callView.lines = []  # made again, nothing highlighted
-        self.callView.show_call(self.document.graph, self.document.options)
+        self.callView.show_call(self.document.graph, self.document.options, bool(self.document.graph.validate()))
 
     # -- session ------------------------------------------------------------------------------
     def _build_palette(self) -> None:
@@ -514,12 +518,18 @@ class MainWindow(QMainWindow):
             self.palette.addWidget(button)
 
     def add_node(self, kind: str) -> str:
-        name = self.document.add_node(kind, self.scene.free_spot())
+        view = self.graphView
+        shown = view.shown_rect()
+        spot = self.scene.free_spot(shown)
+        name = self.document.add_node(kind, spot)
+        if view.auto_fit and not shown.contains(QRectF(*spot, W_NEW, NEW_H)):  # no room was left in view:
+            view.fit(room=W_NEW + 40)  # zoom out once, for this node and the next ones
         self.scene.clearSelection()
         item = self.scene.items_by_name.get(name)
         if item is not None:
             item.setSelected(True)
-            self.graphView.ensureVisible(item)
+            if not view.auto_fit:  # zoomed by hand: the view goes to the node
+                view.ensureVisible(item)
         return name
 
     def show_error(self, text: str, detail: str = "") -> None:
@@ -578,7 +588,7 @@ class MainWindow(QMainWindow):
     def _session_changed(self, name: str | None) -> None:
         self._update_problems()
         self._update_caption()
-        self.callView.show_call(self.document.graph, self.document.options)
+        self.callView.show_call(self.document.graph, self.document.options, bool(self.document.graph.validate()))
         if name in LIVE_OPTIONS:
             self.controller.set_live_option(name, getattr(self.document.options, name))
             self._update_buttons()
@@ -620,11 +630,15 @@ class MainWindow(QMainWindow):
         if dock is not None:
             n = self.problemsList.count()
             dock.setWindowTitle(self.tr("Problems ({n})").format(n=n) if n else self.tr("Problems"))
-            if self.problemsList.count():
+            # shown when problems appear, unless a node is being edited (its tab stays in front)
+            if n and not self._problem_count and not self.inspector.name:
                 dock.raise_()
+            self._problem_count = n
         self.problemsList.setToolTip(
             self.tr("Fix these to train") if self.problemsList.count() else self.tr("No problems")
         )
+
+    _problem_count = 0
 
     def forget_run(self) -> None:
         """The next session change builds a new run even if it equals the one built (choosing the
@@ -752,7 +766,13 @@ class MainWindow(QMainWindow):
 
     def _node_selected(self, name: str) -> None:
         if name:
-            self.findChild(QDockWidget, "inspectorDock").raise_()
+            dock = self.findChild(QDockWidget, "inspectorDock")
+            dock.raise_()
+            if name != self._node_shown:  # another node: its fields from the top
+                dock.widget().verticalScrollBar().setValue(0)
+        self._node_shown = name
+
+    _node_shown = ""
 
     def _graph_changed(self) -> None:
         self._session_changed(None)

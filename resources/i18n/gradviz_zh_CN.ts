@@ -39,6 +39,10 @@
         <translation>grad_fn(...) 返回 {structure}</translation>
     </message>
     <message>
+        <source># No program yet: the graph is not finished (see Problems)</source>
+        <translation># 还没有程序：计算图尚未完成（见“问题”）</translation>
+    </message>
+    <message>
         <source>The lines of the MindSpore program (the MindSpore program tab) that change with the options; the highlighted ones changed with the last change</source>
         <translation>MindSpore 程序（见“MindSpore 程序”标签页）中随选项变化的几行；高亮的行由最近一次修改改变</translation>
     </message>
@@ -1161,6 +1165,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New session</source>
+        <translation>新建会话(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Open session…</source>
