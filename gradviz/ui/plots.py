@@ -38,8 +38,30 @@ from .language import tr_msg
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
 
 
+class LogAxis(pg.AxisItem):
+    """A y axis whose log-scale labels never overlap: the decades, then 2 and 5 x 10^k, then
+    every 1-9 x 10^k, the finest set whose labels are all apart by two text heights."""
+
+    def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802, N803 (pyqtgraph's names)
+        if not (np.isfinite(minVal) and np.isfinite(maxVal)) or maxVal <= minVal or size <= 0:
+            return []
+        per_decade = size / (maxVal - minVal)
+        room = 2 * QFontMetricsF(self.style["tickFont"] or theme.font(10)).height()
+        lo, hi = int(np.floor(minVal)), int(np.ceil(maxVal))
+        decades = [float(v) for v in range(lo, hi + 1) if minVal <= v <= maxVal]
+        step = max(1, int(np.ceil(room / per_decade))) if per_decade > 0 else 1
+        levels = [(float(step), [v for v in decades if int(v) % step == 0])]
+        for mantissas in ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 5)):
+            gaps = np.diff(np.log10(mantissas + (10,)))
+            if step == 1 and gaps.min() * per_decade >= room:
+                minor = [v + np.log10(m) for v in range(lo, hi) for m in mantissas[1:]]
+                levels.append((None, [v for v in minor if minVal <= v <= maxVal]))
+                break
+        return levels
+
+
 def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
-    w = pg.PlotWidget()
+    w = pg.PlotWidget(axisItems={"left": LogAxis("left")})
     w.setObjectName(name)
     _title(w, title, ylabel)
     w.showGrid(x=True, y=True, alpha=0.25)
@@ -100,6 +122,7 @@ MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
 FEW_POINTS = 30
 MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
 DOT_SIZE = 7
+EXPLODED = 10.0  # an abandoned branch's loss above this times the run's largest is left out of the y range
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
 
@@ -254,6 +277,7 @@ class PlotPanel(QWidget):
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
         self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
+        self.branch_marks: list = []  # where an abandoned future stopped being finite
         self._hover = [
             HoverReadout(p, self.readout, t)
             for p, t in (
@@ -367,7 +391,9 @@ class PlotPanel(QWidget):
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
+        self.lossPlot.getPlotItem().vb.disableAutoRange()  # setLogMode turns it on; the ranges are ours
         self._ranges.pop("loss", None)
+        self._ranges.pop("x", None)
         self.refresh(force=True)
 
     # -- building ------------------------------------------------------------------------------
@@ -581,21 +607,47 @@ class PlotPanel(QWidget):
             self.refresh(force=True)
 
     def set_branches(self, branches: list) -> None:
-        """Faint loss curves for the futures a rewind abandoned: (steps, loss) each."""
-        for item in self.branch_curves:
+        """Faint loss curves for the futures a rewind abandoned: (steps, loss) each; where one
+        stopped being finite, a red dotted line on the loss plot keeps the spike marked."""
+        for item in self.branch_curves + self.branch_marks:
             self.lossPlot.removeItem(item)
-        self.branch_curves = []
+        self.branch_curves, self.branch_marks = [], []
+        log = self.logCheck.isChecked()
         for x, y in branches:
-            item = pg.PlotCurveItem(
-                np.asarray(x, float),
-                np.asarray(y, float),
-                connect="finite",
-                pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine),
-                name="abandoned branch",
+            x, y = np.asarray(x, float), np.asarray(y, float)
+            item = pg.PlotDataItem(  # a data item: it follows the loss plot's log scale
+                x, y, connect="finite", pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine)
             )
+            item.setLogMode(False, log)
             item.setZValue(-5)
             self.lossPlot.addItem(item)
             self.branch_curves.append(item)
+            bad = np.flatnonzero(~np.isfinite(y))
+            if len(bad):
+                mark = pg.InfiniteLine(
+                    pos=float(x[bad[0]]),
+                    angle=90,
+                    pen=pg.mkPen(theme.ERROR_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
+                    label=self.tr("abandoned: not finite"),
+                    labelOpts={"color": theme.ERROR_COLOR, "position": 0.92, "anchors": [(0, 0.5), (0, 0.5)]},
+                )
+                mark.setZValue(-4)
+                self.lossPlot.addItem(mark)
+                self.branch_marks.append(mark)
+        self._ranges.pop("loss", None)
+
+    def _branch_values(self, current: np.ndarray) -> np.ndarray:
+        """The abandoned branches' losses the loss plot's y range takes in: finite, and not
+        exploded (at most EXPLODED times the current run's largest), so a spike that a rewind left
+        behind does not squash the run on screen."""
+        if not self.branch_curves:
+            return current[:0]
+        top = np.abs(current[np.isfinite(current)])
+        if not len(top):
+            return current[:0]
+        y = np.concatenate([np.asarray(c.yData if c.yData is not None else [], float) for c in self.branch_curves])
+        with np.errstate(invalid="ignore"):
+            return y[np.isfinite(y) & (np.abs(y) <= EXPLODED * float(top.max()))]
 
     def _title_heat_maps(self, step: int) -> None:
         """The heat maps say which state they show (model.steps), as the node heat maps do."""
@@ -621,6 +673,8 @@ class PlotPanel(QWidget):
             ("grads", self.gradPlot, [h.columns("grads"), h.columns("norm")]),
         ):
             vals = np.concatenate([Y[:, c].reshape(-1) for c in cols])
+            if key == "loss":
+                vals = np.concatenate([vals, self._branch_values(vals)])
             if key == "loss" and log:
                 vals = np.log10(vals[vals > 0]) if (vals > 0).any() else vals[:0]
             vals = vals[np.isfinite(vals)]

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, update_table
+from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, rescue, update_table
 from ..model.formatting import fmt_number, fmt_tensor
 from ..model.runstate import Control, Phase
 from ..model.session import MIN_LR
@@ -54,6 +54,13 @@ CONTINUE_TIP = QT_TRANSLATE_NOOP(
     "Go back to the state before the step shown and train on from there with the options now set "
     "(change the learning rate first to try another)",
 )
+
+
+class FactorSpin(QDoubleSpinBox):
+    """The coach's factor, written as short as it is (0.1, 0.0005): the default can be tiny."""
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 (Qt's name)
+        return f"{value:g}"
 
 
 class TimeTravelBar(QWidget):
@@ -98,10 +105,10 @@ class TimeTravelBar(QWidget):
         self.coachSteps.setRange(1, 1_000_000)
         self.coachSteps.setValue(10)
         self.coachSteps.setToolTip(self.tr("How many steps before the first non-finite one to go back"))
-        self.coachFactor = QDoubleSpinBox()
+        self.coachFactor = FactorSpin()
         self.coachFactor.setObjectName("coachFactorSpin")
-        self.coachFactor.setDecimals(3)
-        self.coachFactor.setRange(0.001, 0.999)
+        self.coachFactor.setDecimals(6)
+        self.coachFactor.setRange(0.000001, 0.999)
         self.coachFactor.setSingleStep(0.05)
         self.coachFactor.setValue(0.1)
         self.coachFactor.setPrefix("× ")
@@ -347,6 +354,10 @@ class TimeTravel(QObject):
             return
         self.bar.coachLabel.setText(tr_msg(text))
         self.bar.coachBox.setVisible(True)
+        default = rescue(h, self.w.document.options.lr)
+        if default is not None:  # back to before the steps grew too large, with a rate that keeps them small
+            self.bar.coachSteps.setValue(first_non_finite(h).step - default.step)
+            self.bar.coachFactor.setValue(default.factor)
         self._coach_button_text()
         last = last_finite_step(h)
         if last is not None:  # the nodes keep the last finite values
