@@ -16,6 +16,7 @@ from gradviz.model.divergence import (
     update_table,
 )
 from gradviz.model.export import script
+from gradviz.model.formatting import fmt_number
 from gradviz.model.history import History
 from gradviz.model.layout import Layout
 from gradviz.model.presets import load_preset
@@ -96,11 +97,50 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
         assert float(item.toolTip()) == pytest.approx(want, rel=1e-5)
         assert float(item.text()) == pytest.approx(want, rel=5e-3)
     assert view.table.item(1, 0).text() == "6"
-    # back to training: the slider follows the run again and the nodes are live
+    # back to training: the slider follows the run again, and at its end the nodes show its last step
     win.controls.maxStepsSpin.setValue(25)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.step_count == 25 and win.controller.state == "finished", timeout=30_000)
-    assert tt.shown is None and tt.bar.slider.value() == 25
+    assert tt.shown == 25 and tt.at_last and tt.bar.slider.value() == 25
+
+
+def _one_step_everywhere(qtbot, win, n: int) -> None:
+    """Paused or finished after step n with its update kept: the nodes, the caption, the status
+    bar, the heat maps and the History label all show step n, at its parameters before its update."""
+    h = win.controller.history
+    tt = win.timeTravel
+    qtbot.waitUntil(lambda: tt.shown == n and tt.past is not None, timeout=10_000)
+    k, loss, g, params = list(replay(load_preset("tutorial"), n))[-1]
+    assert k == n == int(h.steps[-1]) and win.controller.updates == n
+    assert win.scene.items_by_name["loss"].value == pytest.approx(float(h.loss[-1]), rel=1e-6)
+    assert float(h.loss[-1]) == pytest.approx(loss, rel=1e-5)  # numpy's loss at step n
+    for name in TRAINED:
+        np.testing.assert_allclose(win.scene.items_by_name[name].value, params[name], rtol=1e-5)
+        np.testing.assert_allclose(win.scene.items_by_name[name].grad, g[name], rtol=1e-4, atol=1e-7)
+    state = f"step {n:,} (parameters after {n - 1:,} updates)"
+    assert win.graphView.caption.startswith(f"Nodes: {state}, the plots' last step\n")
+    assert win.graphView.property("shownStep") == n - 1
+    assert win.lossLabel.text() == f"loss at step {n:,}: {fmt_number(h.loss[-1])}"
+    assert win.plots.heat_caption.text == state.replace(" (", "<br>(", 1)
+    assert tt.bar.stepShown.text() == f"step {n:,} of {n:,}"
+    assert not any(c.isVisible() for c in win.plots.cursors)  # the last step: no cursor
+    assert win.lesson.observed().values["loss"] == win.scene.items_by_name["loss"].value  # the lesson's numbers too
+
+
+def test_paused_or_finished_every_label_shows_the_last_step(qtbot, win):
+    train_to(qtbot, win, 20)  # ended by max steps: 20 updates kept
+    _one_step_everywhere(qtbot, win, 20)
+    win.controls.maxStepsSpin.setValue(30)
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)  # one step more, paused
+    qtbot.waitUntil(lambda: win.controller.step_count == 21 and win.controller.state == "paused", timeout=30_000)
+    _one_step_everywhere(qtbot, win, 21)
+    # the slider still shows any other step, and back at the last one the default caption returns
+    show(qtbot, win, 7)
+    assert "step 7 (parameters after 6 updates), from the history slider" in win.graphView.caption
+    # training: the live nodes again
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == 30, timeout=30_000)
+    _one_step_everywhere(qtbot, win, 30)
 
 
 def test_continue_with_unchanged_options_reproduces_the_run_exactly(qtbot, win):
