@@ -122,7 +122,7 @@ MAX_POINTS = 1000  # per line; about two per horizontal pixel of a plot
 FEW_POINTS = 30
 MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
 DOT_SIZE = 7
-EXPLODED = 10.0  # an abandoned branch's loss above this times the run's largest is left out of the y range
+EXPLODED = 2.0  # an abandoned branch's loss above this times the run's largest is left out of the y range
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
 
