@@ -268,9 +268,10 @@ class TimeTravel(QObject):
     def _default_last(self) -> int | None:
         """The plots' last step, where the nodes show it by default but the live nodes are past it
         (paused or finished with that step's update kept); None where the live nodes are it, or
-        while training, or for a saved run."""
+        while training, for a saved run, or where the history cannot give a past step's nodes (a
+        large tensor recorded as a summary: the live nodes then say what they are)."""
         c, h = self.c, self.c.history
-        if c.state not in (Phase.PAUSED, Phase.FINISHED) or c.recorded or h is None or not h.n:
+        if c.state not in (Phase.PAUSED, Phase.FINISHED) or c.recorded or not c.past_values_known or not h.n:
             return None
         last = int(h.steps[-1])
         return last if c.updates == last else None
