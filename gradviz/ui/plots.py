@@ -278,6 +278,7 @@ class PlotPanel(QWidget):
         self.cursors: list[pg.InfiniteLine] = []
         self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
         self.branch_marks: list = []  # where an abandoned future stopped being finite
+        self._branch_sorted = {log: _by_size(np.zeros(0)) for log in (False, True)}  # see set_branches
         self._hover = [
             HoverReadout(p, self.readout, t)
             for p, t in (
@@ -612,9 +613,10 @@ class PlotPanel(QWidget):
         for item in self.branch_curves + self.branch_marks:
             self.lossPlot.removeItem(item)
         self.branch_curves, self.branch_marks = [], []
-        log = self.logCheck.isChecked()
+        log, ys = self.logCheck.isChecked(), [np.zeros(0)]
         for x, y in branches:
             x, y = np.asarray(x, float), np.asarray(y, float)
+            ys.append(y)
             item = pg.PlotDataItem(  # a data item: it follows the loss plot's log scale
                 x, y, connect="finite", pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine)
             )
@@ -634,20 +636,22 @@ class PlotPanel(QWidget):
                 mark.setZValue(-4)
                 self.lossPlot.addItem(mark)
                 self.branch_marks.append(mark)
+        y = np.concatenate(ys)
+        with np.errstate(invalid="ignore"):
+            self._branch_sorted = {on: _by_size(y[np.isfinite(y) & ((y > 0) | (not on))]) for on in (False, True)}
         self._ranges.pop("loss", None)
 
-    def _branch_values(self, current: np.ndarray) -> np.ndarray:
-        """The abandoned branches' losses the loss plot's y range takes in: finite, and not
-        exploded (at most EXPLODED times the current run's largest), so a spike that a rewind left
-        behind does not squash the run on screen."""
-        if not self.branch_curves:
-            return current[:0]
+    def _branch_values(self, current: np.ndarray, log: bool) -> np.ndarray:
+        """The smallest and largest abandoned-branch loss the loss plot's y range takes in:
+        finite (positive on a log scale) and not exploded (at most EXPLODED times the current
+        run's largest), so a spike that a rewind left behind does not squash the run on screen.
+        Cheap on every refresh: the branches' values are sorted once (set_branches)."""
         top = np.abs(current[np.isfinite(current)])
-        if not len(top):
+        a, lo, hi = self._branch_sorted[log]
+        if not len(top) or not len(a):
             return current[:0]
-        y = np.concatenate([np.asarray(c.yData if c.yData is not None else [], float) for c in self.branch_curves])
-        with np.errstate(invalid="ignore"):
-            return y[np.isfinite(y) & (np.abs(y) <= EXPLODED * float(top.max()))]
+        k = int(np.searchsorted(a, EXPLODED * float(top.max()), side="right"))
+        return np.array([lo[k - 1], hi[k - 1]]) if k else current[:0]
 
     def _title_heat_maps(self, step: int) -> None:
         """The heat maps say which state they show (model.steps), as the node heat maps do."""
@@ -674,7 +678,7 @@ class PlotPanel(QWidget):
         ):
             vals = np.concatenate([Y[:, c].reshape(-1) for c in cols])
             if key == "loss":
-                vals = np.concatenate([vals, self._branch_values(vals)])
+                vals = np.concatenate([vals, self._branch_values(vals, log)])
             if key == "loss" and log:
                 vals = np.log10(vals[vals > 0]) if (vals > 0).any() else vals[:0]
             vals = vals[np.isfinite(vals)]
@@ -774,6 +778,13 @@ class PlotPanel(QWidget):
             f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else ""
         )
         return head + "  ".join(f"{lab}={fmt_number(v)}" for lab, v in list(zip(layout.labels(), vals))[:8])
+
+
+def _by_size(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(|y| sorted, the smallest and the largest y among the first k of that order, per k)."""
+    order = np.argsort(np.abs(y), kind="stable")
+    ys = y[order]
+    return np.abs(ys), np.minimum.accumulate(ys), np.maximum.accumulate(ys)
 
 
 def _nice(v: float, up: bool) -> float:
