@@ -117,11 +117,14 @@ def test_start_pause_reset(qtbot, win, mode):
     wait_nodes_at(qtbot, win, n)
     h = win.controller.history
     assert h.n == n and list(h.steps) == list(range(1, n + 1))  # no step lost
-    # the history holds the parameters before each step; the nodes show them after the last update
+    # the history holds the parameters before each step; paused, the nodes show the last step
+    # too, at its parameters before its update (the live ones are one update further)
     ref = list(replay(load_preset("tutorial"), n + 1))
     np.testing.assert_allclose(h.param_layout.unflatten(h.params[-1])["w"], ref[n - 1][3]["w"], rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n][3]["w"], rtol=1e-4, atol=1e-5)
-    # ... and both say which state they show: the plots' heat maps step n, the nodes step n + 1
+    np.testing.assert_allclose(win.controller.nodes.values["w"], ref[n][3]["w"], rtol=1e-4, atol=1e-5)
+    qtbot.waitUntil(lambda: win.timeTravel.past is not None, timeout=10_000)
+    np.testing.assert_allclose(win.scene.items_by_name["w"].value, ref[n - 1][3]["w"], rtol=1e-4, atol=1e-5)
+    # ... and all say which state they show: step n
     win.plots.refresh(force=True)
     assert win.plots.heat_caption.text == f"step {n:,}<br>(parameters after {n - 1:,} updates)"
     titles = [(label.text, label.toolTip()) for label, _, _ in win.plots.heat_titles]
@@ -129,10 +132,7 @@ def test_start_pause_reset(qtbot, win, mode):
         ("w", f"w\nstep {n:,} (parameters after {n - 1:,} updates)"),
         ("∂L/∂w", f"∂L/∂w\nstep {n:,} (parameters after {n - 1:,} updates)"),
     ]
-    assert (
-        f"Nodes: step {n + 1:,} (parameters after {n:,} updates), what the next step computes "
-        f"(the plots end at step {n:,})"
-    ) in win.graphView.caption
+    assert f"Nodes: step {n:,} (parameters after {n - 1:,} updates), the plots' last step" in win.graphView.caption
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
     assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0 · 0 updates"

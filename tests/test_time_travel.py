@@ -4,10 +4,19 @@ teacher would. Numbers are checked against float64 numpy (tests/reference.py).""
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF
 
 from conftest import wait_state
-from gradviz.model.divergence import first_non_finite, first_ratio_above, last_finite_step, ratios, update_table
+from gradviz.model.divergence import (
+    first_non_finite,
+    first_ratio_above,
+    last_finite_step,
+    ratios,
+    rescue,
+    update_table,
+)
 from gradviz.model.export import script
+from gradviz.model.formatting import fmt_number
 from gradviz.model.history import History
 from gradviz.model.layout import Layout
 from gradviz.model.presets import load_preset
@@ -41,14 +50,15 @@ def numpy_run(session, steps: int, lr_from: dict[int, float]):
     """(loss, parameters before the step) per step in float64, the learning rate changed to
     lr_from[k] from step k on (SGD)."""
     o = session.options
-    params = {k: v for k, v in grads_for(session)[2].items() if k in TRAINED}
+    trained = [n.name for n in session.graph.parameters()]
+    params = {k: v for k, v in grads_for(session)[2].items() if k in trained}
     opt = NumpyOptimizer(o.optimizer, o.lr)
     out = []
     for k in range(1, steps + 1):
         opt.lr = lr_from.get(k, opt.lr)
         loss, g, _ = grads_for(session, params)
         out.append((loss, params))
-        params = opt.update(params, {n: g[n] for n in TRAINED})
+        params = opt.update(params, {n: g[n] for n in trained})
     return out
 
 
@@ -88,11 +98,50 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
         assert float(item.toolTip()) == pytest.approx(want, rel=1e-5)
         assert float(item.text()) == pytest.approx(want, rel=5e-3)
     assert view.table.item(1, 0).text() == "6"
-    # back to training: the slider follows the run again and the nodes are live
+    # back to training: the slider follows the run again, and at its end the nodes show its last step
     win.controls.maxStepsSpin.setValue(25)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.step_count == 25 and win.controller.state == "finished", timeout=30_000)
-    assert tt.shown is None and tt.bar.slider.value() == 25
+    assert tt.shown == 25 and tt.at_last and tt.bar.slider.value() == 25
+
+
+def _one_step_everywhere(qtbot, win, n: int) -> None:
+    """Paused or finished after step n with its update kept: the nodes, the caption, the status
+    bar, the heat maps and the History label all show step n, at its parameters before its update."""
+    h = win.controller.history
+    tt = win.timeTravel
+    qtbot.waitUntil(lambda: tt.shown == n and tt.past is not None, timeout=10_000)
+    k, loss, g, params = list(replay(load_preset("tutorial"), n))[-1]
+    assert k == n == int(h.steps[-1]) and win.controller.updates == n
+    assert win.scene.items_by_name["loss"].value == pytest.approx(float(h.loss[-1]), rel=1e-6)
+    assert float(h.loss[-1]) == pytest.approx(loss, rel=1e-5)  # numpy's loss at step n
+    for name in TRAINED:
+        np.testing.assert_allclose(win.scene.items_by_name[name].value, params[name], rtol=1e-5)
+        np.testing.assert_allclose(win.scene.items_by_name[name].grad, g[name], rtol=1e-4, atol=1e-7)
+    state = f"step {n:,} (parameters after {n - 1:,} updates)"
+    assert win.graphView.caption.startswith(f"Nodes: {state}, the plots' last step\n")
+    assert win.graphView.property("shownStep") == n - 1
+    assert win.lossLabel.text() == f"loss at step {n:,}: {fmt_number(h.loss[-1])}"
+    assert win.plots.heat_caption.text == state.replace(" (", "<br>(", 1)
+    assert tt.bar.stepShown.text() == f"step {n:,} of {n:,}"
+    assert not any(c.isVisible() for c in win.plots.cursors)  # the last step: no cursor
+    assert win.lesson.observed().values["loss"] == win.scene.items_by_name["loss"].value  # the lesson's numbers too
+
+
+def test_paused_or_finished_every_label_shows_the_last_step(qtbot, win):
+    train_to(qtbot, win, 20)  # ended by max steps: 20 updates kept
+    _one_step_everywhere(qtbot, win, 20)
+    win.controls.maxStepsSpin.setValue(30)
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)  # one step more, paused
+    qtbot.waitUntil(lambda: win.controller.step_count == 21 and win.controller.state == "paused", timeout=30_000)
+    _one_step_everywhere(qtbot, win, 21)
+    # the slider still shows any other step, and back at the last one the default caption returns
+    show(qtbot, win, 7)
+    assert "step 7 (parameters after 6 updates), from the history slider" in win.graphView.caption
+    # training: the live nodes again
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == 30, timeout=30_000)
+    _one_step_everywhere(qtbot, win, 30)
 
 
 @pytest.mark.real_engine
@@ -161,15 +210,23 @@ def _numpy_diagnosis(session, steps: int):
     return k, bad, cross
 
 
+def _numpy_ratios(session, step: int) -> dict[str, float]:
+    """‖lr·∂L/∂p‖ / ‖p‖ per parameter at `step` of the float64 run."""
+    lr = session.options.lr
+    for k, _, g, p in replay(session, step):
+        if k == step:
+            return {n: float(np.linalg.norm(lr * g[n]) / np.linalg.norm(p[n])) for n in p}
+
+
 @pytest.mark.real_engine
 def test_the_divergence_coach_explains_and_recovers_with_one_click(qtbot, win):
-    win.files.load_preset("linreg")
+    win.files.load_preset("linreg_seed")
     wait_state(qtbot, win, "ready")
     win.controls.lrSpin.setValue(0.5)
     win.controls.maxStepsSpin.setValue(100)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "diverged")
-    session = load_preset("linreg")
+    session = load_preset("linreg_seed")
     session.options.lr = 0.5
     k, (tensor, element), (cross_step, cross_tensor) = _numpy_diagnosis(session, 100)
     h = win.controller.history
@@ -192,18 +249,65 @@ def test_the_divergence_coach_explains_and_recovers_with_one_click(qtbot, win):
     row = h.param_layout.unflatten(h.params[h.index(k - 1)])
     np.testing.assert_array_equal(win.scene.items_by_name["weight"].value, row["weight"])
     assert np.isfinite(win.scene.items_by_name["loss"].value)
-    # one click: 10 steps back, learning rate x 0.1, and it trains on finitely
-    assert coach.coachButton.text() == "Rewind 10 steps and lower the learning rate ×0.1"
+    # the default goes back to the step where the ratio first passed 1, with a factor that keeps
+    # every ratio there at most 1/2: numpy's ratio at that step times the factor
+    factor = coach.coachFactor.value()
+    assert cross_step == 1 and max(_numpy_ratios(session, cross_step).values()) * factor <= 0.5
+    assert factor >= 0.1 / max(_numpy_ratios(session, cross_step).values())  # and not needlessly small
+    assert coach.coachButton.text() == f"Rewind {k - cross_step} steps and lower the learning rate ×{factor:g}"
     with qtbot.waitSignal(win.controller.rewound, timeout=10_000) as sig:
         qtbot.mouseClick(coach.coachButton, Qt.MouseButton.LeftButton)
-    assert sig.args == [k - 10]
-    assert win.document.options.lr == pytest.approx(0.05)
+    assert sig.args == [cross_step]
+    lr = win.document.options.lr
+    assert lr == pytest.approx(0.5 * factor)
     qtbot.waitUntil(lambda: win.controller.state == "finished", timeout=30_000)
     assert not coach.coachBox.isVisible()
     assert np.isfinite(h.loss).all() and np.isfinite(h.grads).all() and not h.bad_steps
-    assert int(h.steps[-1]) == 100 or win.controller.end_reason == "until_loss"
-    np.testing.assert_array_equal(h.lr[h.index(k - 10) :], np.float32(0.05))
+    assert int(h.steps[-1]) == 100
+    ref = numpy_run(load_preset("linreg_seed"), 100, {1: lr})
+    np.testing.assert_allclose(h.loss, [r[0] for r in ref], rtol=1e-4)
+    assert (np.diff([r[0] for r in ref]) < 0).all()  # one click: a finite, falling loss
+    np.testing.assert_array_equal(h.lr, np.float32(lr))
     assert win.plots.bad_lines == [] and len(win.plots.branch_curves) == 1
+    # the abandoned run's spike stays marked, but the loss plot's range is the run's, not the spike's
+    (mark,) = win.plots.branch_marks
+    assert mark.value() == k
+    lo, hi = win.plots.lossPlot.getPlotItem().vb.viewRange()[1]
+    assert lo <= float(h.loss.min()) and float(h.loss.max()) <= hi <= 3 * float(h.loss.max())
+
+
+def test_the_abandoned_branch_is_drawn_where_it_is_on_a_log_scale_with_labels_apart(qtbot, win):
+    train_to(qtbot, win, 30)
+    h = win.controller.history
+    old_loss = h.loss.copy()
+    show(qtbot, win, 10)
+    win.controls.lrSpin.setValue(0.002)
+    continue_here(qtbot, win, 30)
+    plots = win.plots
+    plots.logCheck.setChecked(True)
+    plots.refresh(force=True)
+    (branch,) = plots.branch_curves
+    x, y = branch.getData()
+    # on the log scale the branch is where its losses are: log10 of them, below the slower run
+    np.testing.assert_array_equal(x, np.arange(9, 31))  # from the step it forks at
+    np.testing.assert_allclose(y, np.log10(old_loss[8:].astype(np.float64)), rtol=1e-6)
+    lx, ly = plots.loss_curve.getData()
+    assert ly[-1] > y[-1]
+    lo, hi = plots.lossPlot.getPlotItem().vb.viewRange()[1]
+    assert lo <= min(y.min(), ly.min()) and max(y.max(), ly.max()) <= hi
+    # the left axis labels the decades, and finer values only where the labels stay apart
+    axis = plots.lossPlot.getAxis("left")
+    height = QFontMetricsF(axis.style["tickFont"]).height()
+    for size in (60, 160, 400):
+        for lo, hi in ((-0.7, 0.3), (-3, 1), (3.9, 5.1), (-6, 30)):
+            values = sorted(v for _, vs in axis.logTickValues(lo, hi, size, []) for v in vs)
+            assert values, (lo, hi, size)
+            gaps = np.diff(values) * size / (hi - lo)
+            assert (gaps >= 1.5 * height).all(), (lo, hi, size, values)
+    # a linear scale again: the branch is the losses themselves
+    plots.logCheck.setChecked(False)
+    _, y = branch.getData()
+    np.testing.assert_array_equal(y, old_loss[8:])
 
 
 def test_the_diagnosis_agrees_with_numpy():
@@ -230,6 +334,45 @@ def test_the_diagnosis_agrees_with_numpy():
     t = update_table(h, "bias", 1, slice(0, 3))
     np.testing.assert_allclose(t["update"], -0.5 * G[:3, 2])
     np.testing.assert_allclose(t["ratio"], np.abs(0.5 * G[:3, 2] / P[:3, 2]))
+
+
+@pytest.mark.parametrize("preset, lr", [("linreg_seed", 0.5), ("linreg", 1.0)])
+def test_the_coach_default_rewinds_before_the_ratio_passed_1_and_the_run_then_falls(preset, lr):
+    """model.divergence.rescue on a recorded diverging run: numpy's first step of ratio > 1, a
+    factor that keeps numpy's ratios there at most 1/2, and from there the float64 run falls."""
+    s = load_preset(preset)
+    s.options.lr = lr
+    k, _, (cross_step, _) = _numpy_diagnosis(s, 200)
+    names = [n.name for n in s.graph.parameters()]
+    first = grads_for(s)[2]
+    pl = Layout(names, [np.shape(first[n]) for n in names])
+    h = History(pl, pl, Layout([], []))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step, loss, g, p in replay(s, k):
+            h.append([step], [loss], [pl.flatten(p)], [pl.flatten(g)], np.zeros((1, 0)), [1.0], [lr])
+    r = rescue(h, lr)
+    assert r.step == cross_step < k
+    worst = max(_numpy_ratios(s, cross_step).values())
+    assert worst * r.factor <= 0.5 < worst * r.factor * 5  # the largest 1/(1, 2, 5 x 10^k) that does
+    losses = [loss for loss, _ in numpy_run(s, cross_step + 300, {cross_step: lr * r.factor})[cross_step - 1 :]]
+    assert np.isfinite(losses).all() and (np.diff(losses) < 0).all()
+    assert rescue(h.__class__(pl, pl, Layout([], [])), lr) is None  # nothing to rescue in an empty run
+
+
+def test_the_lesson_names_a_preset_and_rate_that_diverge():
+    """The tutorial's loss does not overflow even at learning rate 100; the lesson sends the class
+    to linreg_seed at 0.5, which does."""
+    from gradviz.model import lesson_plan as plan
+
+    s = load_preset("tutorial")
+    s.options.lr = 100.0
+    with pytest.raises(AssertionError, match="stays in float32's range"):
+        first_overflow(s, 1000)
+    text = " ".join(p.text for step in plan.PLAN for p in step.paras)
+    assert "linreg_seed preset) and set the learning rate to 0.5" in text
+    s = load_preset("linreg_seed")
+    s.options.lr = 0.5
+    assert first_overflow(s, 60)[0] <= 60
 
 
 def test_a_ratio_that_crosses_later_is_found_where_numpy_finds_it():

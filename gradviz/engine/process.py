@@ -210,7 +210,7 @@ class Server:
     def on_snapshot_at(self, m: msg.SnapshotAt) -> None:
         if self.engine is not None:
             snap = self.engine.snapshot_at(m.params)
-            self.send(msg.NodesAt(self.run_id, m.step, snap.values, snap.grads))
+            self.send(msg.NodesAt(self.run_id, m.step, snap.values, snap.grads, snap.parts))
 
     def on_continue(self, m: msg.ContinueFrom) -> None:
         """Time travel: back to the state before step `m.step`, with the learning rate now set."""

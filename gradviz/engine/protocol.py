@@ -350,12 +350,14 @@ class LandscapeResult:
 
 @message
 class NodesAt:
-    """Node values and dL/d(node) at the parameters the history holds for `step` (SnapshotAt)."""
+    """Node values and dL/d(node) at the parameters the history holds for `step` (SnapshotAt);
+    `parts` as in Nodes."""
 
     run_id: int
     step: int
     values: dict
     grads: dict
+    parts: dict = dataclasses.field(default_factory=dict)
 
 
 @message

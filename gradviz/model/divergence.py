@@ -17,11 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..i18n import Msg
+from .colorscale import nice_ceil
 from .formatting import fmt_number
 from .recording import STATS
 from .history import History
 
 RATIO_LIMIT = 1.0
+RESCUE_RATIO = 0.5  # the coach's factor keeps the ratio at the step it rewinds to at most this
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,41 @@ def first_ratio_above(h: History, limit: float = RATIO_LIMIT) -> RatioCrossing |
     i = int(rows[0])
     j = int(np.flatnonzero(over[i])[0])
     return RatioCrossing(int(h.steps[i]), names[j], float(r[i, j]))
+
+
+@dataclass(frozen=True)
+class Rescue:
+    """The coach's default: continue from `step` (the state before it) with the learning rate
+    times `factor`."""
+
+    step: int
+    factor: float
+
+
+def rescue(h: History, lr: float) -> Rescue | None:
+    """Where the coach goes back to and by how much it lowers the learning rate `lr` (the one set
+    now), or None while every value is finite.
+
+    It goes back to the first step whose update-to-value ratio passed RATIO_LIMIT (the steps from
+    there on were already too large), never later than the last finite step, and to the first
+    step when no ratio passed it. The factor is the largest 1/(1, 2 or 5 x 10^k), at most 1/2,
+    that keeps every tensor's ratio at that step at most RESCUE_RATIO with the new rate: a step
+    recomputed there has the same gradients, so its ratio scales with the rate."""
+    bad = first_non_finite(h)
+    if bad is None:
+        return None
+    first = int(h.steps[0])
+    cross = first_ratio_above(h)
+    step = cross.step if cross is not None else first
+    step = max(first, min(step, bad.step - 1))
+    _, r = ratios(h)
+    i = h.index(step)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_lr = r[i] / abs(float(h.lr[i])) if r.shape[1] else np.zeros(0)  # the ratio per unit rate
+    per_lr = per_lr[np.isfinite(per_lr)]
+    worst = float(per_lr.max()) * abs(lr) if len(per_lr) else 0.0
+    factor = min(0.5, 1.0 / nice_ceil(worst / RESCUE_RATIO)) if worst > 0 else 0.5
+    return Rescue(step, float(f"{factor:.1g}"))
 
 
 def _norm(layout, name: str, cols: np.ndarray) -> np.ndarray:

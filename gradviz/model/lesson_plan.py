@@ -363,6 +363,14 @@ PLAN: tuple[Step, ...] = (
                 ),
                 QT_TRANSLATE_NOOP("Lesson", "Press Start (or Step) and watch the loss plot fall."),
             ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "This loss cannot blow up: its gradients stay small, so even learning rate 100 only drives it "
+                    "towards 0. To watch a run diverge, go to the next step (the linreg_seed preset) and set the "
+                    "learning rate to 0.5.",
+                )
+            ),
         ),
         {
             "lr": ("option", "lr"),
@@ -415,6 +423,13 @@ PLAN: tuple[Step, ...] = (
                     "Once the loss is below {until_loss}, the run stops before that step's update, like the "
                     "comparison's break. The PyTorch parity tab runs the same training in PyTorch and plots the "
                     "differences.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "To see a run diverge, set the learning rate to 0.5 and press Start: the loss overflows within "
+                    "60 steps, and the divergence coach above the plots says why and goes back with a smaller rate.",
                 )
             ),
         ),

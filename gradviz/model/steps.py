@@ -11,8 +11,10 @@ max steps at step k keeps k.
 
 The node values and gradients are a side pass at the current parameters. After n updates that is
 exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update),
-so they are labelled as step n+1, and every label names both numbers. Everything that shows a step
-or a count of updates uses these functions, so the words never disagree."""
+so they are labelled as step n+1, and every label names both numbers. Paused or finished, the
+window shows one step everywhere: the last step computed, its loss and its parameters before its
+update (ui/timetravel.py asks for that step's nodes where its update was kept). Everything that
+shows a step or a count of updates uses these functions, so the words never disagree."""
 
 from __future__ import annotations
 

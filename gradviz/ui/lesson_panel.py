@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+from types import SimpleNamespace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
@@ -171,7 +172,8 @@ class LessonPanel(QWidget):
         self.nextButton.clicked.connect(self.next)
         self.setupButton.clicked.connect(self.set_up)
         c = window.controller
-        for signal in (c.nodesChanged, c.ended, c.built, c.stateChanged):
+        # pastNodes reaches the time travel first (it connected first): its step is the one shown
+        for signal in (c.nodesChanged, c.pastNodes, c.ended, c.built, c.stateChanged):
             signal.connect(self.refresh)
         window.document.graphChanged.connect(self._session_edited)
         window.document.optionsChanged.connect(self._session_edited)
@@ -358,10 +360,12 @@ class LessonPanel(QWidget):
 
     # -- showing -------------------------------------------------------------------------------------
     def observed(self) -> plan.Observed:
-        c = self.w.controller
+        c, tt = self.w.controller, self.w.timeTravel
         n, h = c.nodes, c.history
         steps = h.steps[: h.n] if h is not None else np.zeros(0)
         loss = h.loss[: h.n] if h is not None else np.zeros(0)
+        if tt.at_last and tt.past is not None:  # the numbers the nodes show: the plots' last step
+            n = SimpleNamespace(**tt.past)
         return plan.Observed(
             n.values if n is not None else None,
             n.grads if n is not None else None,

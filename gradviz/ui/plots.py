@@ -38,8 +38,30 @@ from .language import tr_msg
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
 
 
+class LogAxis(pg.AxisItem):
+    """A y axis whose log-scale labels never overlap: the decades, then 2 and 5 x 10^k, then
+    every 1-9 x 10^k, the finest set whose labels are all apart by two text heights."""
+
+    def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802, N803 (pyqtgraph's names)
+        if not (np.isfinite(minVal) and np.isfinite(maxVal)) or maxVal <= minVal or size <= 0:
+            return []
+        per_decade = size / (maxVal - minVal)
+        room = 2 * QFontMetricsF(self.style["tickFont"] or theme.font(10)).height()
+        lo, hi = int(np.floor(minVal)), int(np.ceil(maxVal))
+        decades = [float(v) for v in range(lo, hi + 1) if minVal <= v <= maxVal]
+        step = max(1, int(np.ceil(room / per_decade))) if per_decade > 0 else 1
+        levels = [(float(step), [v for v in decades if int(v) % step == 0])]
+        for mantissas in ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 5)):
+            gaps = np.diff(np.log10(mantissas + (10,)))
+            if step == 1 and gaps.min() * per_decade >= room:
+                minor = [v + np.log10(m) for v in range(lo, hi) for m in mantissas[1:]]
+                levels.append((None, [v for v in minor if minVal <= v <= maxVal]))
+                break
+        return levels
+
+
 def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
-    w = pg.PlotWidget()
+    w = pg.PlotWidget(axisItems={"left": LogAxis("left")})
     w.setObjectName(name)
     _title(w, title, ylabel)
     w.showGrid(x=True, y=True, alpha=0.25)
@@ -101,6 +123,7 @@ MIN_POINTS = 200  # a plot not laid out yet (zero wide) still draws its line
 FEW_POINTS = 30
 MAX_DOTS = 2000  # per tensor (a large tensor's dots would slow the first redraws; one step always has them)
 DOT_SIZE = 7
+EXPLODED = 2.0  # an abandoned branch's loss above this times the run's largest is left out of the y range
 HEAT_SECONDS = 0.25  # heat maps show the latest values, a few times a second
 
 
@@ -255,6 +278,8 @@ class PlotPanel(QWidget):
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
         self.cursors: list[pg.InfiniteLine] = []
         self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
+        self.branch_marks: list = []  # where an abandoned future stopped being finite
+        self._branch_sorted = {log: _by_size(np.zeros(0)) for log in (False, True)}  # see set_branches
         self._hover = [
             HoverReadout(p, self.readout, t)
             for p, t in (
@@ -368,7 +393,9 @@ class PlotPanel(QWidget):
 
     def _log_toggled(self, on: bool) -> None:
         self.lossPlot.setLogMode(y=on)
+        self.lossPlot.getPlotItem().vb.disableAutoRange()  # setLogMode turns it on; the ranges are ours
         self._ranges.pop("loss", None)
+        self._ranges.pop("x", None)
         self.refresh(force=True)
 
     # -- building ------------------------------------------------------------------------------
@@ -589,21 +616,50 @@ class PlotPanel(QWidget):
             self.refresh(force=True)
 
     def set_branches(self, branches: list) -> None:
-        """Faint loss curves for the futures a rewind abandoned: (steps, loss) each."""
-        for item in self.branch_curves:
+        """Faint loss curves for the futures a rewind abandoned: (steps, loss) each; where one
+        stopped being finite, a red dotted line on the loss plot keeps the spike marked."""
+        for item in self.branch_curves + self.branch_marks:
             self.lossPlot.removeItem(item)
-        self.branch_curves = []
+        self.branch_curves, self.branch_marks = [], []
+        log, ys = self.logCheck.isChecked(), [np.zeros(0)]
         for x, y in branches:
-            item = pg.PlotCurveItem(
-                np.asarray(x, float),
-                np.asarray(y, float),
-                connect="finite",
-                pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine),
-                name="abandoned branch",
+            x, y = np.asarray(x, float), np.asarray(y, float)
+            ys.append(y)
+            item = pg.PlotDataItem(  # a data item: it follows the loss plot's log scale
+                x, y, connect="finite", pen=pg.mkPen(theme.BRANCH_COLOR, width=2, style=Qt.PenStyle.DotLine)
             )
+            item.setLogMode(False, log)
             item.setZValue(-5)
             self.lossPlot.addItem(item)
             self.branch_curves.append(item)
+            bad = np.flatnonzero(~np.isfinite(y))
+            if len(bad):
+                mark = pg.InfiniteLine(
+                    pos=float(x[bad[0]]),
+                    angle=90,
+                    pen=pg.mkPen(theme.ERROR_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
+                    label=self.tr("abandoned: not finite"),
+                    labelOpts={"color": theme.ERROR_COLOR, "position": 0.92, "anchors": [(0, 0.5), (0, 0.5)]},
+                )
+                mark.setZValue(-4)
+                self.lossPlot.addItem(mark)
+                self.branch_marks.append(mark)
+        y = np.concatenate(ys)
+        with np.errstate(invalid="ignore"):
+            self._branch_sorted = {on: _by_size(y[np.isfinite(y) & ((y > 0) | (not on))]) for on in (False, True)}
+        self._ranges.pop("loss", None)
+
+    def _branch_values(self, current: np.ndarray, log: bool) -> np.ndarray:
+        """The smallest and largest abandoned-branch loss the loss plot's y range takes in:
+        finite (positive on a log scale) and not exploded (at most EXPLODED times the current
+        run's largest), so a spike that a rewind left behind does not squash the run on screen.
+        Cheap on every refresh: the branches' values are sorted once (set_branches)."""
+        top = np.abs(current[np.isfinite(current)])
+        a, lo, hi = self._branch_sorted[log]
+        if not len(top) or not len(a):
+            return current[:0]
+        k = int(np.searchsorted(a, EXPLODED * float(top.max()), side="right"))
+        return np.array([lo[k - 1], hi[k - 1]]) if k else current[:0]
 
     def _title_heat_maps(self, step: int) -> None:
         """The heat maps say which state they show (model.steps), as the node heat maps do."""
@@ -629,6 +685,8 @@ class PlotPanel(QWidget):
             ("grads", self.gradPlot, [h.columns("grads"), h.columns("norm")]),
         ):
             vals = np.concatenate([Y[:, c].reshape(-1) for c in cols])
+            if key == "loss":
+                vals = np.concatenate([vals, self._branch_values(vals, log)])
             if key == "loss" and log:
                 vals = np.log10(vals[vals > 0]) if (vals > 0).any() else vals[:0]
             vals = vals[np.isfinite(vals)]
@@ -728,6 +786,13 @@ class PlotPanel(QWidget):
             f"‖grad‖={fmt_number(h.grad_norm[i])}  " if grads else ""
         )
         return head + "  ".join(f"{lab}={fmt_number(v)}" for lab, v in list(zip(layout.labels(), vals))[:8])
+
+
+def _by_size(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(|y| sorted, the smallest and the largest y among the first k of that order, per k)."""
+    order = np.argsort(np.abs(y), kind="stable")
+    ys = y[order]
+    return np.abs(ys), np.minimum.accumulate(ys), np.maximum.accumulate(ys)
 
 
 def _nice(v: float, up: bool) -> float:

@@ -96,6 +96,8 @@ def take_screenshot(
         c.start()
         ok = wait(lambda: c.state in (Phase.FINISHED, Phase.DIVERGED))
         ok = ok and wait(lambda: c.nodes is not None and c.nodes.updates == c.updates)
+        tt = w.timeTravel  # the nodes show the last step: wait for its values where they are asked for
+        ok = ok and wait(lambda: tt.shown is None or tt.past is not None)
     elif ok:
         ok = wait(lambda: c.nodes is not None)
     if not ok:

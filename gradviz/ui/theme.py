@@ -24,7 +24,7 @@ ERROR_COLOR = "#dc2626"
 LOSS_COLOR = "#111827"
 NORM_COLOR = "#000000"
 CURSOR_COLOR = "#7c3aed"  # time travel: the step shown
-BRANCH_COLOR = "#a5b4fc"  # time travel: a future abandoned by a rewind, faint
+BRANCH_COLOR = "#818cf8"  # time travel: a future abandoned by a rewind, lighter than the run
 # the graph editor's surfaces
 SCENE_BG = "#f8fafc"
 CARD = "#ffffff"  # a node's body
@@ -46,7 +46,7 @@ _LIGHT = dict(
     LOSS_COLOR="#111827",
     NORM_COLOR="#000000",
     CURSOR_COLOR="#7c3aed",
-    BRANCH_COLOR="#a5b4fc",
+    BRANCH_COLOR="#818cf8",
     SCENE_BG="#f8fafc",
     CARD="#ffffff",
     CARD_TEXT="#374151",
@@ -55,7 +55,7 @@ _LIGHT = dict(
     PLOT_BG="#ffffff",
     PLOT_FG="#000000",
 )
-_LIGHT_CONTRAST = dict(MUTED="#6b7280", LABEL="#374151", CARD_TEXT="#111827", BRANCH_COLOR="#818cf8")
+_LIGHT_CONTRAST = dict(MUTED="#6b7280", LABEL="#374151", CARD_TEXT="#111827", BRANCH_COLOR="#6366f1")
 _DARK = dict(
     GRAD_COLOR="#fb923c",
     VALUE_COLOR="#f3f4f6",

@@ -7,6 +7,10 @@ on the heat maps and in the inspector's update table. "Continue from here" rewin
 the state before that step (model.steps: step - 1 updates) with the options now set, and trains
 on; the future it abandons stays on the loss plot as a faint curve until the next reset.
 
+Paused or finished, the nodes show the plots' last step by default (its loss, at its parameters
+before its update), as the status bar, the heat maps and the History label do: where that step's
+update was kept, the live nodes are one step further, so the last step is asked for like a past one.
+
 When a run diverges the coach says what went bad first and since when the steps were too large
 (model.divergence, read from the history), the nodes keep the last finite step, and one click
 rewinds N steps before the divergence with the learning rate times a factor."""
@@ -31,12 +35,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, update_table
+from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, rescue, update_table
 from ..model.ending import EndReason
 from ..model.formatting import fmt_number, fmt_tensor
 from ..model.runstate import Control, Phase
 from ..model.session import MIN_LR
-from ..model.steps import state_at
+from ..model.steps import nodes_caption, state_at
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from .language import tr_msg
@@ -53,6 +57,13 @@ CONTINUE_TIP = QT_TRANSLATE_NOOP(
     "Go back to the state before the step shown and train on from there with the options now set "
     "(change the learning rate first to try another)",
 )
+
+
+class FactorSpin(DoubleSpinBox):
+    """The coach's factor, written as short as it is (0.1, 0.0005): the default can be tiny."""
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 (Qt's name)
+        return f"{value:g}"
 
 
 class TimeTravelBar(QWidget):
@@ -97,10 +108,10 @@ class TimeTravelBar(QWidget):
         self.coachSteps.setRange(1, 1_000_000)
         self.coachSteps.setValue(10)
         self.coachSteps.setToolTip(self.tr("How many steps before the first non-finite one to go back"))
-        self.coachFactor = DoubleSpinBox()
+        self.coachFactor = FactorSpin()
         self.coachFactor.setObjectName("coachFactorSpin")
-        self.coachFactor.setDecimals(3)
-        self.coachFactor.setRange(0.001, 0.999)
+        self.coachFactor.setDecimals(6)
+        self.coachFactor.setRange(0.000001, 0.999)
         self.coachFactor.setSingleStep(0.05)
         self.coachFactor.setValue(0.1)
         self.coachFactor.setPrefix("× ")
@@ -168,6 +179,7 @@ class TimeTravel(QObject):
         self.bar = TimeTravelBar()
         self.view = UpdateView()
         self.shown: int | None = None  # the step shown; None: the live nodes (the run's current state)
+        self.at_last = False  # the step shown is the plots' last, shown by default (not from the slider)
         self.past: dict | None = None  # (values, grads) of the shown step, once the engine sent them
         self.node = ""
         self._setting = False
@@ -212,6 +224,8 @@ class TimeTravel(QObject):
         """The graph caption's first line while a past step is shown ("" otherwise)."""
         if self.shown is None:
             return ""
+        if self.at_last:
+            return tr_msg(nodes_caption(self.shown - 1, self.shown))
         if self.past is None:
             return self.tr("Nodes: {state}, from the history slider (computing…)").format(
                 state=tr_msg(state_at(self.shown))
@@ -230,6 +244,12 @@ class TimeTravel(QObject):
                 if self.shown is not None:
                     self._show(None)
                 s.setValue(s.maximum())
+            last = self._default_last()
+            if (last is not None and (self.shown is None or self.at_last) and self.shown != last) or (
+                last is None and self.at_last
+            ):
+                self._show(last, at_last=last is not None)
+                s.setValue(s.maximum())
         finally:
             self._setting = False
         for widget, control, tip in (
@@ -244,11 +264,22 @@ class TimeTravel(QObject):
         self.bar.coachBox.setVisible(self.c.state == Phase.DIVERGED and bool(self.bar.coachLabel.text()))
         self._update_view()
 
+    def _default_last(self) -> int | None:
+        """The plots' last step, where the nodes show it by default but the live nodes are past it
+        (paused or finished with that step's update kept); None where the live nodes are it, or
+        while training, for a saved run, or where the history cannot give a past step's nodes (a
+        large tensor recorded as a summary: the live nodes then say what they are)."""
+        c, h = self.c, self.c.history
+        if c.state not in (Phase.PAUSED, Phase.FINISHED) or c.recorded or not c.past_values_known or not h.n:
+            return None
+        last = int(h.steps[-1])
+        return last if c.updates == last else None
+
     def _on_tick(self) -> None:
         """New steps: the slider follows the run (cheap: this runs 30 times a second while
         training); the update table a few times a second."""
         h, s = self.c.history, self.bar.slider
-        if self.shown is not None or h is None or not h.n:
+        if self.shown is not None or h is None or not h.n or self._default_last() is not None:
             self._sync()
             return
         self._setting = True
@@ -273,7 +304,7 @@ class TimeTravel(QObject):
         self._sync()
 
     def _on_built(self) -> None:
-        self.shown, self.past = None, None
+        self.shown, self.past, self.at_last = None, None, False
         self.w.plots.show_step(None)
         self.bar.coachLabel.setText("")  # a new run: nothing to coach about
         self._sync()
@@ -292,9 +323,9 @@ class TimeTravel(QObject):
             self._setting = False
         self._sync()
 
-    def _show(self, step: int | None) -> None:
-        self.shown, self.past = step, None
-        self.w.plots.show_step(step)
+    def _show(self, step: int | None, at_last: bool = False) -> None:
+        self.shown, self.past, self.at_last = step, None, at_last
+        self.w.plots.show_step(None if at_last else step)  # the last step needs no cursor
         self._show_updates()
         if step is not None:
             self.c.show_step(step)
@@ -308,8 +339,8 @@ class TimeTravel(QObject):
     def _on_past_nodes(self, m) -> None:
         if m.step != self.shown:
             return  # an answer for a step no longer shown
-        self.past = {"values": m.values, "grads": m.grads}
-        self.w.scene.set_node_data(m.values, m.grads, step=m.step - 1)
+        self.past = {"values": m.values, "grads": m.grads, "parts": m.parts}
+        self.w.scene.set_node_data(m.values, m.grads, m.parts, step=m.step - 1)
         self.w.graphView.set_shown_step(m.step - 1)
         self.w._update_caption()
         self._update_view()
@@ -322,7 +353,7 @@ class TimeTravel(QObject):
             self.c.continue_from(step, self.w.document.options.lr)
 
     def _on_rewound(self, step: int) -> None:
-        self.shown, self.past = None, None
+        self.shown, self.past, self.at_last = None, None, False
         self.w.plots.set_branches(self.c.abandoned)
         self.w.plots.show_step(None)
         self.w.plots.refresh(force=True)
@@ -346,6 +377,10 @@ class TimeTravel(QObject):
             return
         self.bar.coachLabel.setText(tr_msg(text))
         self.bar.coachBox.setVisible(True)
+        default = rescue(h, self.w.document.options.lr)
+        if default is not None:  # back to before the steps grew too large, with a rate that keeps them small
+            self.bar.coachSteps.setValue(first_non_finite(h).step - default.step)
+            self.bar.coachFactor.setValue(default.factor)
         self._coach_button_text()
         last = last_finite_step(h)
         if last is not None:  # the nodes keep the last finite values

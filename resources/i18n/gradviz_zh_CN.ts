@@ -1718,6 +1718,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>{name}（{size} 个元素）</translation>
     </message>
     <message>
+        <source>abandoned: not finite</source>
+        <translation>已放弃的分支：非有限值</translation>
+    </message>
+    <message>
         <source>step {step}: loss {loss}</source>
         <translation>第 {step} 步：损失 {loss}</translation>
     </message>

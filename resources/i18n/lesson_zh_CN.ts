@@ -100,6 +100,10 @@
         <translation>点击“开始”（或“单步”），观察 loss 曲线下降。</translation>
     </message>
     <message>
+        <source>This loss cannot blow up: its gradients stay small, so even learning rate 100 only drives it towards 0. To watch a run diverge, go to the next step (the linreg_seed preset) and set the learning rate to 0.5.</source>
+        <translation>这个损失不会爆炸：它的梯度始终很小，即使学习率为 100 也只会把它推向 0。要观察训练发散，请转到下一步（linreg_seed 预设），并把学习率设为 0.5。</translation>
+    </message>
+    <message>
         <source>The same training in PyTorch</source>
         <translation>用 PyTorch 做同样的训练</translation>
     </message>
@@ -126,6 +130,10 @@
     <message>
         <source>Once the loss is below {until_loss}, the run stops before that step&apos;s update, like the comparison&apos;s break. The PyTorch parity tab runs the same training in PyTorch and plots the differences.</source>
         <translation>loss 一旦低于 {until_loss}，训练就在该步更新之前停止，与示例中的 break 一样。“PyTorch 对照”标签页用 PyTorch 运行同样的训练，并画出两者的差异。</translation>
+    </message>
+    <message>
+        <source>To see a run diverge, set the learning rate to 0.5 and press Start: the loss overflows within 60 steps, and the divergence coach above the plots says why and goes back with a smaller rate.</source>
+        <translation>要观察训练发散，把学习率设为 0.5 再点击开始：损失在 60 步之内溢出，曲线图上方的发散教练会说明原因，并以更小的学习率回退。</translation>
     </message>
 </context>
 <context>
