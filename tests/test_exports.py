@@ -191,7 +191,7 @@ def test_pictures_of_the_window_the_graph_and_every_plot(qtbot, win, tmp_path):
                 assert scaled_cosmetic_strokes(path) == 0
                 if what == "graph":
                     assert {"x", "w", "b", "matmul", "loss"} <= set(texts)
-                    assert any(t.startswith("Nodes: step 6") for t in texts)  # with the caption
+                    assert any(t.startswith("Nodes: step 5 (parameters after 4 updates)") for t in texts)  # the caption
                 elif what == "window":
                     assert "Start" in texts and "Loss" in texts
                 else:
@@ -276,10 +276,12 @@ def test_animated_gif_of_the_run(qtbot, win, tmp_path):
     win.resize(800, 560)
     steps = 12
     train_to(qtbot, win, steps)
+    tt = win.timeTravel
+    qtbot.waitUntil(lambda: tt.shown == steps and tt.at_last)  # finished: the nodes show the last step
     path = tmp_path / "run.gif"
     rec = win.exports.save_gif(str(path), frames=10)
     qtbot.waitUntil(lambda: rec.done, timeout=60_000)
-    assert rec.error == "" and win.timeTravel.shown is None  # the cursor went back
+    assert rec.error == "" and tt.shown == steps and tt.at_last  # the cursor went back
     wait_job(qtbot, win.exports.gif_job)
     assert win.statusBar().currentMessage().endswith(f"to {path}")
     with Image.open(path) as im:

@@ -215,7 +215,8 @@ class GifRecorder(QObject):
         self._deadline = QDeadlineTimer()
 
     def start(self) -> GifRecorder:
-        self._restore = self.w.timeTravel.shown
+        tt = self.w.timeTravel
+        self._restore = None if tt.at_last else tt.shown  # None: the default (the last step, finished)
         self._next()
         return self
 
