@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import standin
 from gradviz.i18n import Msg, message
 from gradviz.model.graph import Graph
 from gradviz.model.presets import load_preset
@@ -383,3 +384,37 @@ def test_a_node_s_max_and_min_are_never_cut_in_chinese(zh, qtbot, monkeypatch):
     for text, width, mono in numbers:  # each in full at the smallest size, at the latest
         f = graph_view._font(8, mono=mono)
         assert QFontMetricsF(f).horizontalAdvance(text) <= width, (text, width)
+
+
+def test_a_window_made_without_the_launcher_switches_to_chinese_as_completely(qtbot, qapp):
+    """A bare MainWindow() (as a test makes it, without app.launch's language.install) switched
+    with View > Language: its labels turn Chinese as the launched app's do."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
+
+    from gradviz.ui import language
+    from gradviz.ui.main_window import MainWindow
+
+    t = language.translator()  # as at the start of a process where nothing installed it
+    qapp.removeTranslator(t)
+    t.installed = False
+    t.produced.clear()
+    w = MainWindow(make_client=standin.client)
+    qtbot.addWidget(w)
+    w.show()
+    try:
+        w.findChild(QAction, "language_zh_CN").trigger()
+        texts = [
+            x.title() if isinstance(x, QGroupBox) else x.text()
+            for cls in (QLabel, QAbstractButton, QGroupBox)
+            for x in w.findChildren(cls)
+            if x.isVisible()
+        ]
+        words = [s for s in texts if re.search("[A-Za-z\u4e00-\u9fff]", s)]
+        # code stays code: the API names and the tutorial's own calls are not translated
+        words = [s for s in words if s not in {"API", "ops.stop_gradient(z)", "has_aux=True"}]
+        english = [s for s in words if not re.search("[\u4e00-\u9fff]", s)]
+        assert len(words) >= 40 and english == []
+    finally:
+        language.set_language("en")
+        w.close()

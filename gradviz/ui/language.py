@@ -160,6 +160,18 @@ def install(preference: str | None = None) -> str:
     return set_language(resolve(preference))
 
 
+def ensure_installed() -> None:
+    """Before a window is built: the bundled font and the translator, in the language already
+    chosen (English unless install() or set_language() chose another), so that every text the
+    window makes goes through the translator and can be switched later. A window made without the
+    launcher (a test's bare MainWindow()) then switches as completely as the app does."""
+    from .fonts import install_fonts
+
+    install_fonts()
+    if not translator().installed and QApplication.instance() is not None:
+        set_language(translator().language)
+
+
 def set_language(language: str) -> str:
     """Switch every window to `language` now: catalogues, default locale, every text a translation
     produced, then QEvent.LanguageChange for the texts their owners format."""

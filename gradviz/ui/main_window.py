@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
     (tests, screenshots) it opens the tutorial and never asks."""
 
     def __init__(self, session: Session | None = None, store: AppStore | None = None, ask=None, make_client=None):
+        language.ensure_installed()  # before any text is made, so that every one can switch language
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("GradViz: MindSpore autodiff, live"))
