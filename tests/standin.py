@@ -153,10 +153,11 @@ class NumpyEngine:
 
 class _StandInServer(Server):
     def on_lesson(self, m) -> None:
-        """The lessons run MindSpore itself (lesson_tasks.py): the real engine's job."""
+        """The lessons run MindSpore itself (lesson_tasks.py): the real engine's job, never a
+        thread of the test process (MindSpore belongs to one thread)."""
         self.send(msg.TaskFailed(m.run_id, m.task_id, "the engine stand-in runs no lessons: mark the test real_engine"))
 
-    HANDLERS: ClassVar[dict] = {**Server.HANDLERS, **dict.fromkeys(msg.TASKS, on_lesson)}
+    HANDLERS: ClassVar[dict] = {**Server.HANDLERS, **dict.fromkeys((t.command for t in msg.TASKS), on_lesson)}
 
     @staticmethod
     def inject(kind: str) -> None:

@@ -303,10 +303,14 @@ def test_bad_history_files(qtbot, win, tmp_path, content, expected):
 
 
 def test_torn_history_file_reports_the_line(qtbot, win, tmp_path):
-    from gradviz.cli import main
-
+    # a run file as `gradviz run` writes it, from the window's own export (no MindSpore in this
+    # process, whose engine stand-in may be computing the lessons on another thread)
     p = tmp_path / "run.jsonl"
-    assert main(["run", "--steps", "5", "--out", str(p)]) == 0
+    wait_state(qtbot, win, "ready")
+    win.controls.maxStepsSpin.setValue(5)
+    win.controller.start()
+    wait_state(qtbot, win, "finished")
+    assert finish(qtbot, win.files.export_history(str(p))).error is None
     lines = p.read_text().splitlines()
     p.write_text("\n".join(lines[:3] + [lines[3][:40]]) + "\n")
     assert finish(qtbot, win.files.open_history_file(str(p))).error is not None

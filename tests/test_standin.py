@@ -3,6 +3,7 @@ gradients and shares, step for step, so that window tests against it test the wi
 
 import numpy as np
 import pytest
+import standin
 from standin import NumpyEngine
 
 from gradviz.engine.trainer import Engine
@@ -40,3 +41,12 @@ def test_the_stand_in_trains_as_the_engine(preset, options):
         np.testing.assert_allclose(stand.step().row, real.step().row, rtol=1e-4, atol=1e-6)
     finally:
         real.close()
+
+
+def test_the_stand_in_runs_no_lesson_task():
+    """Lesson tasks run MindSpore: the stand-in (a thread of the test process) refuses every one,
+    so MindSpore never runs on a second thread beside an in-process command-line run."""
+    from gradviz.engine import protocol as msg
+
+    for task in msg.TASKS:
+        assert standin._StandInServer.HANDLERS[task.command] is standin._StandInServer.on_lesson, task.command

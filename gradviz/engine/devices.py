@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from ..i18n import Msg
@@ -24,6 +25,7 @@ _REASONS = {
     "CPU": Msg("Devices", "MindSpore's CPU backend is not available"),
 }
 _chosen: str | None = None
+_lock = threading.Lock()
 _prepared: tuple[str, str] | None = None
 
 
@@ -153,7 +155,13 @@ def probe() -> dict[str, tuple[bool, str]]:
 
 
 def use_device(device: str) -> None:
-    """Fix this process's MindSpore device, once. Raises DeviceError with the reason."""
+    """Fix this process's MindSpore device, once. Raises DeviceError with the reason. Safe from
+    several threads at once (a command-line run in a process whose other thread trains)."""
+    with _lock:
+        _use_device(device)
+
+
+def _use_device(device: str) -> None:
     global _chosen
     if device not in DEVICES:
         raise DeviceError(

@@ -449,7 +449,7 @@ class WindowExports(QObject):
             if self._job_ok(job, what):
                 self._wrote(path, self.tr("{n} steps as CSV").format(n=job.result))
 
-        return self.w.files._job(self.tr("Writing the history to {path}…").format(path=full_path(path)), work, done)
+        return self.w.files.job(self.tr("Writing the history to {path}…").format(path=full_path(path)), work, done)
 
     def csv_dialog(self) -> None:
         path = self._ask_path(self.tr("Export the history as CSV"), "gradviz-history.csv", self.tr("CSV table (*.csv)"))
@@ -500,7 +500,7 @@ class WindowExports(QObject):
                 h, w = frames[0].shape[:2]
                 self._wrote(path, self.tr("an animated GIF of {n} frames ({w}x{h})").format(n=job.result, w=w, h=h))
 
-        self.gif_job = self.w.files._job(self.tr("Writing the GIF to {path}…").format(path=full_path(path)), work, done)
+        self.gif_job = self.w.files.job(self.tr("Writing the GIF to {path}…").format(path=full_path(path)), work, done)
 
     def gif_dialog(self) -> None:
         path = self._ask_path(

@@ -180,7 +180,7 @@ class SessionFiles(QObject):
                 self._remember(path)
                 QTimer.singleShot(0, self.w.graphView.fit)
 
-        return self._job(self.tr("Opening the session {path}…").format(path=show_path(path, 80)), work, done)
+        return self.job(self.tr("Opening the session {path}…").format(path=show_path(path, 80)), work, done)
 
     def save(self) -> bool:
         if self.document.path:
@@ -232,7 +232,9 @@ class SessionFiles(QObject):
         self._autosave_failed = False
 
     # -- runs with their history, on a worker thread -------------------------------------------
-    def _job(self, label: str, work, done) -> FileJob:
+    def job(self, label: str, work, done) -> FileJob:
+        """Run `work` on a worker thread with progress and Cancel; `done(job)` on the GUI thread."""
+
         def finished(job: FileJob) -> None:
             self.jobs.remove(job)
             done(job)
@@ -275,7 +277,7 @@ class SessionFiles(QObject):
                     self.tr("Saved {n} steps to {path}").format(n=job.result, path=show_path(path)), 6000
                 )
 
-        return self._job(self.tr("Saving the run to {path}…").format(path=show_path(path, 80)), work, done)
+        return self.job(self.tr("Saving the run to {path}…").format(path=show_path(path, 80)), work, done)
 
     def _open_failed(self, job: FileJob, path: str, bad_file: str, no_memory: str, failed: str) -> bool:
         """Say why opening `path` came to nothing (Cancel, a bad file, too little memory, anything
@@ -310,7 +312,7 @@ class SessionFiles(QObject):
                 session, layouts, arrays, reason = job.result
                 self.w.adopt_run(session, (layouts, arrays, reason))
 
-        return self._job(self.tr("Opening the run {path}…").format(path=show_path(path, 80)), work, done)
+        return self.job(self.tr("Opening the run {path}…").format(path=show_path(path, 80)), work, done)
 
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:

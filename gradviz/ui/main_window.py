@@ -9,8 +9,6 @@ from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QHBoxLayout,
     QLabel,
@@ -18,9 +16,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QPlainTextEdit,
-    QPushButton,
     QScrollArea,
-    QSizePolicy,
     QTabWidget,
     QToolBar,
     QToolButton,
@@ -42,6 +38,7 @@ from .controls import ControlPanel
 from .document import SessionDocument
 from .exports import WindowExports
 from .call_view import CallView
+from .error_banner import ErrorBanner
 from .graph_view import NEW_H, W_NEW, GraphScene, GraphView
 from .inspector import Inspector
 from .language import tr_msg
@@ -121,48 +118,32 @@ class MainWindow(QMainWindow):
         self.document = SessionDocument(session, self)
         self._built_key: dict | None = None
         self._closing = False
+        self._build_centre()  # the banner, the program's call, the graph editor; the palette in the menu bar's row
+        self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
+        self._build_status_bar()
+        self._menus()
+        self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
+        self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+        style_menus(self)  # every menu is made by now: none cuts its Chinese items short
+        QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
+        self._wire()
+        self._restore_layout(store, restored_from_autosave)
 
-        # centre: error banner, palette and graph editor
+    def _build_centre(self) -> None:
         self.scene = GraphScene(self.document, self)
         self.graphView = GraphView(self.scene)
         central = QWidget()
         cl = QVBoxLayout(central)
         cl.setContentsMargins(0, 0, 0, 0)
-        self.errorBanner = QLabel("")
-        self.errorBanner.setObjectName("errorBanner")
-        self.errorBanner.setWordWrap(True)
-        self.errorBanner.setTextFormat(Qt.TextFormat.PlainText)  # messages quote text from files: never HTML
-        self.errorBanner.setSizePolicy(
-            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        )  # never widens the window
-        self.errorBanner.setStyleSheet(f"background: #fee2e2; color: {theme.ERROR_COLOR}; padding: 8px;")
-        self.errorBanner.setFont(theme.font(12))
-        dismiss = QPushButton(self.tr("Dismiss"))
-        dismiss.clicked.connect(self.dismiss_error)
-        self.bannerRow = QWidget()
-        banner_row = QHBoxLayout(self.bannerRow)
-        banner_row.setContentsMargins(0, 0, 0, 0)
-        banner_row.addWidget(self.errorBanner, 1)
-        dismiss.setObjectName("dismissButton")
-        self.detailsButton = QPushButton(self.tr("Details…"))
-        self.detailsButton.setObjectName("detailsButton")
-        self.detailsButton.setToolTip(self.tr("The engine's full traceback"))
-        self.detailsButton.clicked.connect(self.show_details)
-        self.waitButton = QPushButton(self.tr("Wait"))
-        self.waitButton.setObjectName("waitButton")
-        self.waitButton.setToolTip(self.tr("Keep waiting for the engine to answer"))
-        self.restartButton = QPushButton(self.tr("Restart"))
-        self.restartButton.setObjectName("restartButton")
-        self.restartButton.setToolTip(self.tr("Start a fresh engine process; the session and the history are kept"))
-        for b in (self.detailsButton, self.waitButton, self.restartButton):
-            banner_row.addWidget(b)
-            b.setVisible(False)
-        banner_row.addWidget(dismiss)
-        self._detail = ""
-        self._banner_owner = ""
-        self.bannerRow.setVisible(False)
-        self.errorBanner.setVisible(True)
-        cl.addWidget(self.bannerRow)
+        self.banner = ErrorBanner()
+        # the banner's parts that tests and the watchdog's buttons are read by
+        self.errorBanner = self.banner.label
+        self.detailsButton, self.waitButton, self.restartButton = (
+            self.banner.detailsButton,
+            self.banner.waitButton,
+            self.banner.restartButton,
+        )
+        cl.addWidget(self.banner)
         self.callView = CallView()
         cl.addWidget(self.callView)
         cl.addWidget(self.graphView, 1)
@@ -179,7 +160,7 @@ class MainWindow(QMainWindow):
         self.cornerBar.layout().addWidget(self.palette)
         self.menuBar().setCornerWidget(self.cornerBar, Qt.Corner.TopRightCorner)
 
-        # docks
+    def _build_docks(self) -> None:
         self.controls = ControlPanel(self.document)
         self._dock(self.tr("Training"), self.controls, Qt.DockWidgetArea.LeftDockWidgetArea, "controlsDock")
         self.inspector = Inspector(self.document)
@@ -230,6 +211,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
         self.findChild(QDockWidget, "lessonDock").raise_()
 
+    def _build_status_bar(self) -> None:
         # status bar: its passing messages cut with "…" before the permanent labels
         self.setStatusBar(StatusBar(self))
         # the status bar's labels change 30 times a second while training: LiveLabels
@@ -247,13 +229,8 @@ class MainWindow(QMainWindow):
             w.setFont(theme.font(12, bold=w in (self.stepLabel, self.lossLabel)))
             self.statusBar().addPermanentWidget(w)
 
-        self._menus()
-        self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
-        self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
-        style_menus(self)  # every menu is made by now: none cuts its Chinese items short
-        QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
-
-        # wiring
+    def _wire(self) -> None:
+        self.timeTravel.shownChanged.connect(self._update_caption)
         self.scene.nodeSelected.connect(self.inspector.show_node)
         self.scene.nodeSelected.connect(self._node_selected)
         self.document.graphChanged.connect(self._graph_changed)
@@ -267,8 +244,8 @@ class MainWindow(QMainWindow):
         self.controls.cancelClicked.connect(self.controller.cancel)
         self.controls.restartClicked.connect(self.restart_engine)
         self.controls.historyBudgetChanged.connect(self.controller.set_history_budget)
-        self.waitButton.clicked.connect(self.wait_for_engine)
-        self.restartButton.clicked.connect(self.restart_engine)
+        self.banner.waitClicked.connect(self.wait_for_engine)
+        self.banner.restartClicked.connect(self.restart_engine)
         c = self.controller
         c.stateChanged.connect(self._state_changed)
         c.devicesChanged.connect(self.controls.set_devices)
@@ -280,6 +257,8 @@ class MainWindow(QMainWindow):
         c.message.connect(self._status_message)
         self.files.watch(self.document)
 
+    def _restore_layout(self, store: AppStore | None, restored_from_autosave: bool) -> None:
+        """The size, the docks' layout and the theme a store remembers; then the first refresh."""
         self.resize(self.preferred_size())
         self._docks_sized = False
         if store is not None:
@@ -536,42 +515,11 @@ class MainWindow(QMainWindow):
     def show_error(self, text: str, detail: str = "") -> None:
         """The banner, with a Details… button when there is a traceback behind the message."""
         text = tr_msg(text)
-        self._banner(f"⚠ {text}", detail=detail)
+        self.banner.show_message(f"⚠ {text}", detail=detail)
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 8000)
 
-    def _banner(self, text: str, detail: str = "", watchdog: bool = False, owner: str = "error") -> None:
-        """`owner`: what the banner speaks for ("error", "watchdog", or "run": the run state's
-        notice, which goes when the state no longer has it)."""
-        self._banner_owner = "watchdog" if watchdog else owner
-        self.errorBanner.setText(text)
-        self._detail = detail
-        self.detailsButton.setVisible(bool(detail))
-        self.waitButton.setVisible(watchdog)
-        self.restartButton.setVisible(watchdog)
-        self.bannerRow.setVisible(True)
-
     def dismiss_error(self) -> None:
-        self.bannerRow.setVisible(False)
-
-    def show_details(self) -> QDialog:
-        """The engine's traceback in a read-only text window (non-modal: training goes on)."""
-        d = QDialog(self)
-        d.setObjectName("detailsDialog")
-        d.setWindowTitle(self.tr("Error details"))
-        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        lay = QVBoxLayout(d)
-        text = QPlainTextEdit(self._detail)
-        text.setObjectName("detailsText")
-        text.setReadOnly(True)
-        text.setFont(theme.font(10, mono=True))
-        text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        lay.addWidget(text)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(d.close)
-        lay.addWidget(buttons)
-        d.resize(900, 500)
-        d.show()
-        return d
+        self.banner.dismiss()
 
     def wait_for_engine(self) -> None:
         self.dismiss_error()
@@ -583,7 +531,7 @@ class MainWindow(QMainWindow):
 
     @property
     def error_shown(self) -> bool:
-        return self.bannerRow.isVisible()
+        return self.banner.shown
 
     # -- reacting to edits --------------------------------------------------------------------------
     def _session_changed(self, name: str | None) -> None:
@@ -690,10 +638,12 @@ class MainWindow(QMainWindow):
         if run.phase in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED):
             self.plots.refresh(force=True)  # everything, heat maps included, at the last step
         if run.phase == Phase.NOT_ANSWERING:
-            self._banner("⚠ " + self.tr(NOT_ANSWERING_TEXT).format(seconds=self.controller.silent_for), watchdog=True)
+            self.banner.show_message(
+                "⚠ " + self.tr(NOT_ANSWERING_TEXT).format(seconds=self.controller.silent_for), owner="watchdog"
+            )
         elif run.notice:
-            self._banner("⚠ " + tr_msg(run.notice), owner="run")
-        elif self._banner_owner in ("watchdog", "run") and self.error_shown:
+            self.banner.show_message("⚠ " + tr_msg(run.notice), owner="run")
+        elif self.banner.owner in ("watchdog", "run") and self.error_shown:
             self.dismiss_error()  # the engine answers again or was restarted; or the run it spoke of is gone
         self._update_buttons()
         self._update_status()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
@@ -171,6 +171,8 @@ class UpdateView(QWidget):
 
 class TimeTravel(QObject):
     """Wires the bar, the update view, the plots, the graph scene and the controller."""
+
+    shownChanged = Signal()  # the nodes now show another step, or the live nodes again: the caption follows
 
     def __init__(self, window):
         super().__init__(window)
@@ -334,7 +336,7 @@ class TimeTravel(QObject):
             self.w.scene.set_node_data(n.values, n.grads, n.parts, step=n.updates)
         else:  # a saved run: no live values
             self.w.scene.set_node_data(None, None)
-        self.w._update_caption()
+        self.shownChanged.emit()
 
     def _on_past_nodes(self, m) -> None:
         if m.step != self.shown:
@@ -342,7 +344,7 @@ class TimeTravel(QObject):
         self.past = {"values": m.values, "grads": m.grads, "parts": m.parts}
         self.w.scene.set_node_data(m.values, m.grads, m.parts, step=m.step - 1)
         self.w.graphView.set_shown_step(m.step - 1)
-        self.w._update_caption()
+        self.shownChanged.emit()
         self._update_view()
 
     # -- continuing -----------------------------------------------------------------------------

@@ -339,6 +339,41 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>ErrorBanner</name>
+    <message>
+        <source>Details…</source>
+        <translation>详情…</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s full traceback</source>
+        <translation>引擎的完整错误回溯</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Keep waiting for the engine to answer</source>
+        <translation>继续等待引擎响应</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Start a fresh engine process; the session and the history are kept</source>
+        <translation>启动新的引擎进程；会话和历史都会保留</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Error details</source>
+        <translation>错误详情</translation>
+    </message>
+</context>
+<context>
     <name>FileJob</name>
     <message>
         <source>Cancel</source>
@@ -1099,34 +1134,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>GradViz：MindSpore 自动微分，实时呈现</translation>
     </message>
     <message>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Details…</source>
-        <translation>详情…</translation>
-    </message>
-    <message>
-        <source>The engine&apos;s full traceback</source>
-        <translation>引擎的完整错误回溯</translation>
-    </message>
-    <message>
-        <source>Wait</source>
-        <translation>等待</translation>
-    </message>
-    <message>
-        <source>Keep waiting for the engine to answer</source>
-        <translation>继续等待引擎响应</translation>
-    </message>
-    <message>
-        <source>Restart</source>
-        <translation>重启</translation>
-    </message>
-    <message>
-        <source>Start a fresh engine process; the session and the history are kept</source>
-        <translation>启动新的引擎进程；会话和历史都会保留</translation>
-    </message>
-    <message>
         <source>Add node</source>
         <translation>添加节点</translation>
     </message>
@@ -1257,10 +1264,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Add a loss node</source>
         <translation>添加损失函数节点</translation>
-    </message>
-    <message>
-        <source>Error details</source>
-        <translation>错误详情</translation>
     </message>
     <message>
         <source>Changed: training restarts from step 0 with the new settings</source>
