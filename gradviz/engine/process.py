@@ -27,7 +27,7 @@ from ..model.history import DEFAULT_BUDGET
 from . import protocol as msg
 from .checkpoints import BUDGET_SHARE
 from .memory import out_of_memory, ran_out_of_memory, step_bytes
-from .training import finish_step, first_end
+from .run_end import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
 # The live nodes (the gv_snapshot side pass) while training: after every step up to
@@ -169,10 +169,10 @@ class Server:
         self.inject(m.kind)
 
     def on_task(self, m) -> None:
-        """A lesson (lesson_tasks.py), run here between training slices: progress at most once a
+        """A lesson (experiment_tasks.py), run here between training slices: progress at most once a
         percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
         from ..model.session import SessionError
-        from .lesson_tasks import HANDLERS
+        from .experiment_tasks import HANDLERS
 
         sent = [-1]
 
@@ -301,7 +301,7 @@ class Server:
         try:
             make = self.make_engine
             if make is None:
-                from .trainer import Engine as make
+                from .engine import Engine as make
             self.engine = e = make(session)
             if self.history_budget is not None:
                 e.checkpoints.fit_history_budget(self.history_budget)
