@@ -153,7 +153,7 @@ class NumpyEngine:
 
 class _StandInServer(Server):
     def on_lesson(self, m) -> None:
-        """The lessons run MindSpore itself (experiment_tasks.py): the real engine's job, never a
+        """The lessons run MindSpore itself (experiments/tasks.py): the real engine's job, never a
         thread of the test process (MindSpore belongs to one thread)."""
         self.send(msg.TaskFailed(m.run_id, m.task_id, "the engine stand-in runs no lessons: mark the test real_engine"))
 

@@ -223,7 +223,7 @@ def test_at_a_set_speed_the_side_pass_is_not_compiled(server):
 def test_every_task_row_has_its_handler_and_its_view_and_nothing_else_does():
     """protocol.TASKS is the one list of lesson tasks: the engine's handlers, the window's
     receivers and the Experiments panel's views are made from it."""
-    from gradviz.engine.experiment_tasks import HANDLERS
+    from gradviz.experiments.tasks import HANDLERS
     from gradviz.ui.controller import _REPLIES
     from gradviz.ui.experiments_panel import VIEWS
 

@@ -12,6 +12,8 @@ stopped or frozen process."""
 
 from __future__ import annotations
 
+import importlib
+
 import os
 import threading
 import time
@@ -169,10 +171,12 @@ class Server:
         self.inject(m.kind)
 
     def on_task(self, m) -> None:
-        """A lesson (experiment_tasks.py), run here between training slices: progress at most once a
+        """An experiment (protocol.TASK_HANDLERS), run here between training slices: progress at most
+        once a
         percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
         from ..model.session import SessionError
-        from .experiment_tasks import HANDLERS
+
+        handlers = importlib.import_module(msg.TASK_HANDLERS).HANDLERS
 
         sent = [-1]
 
@@ -195,7 +199,7 @@ class Server:
 
         self.flush()
         try:
-            reply = HANDLERS[type(m)](m, self.engine, progress, cancelled)
+            reply = handlers[type(m)](m, self.engine, progress, cancelled)
         except InterruptedError:
             reply = msg.TaskCancelled(m.run_id, m.task_id)
         except Exception as e:  # the task failed, the run did not; a SessionError says why in words

@@ -381,7 +381,7 @@ class ParityResult:
 @dataclasses.dataclass(frozen=True)
 class Task:
     """One lesson as an engine task: the command that asks for it, the reply that answers it,
-    and its name, which is that of its handler in engine/experiment_tasks.py and of its view in the
+    and its name, which is that of its handler in TASK_HANDLERS and of its view in the
     Experiments panel (ui/experiments_panel.py: VIEWS)."""
 
     name: str
@@ -397,6 +397,9 @@ TASKS = (
     Task("parity", ComparePyTorch, ParityResult),
 )
 TASK_NAMED = {t.name: t for t in TASKS}
+# the module whose HANDLERS answer the tasks, loaded by name in the engine process: the experiments
+# build Engines, so the engine never imports them (no circle)
+TASK_HANDLERS = "gradviz.experiments.tasks"
 TASK_REPLIES = (TaskProgress, TaskFailed, TaskCancelled)  # what any task may answer besides its result
 
 COMMANDS = (

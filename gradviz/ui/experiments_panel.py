@@ -1,7 +1,7 @@
 """The Experiments dock: the four ways of returning z side by side, the gradient check, what Graph
 mode costs, and the loss landscape with the optimizer's path on it.
 
-Every number here is computed in the engine process (protocol.TASKS, engine/experiment_tasks.py);
+Every number here is computed in the engine process (protocol.TASKS, engine/experiments/tasks.py);
 this module only asks (TrainingController.run_task) and draws the replies. Each tab owns one
 LessonTask: the id of its latest request, its progress bar and Cancel; replies with another id
 (an earlier request, or one of a run that was reset) are dropped."""
