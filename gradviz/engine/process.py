@@ -172,8 +172,7 @@ class Server:
 
     def on_task(self, m) -> None:
         """An experiment (protocol.TASK_HANDLERS), run here between training slices: progress at most
-        once a
-        percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
+        once a percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
         from ..model.session import SessionError
 
         handlers = importlib.import_module(msg.TASK_HANDLERS).HANDLERS
