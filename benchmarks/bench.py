@@ -128,7 +128,7 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "
             return loss
 
     else:  # any other preset: the generated program's own train step, nothing recorded
-        from gradviz.engine.trainer import Engine
+        from gradviz.engine.engine import Engine
         from gradviz.model.presets import load_preset
 
         s = load_preset(preset)
@@ -482,7 +482,7 @@ def _time_travel_child(conn, steps: int) -> None:
     from gradviz.engine.devices import prepare_process
 
     prepare_process("graph")
-    from gradviz.engine.trainer import Engine
+    from gradviz.engine.engine import Engine
     from gradviz.model.history import History
     from gradviz.model.layout import LOSS_COL, LR_COL, row_slices
     from gradviz.model.presets import load_preset

@@ -32,7 +32,7 @@ def _bare_loop(preset: str, mode: str, seconds: float) -> float:
     from gradviz.engine.devices import prepare_process
 
     prepare_process(mode)
-    from gradviz.engine.trainer import Engine
+    from gradviz.engine.engine import Engine
     from gradviz.model.presets import load_preset
 
     s = load_preset(preset)

@@ -220,9 +220,9 @@ def _stdout_stream():
 def cmd_run(a: argparse.Namespace) -> int:
     from .engine.allocator import return_large_blocks
     from .engine.devices import DeviceError
-    from .engine.trainer import Engine
+    from .engine.engine import Engine
     from .formats.records import HistoryWriter
-    from .engine.training import finish_step
+    from .engine.run_end import finish_step
     from .model.ending import EndReason
     from .model.layout import row_slices
     from .safe_io import FileProblem, SafeOutput, check_output
@@ -313,7 +313,7 @@ def cmd_variants(a: argparse.Namespace) -> int:
     """The four variants at the initial parameters: a table, or the JSON of docs/cli_and_formats.md."""
     import json
 
-    from .lessons import variants
+    from .experiments import variants
 
     session, found = _compute(a, variants.compute)
     if a.json:
@@ -335,7 +335,7 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
     """Exit 0 when every element agrees within the tolerance, 1 otherwise."""
     import json
 
-    from .lessons import gradcheck
+    from .experiments import gradcheck
 
     _, result = _compute(a, gradcheck.run)
     if a.json:
@@ -355,8 +355,8 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
 
 def cmd_export(a: argparse.Namespace) -> int:
     """A standalone script that trains like `gradviz run` with the same options."""
-    from .engine.trainer import cell_attributes
-    from .model.export import script
+    from .engine.engine import cell_attributes
+    from .model.scripts import script
     from .safe_io import FileProblem, WriteFailed, atomic_write_text
 
     session, _ = session_from_args(a)
@@ -379,7 +379,7 @@ def cmd_parity(a: argparse.Namespace) -> int:
     """Exit 0 when every difference is within the tolerance, 1 otherwise."""
     import json
 
-    from .lessons import parity
+    from .experiments import parity
 
     if not parity.torch_available():
         raise BadInput("PyTorch is not installed: install the optional extra with pip install -e '.[torch]'")

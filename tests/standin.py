@@ -23,7 +23,7 @@ import numpy as np
 from gradviz.engine import protocol as msg
 from gradviz.engine.checkpoints import Checkpoints, LrSchedule
 from gradviz.engine.process import Outbox, Server
-from gradviz.engine.trainer import NodeSnapshot, StepResult
+from gradviz.engine.engine import NodeSnapshot, StepResult
 from gradviz.model import numeric
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.model.graph import initial_values
@@ -38,7 +38,7 @@ BLOCK_STEPS = 64  # steps per steps_block() flat out, as the real engine's large
 
 
 class NumpyEngine:
-    """trainer.Engine's interface as the Server uses it, computed in float64 numpy (rows in
+    """engine.Engine's interface as the Server uses it, computed in float64 numpy (rows in
     float32, as the real engine records them). PyNative on the CPU only."""
 
     def __init__(self, session):
@@ -153,7 +153,7 @@ class NumpyEngine:
 
 class _StandInServer(Server):
     def on_lesson(self, m) -> None:
-        """The lessons run MindSpore itself (lesson_tasks.py): the real engine's job, never a
+        """The lessons run MindSpore itself (experiments/tasks.py): the real engine's job, never a
         thread of the test process (MindSpore belongs to one thread)."""
         self.send(msg.TaskFailed(m.run_id, m.task_id, "the engine stand-in runs no lessons: mark the test real_engine"))
 

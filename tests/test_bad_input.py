@@ -620,7 +620,7 @@ import signal, sys
 # main() blocks the stop signals before anything starts a thread; this hook imports numpy (whose
 # thread pool would not inherit the mask) before main() runs, so it blocks them first, as main does
 signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))
-import gradviz.engine.training as t
+import gradviz.engine.run_end as t
 orig = t.finish_step
 def finish_step(engine, r):
     if r.step == 2:

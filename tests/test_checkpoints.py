@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from gradviz.engine.checkpoints import Checkpoints, LrSchedule, TrainingState
-from gradviz.engine.trainer import Engine
-from gradviz.engine.training import finish_step
+from gradviz.engine.engine import Engine
+from gradviz.engine.run_end import finish_step
 from gradviz.model.graph import initial_values
 from gradviz.model.presets import load_preset
 from reference import NumpyOptimizer, grads_for

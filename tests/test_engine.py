@@ -7,11 +7,11 @@ import pytest
 
 from types import SimpleNamespace
 
-from gradviz.engine import trainer
-from gradviz.engine.trainer import STEPS_PER_CALL, TUNE_CALLS, Engine
+from gradviz.engine import engine as engine_module
+from gradviz.engine.engine import STEPS_PER_CALL, TUNE_CALLS, Engine
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Session
-from gradviz.engine.training import finish_step
+from gradviz.engine.run_end import finish_step
 from reference import NumpyOptimizer, first_overflow, forward, grads_for, replay
 from gradviz.model.graph import initial_values
 
@@ -293,7 +293,7 @@ def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, c
         recs[:] = 0.0
 
     monkeypatch.setattr(e, "_run_into", run_into)
-    monkeypatch.setattr(trainer, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(engine_module, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     assert e.needs_compile(batch=True) and e.batch_size == 1
     first, rows, _ = e.steps_block()
     assert first == 1 and len(rows) == sum(calls) == e.updates
@@ -386,7 +386,7 @@ def test_closing_an_engine_unloads_its_program():
 @pytest.mark.parametrize("mode", MODES)
 def test_large_tensors_are_recorded_exactly(mode):
     """Above SMALL_TENSOR elements a gradient is read with asnumpy() instead of tolist()."""
-    from gradviz.engine.trainer import SMALL_TENSOR
+    from gradviz.engine.engine import SMALL_TENSOR
 
     s = tutorial(mode=mode, aux_output=True, optimizer="momentum", lr=0.01)
     s.graph["x"].shape = (60,)
@@ -410,7 +410,7 @@ def test_large_tensors_are_recorded_exactly(mode):
 
 
 def test_finite_checks_every_gradient_element():
-    from gradviz.engine.trainer import SMALL_TENSOR, StepResult
+    from gradviz.engine.engine import SMALL_TENSOR, StepResult
 
     for n in (3, SMALL_TENSOR + 1):
         for bad in (np.nan, np.inf, -np.inf):
@@ -468,7 +468,7 @@ def test_a_block_ends_at_the_first_non_finite_or_low_loss_row():
     (first_end) and step by step (step_end): the first row whose loss or a gradient is not
     finite, whose loss is below the target in double precision, or that reaches max steps; huge
     but finite gradients go on."""
-    from gradviz.engine.training import first_end, step_end
+    from gradviz.engine.run_end import first_end, step_end
 
     e = Engine(tutorial(until_loss=0.5 + 1e-12, steps=40))  # 0.5 as float32 is below, in double
     rng = np.random.default_rng(0)

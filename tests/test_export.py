@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gradviz.cli import main
-from gradviz.model.export import script
+from gradviz.model.scripts import script
 from gradviz.model.presets import load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,7 +194,7 @@ def test_parity_of_the_tutorial_variants(variant, capsys):
 
 
 def test_parity_says_how_to_install_pytorch_when_missing(monkeypatch, capsys):
-    from gradviz.lessons import parity
+    from gradviz.experiments import parity
 
     monkeypatch.setattr(parity, "torch_available", lambda: False)
     assert main(["parity", "--preset", "tutorial"]) == 2
@@ -203,7 +203,7 @@ def test_parity_says_how_to_install_pytorch_when_missing(monkeypatch, capsys):
 
 def test_parity_exits_1_when_a_difference_is_over_the_tolerance(monkeypatch, capsys):
     pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
-    from gradviz.lessons import parity
+    from gradviz.experiments import parity
 
     monkeypatch.setattr(parity, "TOLERANCE", 0.0)  # float32 in two frameworks never agrees to 0 over a run
     assert main(["parity", "--preset", "tutorial", "--optimizer", "adam", "--steps", "30"]) == 1

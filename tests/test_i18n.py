@@ -340,7 +340,7 @@ def test_installing_finds_the_catalogue_from_the_package(zh):
 
 
 def test_the_lessons_messages_show_in_chinese(zh):
-    from gradviz.lessons.variants import variant_sessions
+    from gradviz.experiments.variants import variant_sessions
 
     with pytest.raises(SessionError) as e:
         variant_sessions(load_preset("linreg"))  # one Output: nothing to compare

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QScrollAre
 
 from gradviz.model import lesson_plan as plan
 from gradviz.model.codegen import generate, grad_call, returned_values
-from gradviz.model.export import mindspore_script
+from gradviz.model.scripts import mindspore_script
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Options
 from gradviz.ui.lesson_panel import BREAK, JOIN
@@ -317,7 +317,7 @@ def test_the_lesson_walks_the_tutorial_with_numpys_numbers(qtbot, win):
     assert f"∂L/∂b = {vec(g['b'] + 1)}: {vec(g['b'])} from the loss plus {vec(np.ones(3))}" in plain(p.textLabel)
     assert p.links["variants"].isVisible() and not p.links["parity"].isVisible()
     p.links["variants"].click()
-    assert win.lessons.currentWidget().widget() is win.lessons.variants
+    assert win.experiments.currentWidget().widget() is win.experiments.variants
 
     for step_id in ("stop_gradient", "has_aux"):  # the loss's own gradient again
         enter(qtbot, win, p.nextButton)
@@ -623,14 +623,14 @@ def test_every_control_a_step_names_is_in_view_and_training_is_watchable(qtbot, 
     assert p.go(plan.index_of("return_z"))
     wait_state(qtbot, w, "ready")
     p.follow("variants")
-    grid = w.lessons.variants
+    grid = w.experiments.variants
     qtbot.waitUntil(lambda: grid.result is not None, timeout=30_000)
     last = w.findChild(QWidget, f"variantHead_{grid.result.variants[-1].name}")
     area = last.parentWidget()
     while not isinstance(area, QScrollArea):
         area = area.parentWidget()
     qtbot.waitUntil(lambda: last.isVisible())
-    dock_area = w.findChild(QDockWidget, "lessonsDock").widget()
+    dock_area = w.findChild(QDockWidget, "experimentsDock").widget()
     bars = [a.horizontalScrollBar() for a in (area, dock_area)]
 
     def fits_or_scrolls() -> bool:

@@ -6,8 +6,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from gradviz.engine.trainer import Engine
-from gradviz.engine.training import finish_step
+from gradviz.engine.engine import Engine
+from gradviz.engine.run_end import finish_step
 from gradviz.model import numeric
 from gradviz.model.graph import initial_values
 from gradviz.model.ops import OPS, TABLE, _check_table
@@ -219,7 +219,7 @@ def test_leaky_relu_alpha_is_checked_and_round_trips_a_session_file(tmp_path):
 
 
 def test_leaky_relu_exports_to_both_frameworks_with_its_alpha():
-    from gradviz.model.export import script
+    from gradviz.model.scripts import script
 
     s = _leaky_graph(0.3)
     assert "h = ops.leaky_relu(w, alpha=0.3)" in script(s, "mindspore")

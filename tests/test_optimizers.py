@@ -31,7 +31,7 @@ def test_the_settings_are_written_once_for_both_frameworks():
 
 def test_a_new_optimizer_needs_only_its_table_entry(slow_momentum, qtbot):
     from gradviz.cli import _build_parser
-    from gradviz.model.export import script
+    from gradviz.model.scripts import script
     from gradviz.ui.controls import ControlPanel
     from gradviz.ui.document import SessionDocument
 
@@ -51,7 +51,7 @@ def test_a_new_optimizer_needs_only_its_table_entry(slow_momentum, qtbot):
 
 def test_the_engine_trains_a_new_optimizer_as_numpy_does(slow_momentum):
     """Momentum 0.5 as mindspore.nn.Momentum defines it (v = 0.5 v + g; p -= lr v), in float64."""
-    from gradviz.engine.trainer import Engine
+    from gradviz.engine.engine import Engine
     from gradviz.model.graph import Graph, Node
     from gradviz.model.session import Options, Session
 

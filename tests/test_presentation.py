@@ -124,7 +124,7 @@ def _check_nothing_cut_off(w: MainWindow) -> None:
         assert title <= item.width(), p.objectName()
         if item.legend is not None and item.legend.isVisible():
             assert item.legend.boundingRect().width() <= item.vb.width(), p.objectName()
-    for bar in w.findChildren(QTabBar):  # the docks' tabs and the Lessons' tabs: no "N…"
+    for bar in w.findChildren(QTabBar):  # the docks' tabs and the Experiments' tabs: no "N…"
         if bar.isVisibleTo(w):
             for i in range(bar.count()):
                 text = bar.tabText(i).replace("&", "")
@@ -293,7 +293,7 @@ def _fonts(w: MainWindow) -> dict:
         "call": w.callView.font().pointSizeF(),
         "banner": w.errorBanner.font().pointSizeF(),
         "status": w.stepLabel.font().pointSizeF(),
-        "lessons": w.lessons.font().pointSizeF(),
+        "lessons": w.experiments.font().pointSizeF(),
         "inspector title": w.inspector.title.font().pointSizeF(),
         "menu": w.menuBar().font().pointSizeF(),
         "tick": axis.style["tickFont"].pointSizeF(),
@@ -306,7 +306,7 @@ def _fonts(w: MainWindow) -> dict:
     for label, _n, _g in p.heat_titles[:1]:
         out["heat title"] = float(str(label.opts["size"]).rstrip("pt"))
     out["heat state"] = float(str(p.heat_caption.opts["size"]).rstrip("pt"))
-    for tab_label in w.lessons.findChildren(QLabel)[:3]:
+    for tab_label in w.experiments.findChildren(QLabel)[:3]:
         out[f"lesson {tab_label.objectName() or id(tab_label)}"] = tab_label.font().pointSizeF()
     return out
 

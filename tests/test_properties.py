@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from gradviz.engine.trainer import Engine
+from gradviz.engine.engine import Engine
 from gradviz.model.graph import initial_values
 from gradviz.model import numeric
 from gradviz.model.codegen import generate

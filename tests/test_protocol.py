@@ -12,9 +12,9 @@ import pytest
 
 from gradviz.engine import protocol as msg
 from gradviz.engine.process import Outbox, Server
-from gradviz.lessons.gradcheck import GradCheck
-from gradviz.lessons.modecost import ModeCost
-from gradviz.lessons.variants import Variant
+from gradviz.experiments.gradcheck import GradCheck
+from gradviz.experiments.modecost import ModeCost
+from gradviz.experiments.variants import Variant
 from reference import grads_for
 
 
@@ -43,7 +43,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.GradCheckResult: msg.GradCheckResult(1, 2, GradCheck(1e-6, 1e-4, {}), 0),
         msg.ModeCostResult: msg.ModeCostResult(1, 2, ModeCost(5, 1.0, 0.5, 0.2, 0.0, 0.0)),
         msg.ComparePyTorch: msg.ComparePyTorch(1, 2, {"a": 1}, 300),
-        msg.ParityResult: msg.ParityResult(1, 2, ("the lessons.parity.Parity", 3)),
+        msg.ParityResult: msg.ParityResult(1, 2, ("the experiments.parity.Parity", 3)),
         msg.SnapshotAt: msg.SnapshotAt(3, {"w": 1.0}),
         msg.ContinueFrom: msg.ContinueFrom(7, 0.1),
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
@@ -222,10 +222,10 @@ def test_at_a_set_speed_the_side_pass_is_not_compiled(server):
 
 def test_every_task_row_has_its_handler_and_its_view_and_nothing_else_does():
     """protocol.TASKS is the one list of lesson tasks: the engine's handlers, the window's
-    receivers and the Lessons panel's views are made from it."""
-    from gradviz.engine.lesson_tasks import HANDLERS
+    receivers and the Experiments panel's views are made from it."""
+    from gradviz.experiments.tasks import HANDLERS
     from gradviz.ui.controller import _REPLIES
-    from gradviz.ui.lessons_panel import VIEWS
+    from gradviz.ui.experiments_panel import VIEWS
 
     names = [t.name for t in msg.TASKS]
     assert sorted(v.TASK for v in VIEWS) == sorted(names)

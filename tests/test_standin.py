@@ -6,7 +6,7 @@ import pytest
 import standin
 from standin import NumpyEngine
 
-from gradviz.engine.trainer import Engine
+from gradviz.engine.engine import Engine
 from gradviz.model.presets import load_preset
 
 

@@ -15,7 +15,7 @@ from gradviz.model.divergence import (
     rescue,
     update_table,
 )
-from gradviz.model.export import script
+from gradviz.model.scripts import script
 from gradviz.model.formatting import fmt_number
 from gradviz.model.history import History
 from gradviz.model.layout import Layout
@@ -406,7 +406,7 @@ def test_exports_write_what_model_export_gives(qtbot, win, tmp_path, monkeypatch
         assert out.read_text() == script(win.document.session, fw)
         assert str(out.name) in win.statusBar().currentMessage()
     # the nn.Cell path: the attribute names come from the engine's Built reply
-    from gradviz.engine.trainer import cell_attributes
+    from gradviz.engine.engine import cell_attributes
 
     win.controls.apiCombo.setCurrentIndex(win.controls.apiCombo.findData("cell"))
     wait_state(qtbot, win, "ready")
@@ -427,7 +427,7 @@ def test_exports_write_what_model_export_gives(qtbot, win, tmp_path, monkeypatch
 
 
 def test_snapshot_at_past_parameters_leaves_the_training_state_as_it_was():
-    from gradviz.engine.trainer import Engine
+    from gradviz.engine.engine import Engine
 
     s = load_preset("tutorial")
     e, fresh = Engine(s), Engine(s)

@@ -12,6 +12,8 @@ stopped or frozen process."""
 
 from __future__ import annotations
 
+import importlib
+
 import os
 import threading
 import time
@@ -27,7 +29,7 @@ from ..model.history import DEFAULT_BUDGET
 from . import protocol as msg
 from .checkpoints import BUDGET_SHARE
 from .memory import out_of_memory, ran_out_of_memory, step_bytes
-from .training import finish_step, first_end
+from .run_end import finish_step, first_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
 # The live nodes (the gv_snapshot side pass) while training: after every step up to
@@ -169,10 +171,11 @@ class Server:
         self.inject(m.kind)
 
     def on_task(self, m) -> None:
-        """A lesson (lesson_tasks.py), run here between training slices: progress at most once a
-        percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
+        """An experiment (protocol.TASK_HANDLERS), run here between training slices: progress at most
+        once a percent, cancelled by Cancel, Build or Quit; other commands wait until it is done."""
         from ..model.session import SessionError
-        from .lesson_tasks import HANDLERS
+
+        handlers = importlib.import_module(msg.TASK_HANDLERS).HANDLERS
 
         sent = [-1]
 
@@ -195,7 +198,7 @@ class Server:
 
         self.flush()
         try:
-            reply = HANDLERS[type(m)](m, self.engine, progress, cancelled)
+            reply = handlers[type(m)](m, self.engine, progress, cancelled)
         except InterruptedError:
             reply = msg.TaskCancelled(m.run_id, m.task_id)
         except Exception as e:  # the task failed, the run did not; a SessionError says why in words
@@ -301,7 +304,7 @@ class Server:
         try:
             make = self.make_engine
             if make is None:
-                from .trainer import Engine as make
+                from .engine import Engine as make
             self.engine = e = make(session)
             if self.history_budget is not None:
                 e.checkpoints.fit_history_budget(self.history_budget)

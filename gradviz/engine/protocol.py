@@ -76,14 +76,14 @@ class Fault:
     kind: str
 
 
-# The lessons (gradviz/lessons): each runs in the engine process as one task, between training
+# The lessons (gradviz/experiments): each runs in the engine process as one task, between training
 # slices. `task_id` (the window's count) names the task in its progress and result; `session` is
 # the window's session as a dict. A task reports TaskProgress and ends with its result,
 # TaskFailed or TaskCancelled; commands that arrive meanwhile wait, except Cancel, Build and
 # Quit, which cancel it (Build and Quit are then done).
 @message
 class ComputeVariants:
-    """The four ways of returning z (lessons.variants) at the session's initial parameters."""
+    """The four ways of returning z (experiments.variants) at the session's initial parameters."""
 
     run_id: int
     task_id: int
@@ -92,7 +92,7 @@ class ComputeVariants:
 
 @message
 class CheckGradients:
-    """The gradient check (lessons.gradcheck) at the run's current parameters (its initial
+    """The gradient check (experiments.gradcheck) at the run's current parameters (its initial
     ones when `current` is False or the run is not this session's)."""
 
     run_id: int
@@ -103,7 +103,7 @@ class CheckGradients:
 
 @message
 class MeasureModeCost:
-    """ms per step in PyNative and Graph mode, compile apart, and their difference (lessons.modecost)."""
+    """ms per step in PyNative and Graph mode, compile apart, and their difference (experiments.modecost)."""
 
     run_id: int
     task_id: int
@@ -113,7 +113,7 @@ class MeasureModeCost:
 
 @message
 class ComputeLandscape:
-    """L over a plane through the run's current parameters (lessons.landscape): `elements`
+    """L over a plane through the run's current parameters (experiments.landscape): `elements`
     (i, j), two indices into the run's parameter layout, or None for two random
     filter-normalised directions (seeded by `seed`); `span` either side, `resolution` points a side."""
 
@@ -135,7 +135,7 @@ class Cancel:
 
 @message
 class ComparePyTorch:
-    """The session trained in PyTorch beside MindSpore from the same values (lessons.parity),
+    """The session trained in PyTorch beside MindSpore from the same values (experiments.parity),
     for at most `max_steps` steps; where PyTorch is missing, TaskFailed says how to install it."""
 
     run_id: int
@@ -303,23 +303,23 @@ class TaskCancelled:
 
 @message
 class VariantsResult:
-    """variants: the lesson's own lessons.variants.Variant, one per variant; why: the sentence on
+    """variants: the lesson's own experiments.variants.Variant, one per variant; why: the sentence on
     why the second column differs."""
 
     run_id: int
     task_id: int
-    variants: tuple  # of lessons.variants.Variant (not imported here: the lessons build Engines)
+    variants: tuple  # of experiments.variants.Variant (not imported here: the lessons build Engines)
     why: str
 
 
 @message
 class GradCheckResult:
-    """check: the lesson's own lessons.gradcheck.GradCheck; updates: after how many updates the
+    """check: the lesson's own experiments.gradcheck.GradCheck; updates: after how many updates the
     parameters checked are (0: the initial ones)."""
 
     run_id: int
     task_id: int
-    check: object  # lessons.gradcheck.GradCheck (not imported here: the lessons build Engines)
+    check: object  # experiments.gradcheck.GradCheck (not imported here: the lessons build Engines)
     updates: int
 
 
@@ -327,7 +327,7 @@ class GradCheckResult:
 class ModeCostResult:
     run_id: int
     task_id: int
-    cost: object  # lessons.modecost.ModeCost
+    cost: object  # experiments.modecost.ModeCost
 
 
 @message
@@ -370,19 +370,19 @@ class Rewound:
 
 @message
 class ParityResult:
-    """result: the lesson's own lessons.parity.Parity: per step the largest loss, gradient and
+    """result: the lesson's own experiments.parity.Parity: per step the largest loss, gradient and
     parameter differences, how each framework ended, and the tolerance."""
 
     run_id: int
     task_id: int
-    result: object  # lessons.parity.Parity (not imported here: the lessons build Engines)
+    result: object  # experiments.parity.Parity (not imported here: the lessons build Engines)
 
 
 @dataclasses.dataclass(frozen=True)
 class Task:
     """One lesson as an engine task: the command that asks for it, the reply that answers it,
-    and its name, which is that of its handler in engine/lesson_tasks.py and of its view in the
-    Lessons panel (ui/lessons_panel.py: VIEWS)."""
+    and its name, which is that of its handler in TASK_HANDLERS and of its view in the
+    Experiments panel (ui/experiments_panel.py: VIEWS)."""
 
     name: str
     command: type
@@ -397,6 +397,9 @@ TASKS = (
     Task("parity", ComparePyTorch, ParityResult),
 )
 TASK_NAMED = {t.name: t for t in TASKS}
+# the module whose HANDLERS answer the tasks, loaded by name in the engine process: the experiments
+# build Engines, so the engine never imports them (no circle)
+TASK_HANDLERS = "gradviz.experiments.tasks"
 TASK_REPLIES = (TaskProgress, TaskFailed, TaskCancelled)  # what any task may answer besides its result
 
 COMMANDS = (

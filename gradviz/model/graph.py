@@ -27,7 +27,7 @@ MAX_NODES = 200
 INITS = ("ones", "zeros", "randn", "values")
 
 RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for themselves starts so
-# The identifiers the code generators (codegen.py, export.py) use outside gv_: no node may take
+# The identifiers the code generators (codegen.py, scripts.py) use outside gv_: no node may take
 # one (tests/test_properties.py checks this is exactly what the generated programs use). "Tensor"
 # is one MindSpore's graph compiler resolves itself, whatever the program binds it to: as a node
 # name it fails mindspore.jit (with mindspore 2.10, the only Python builtin or MindSpore word that does).

@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from ..i18n import QT_TRANSLATE_NOOP
-from .export import mindspore_script
+from .scripts import mindspore_script
 from .formatting import fmt_number
 from .graph import Graph
 from .presets import load_preset

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from ..formats.run_reader import read_history
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_text
 from ..model.ending import EndReason
-from ..model.export import script
+from ..model.scripts import script
 from ..model.formatting import show_path
 from ..model.presets import load_preset
 from ..formats.records import write_history
@@ -336,7 +336,7 @@ class SessionFiles(QObject):
             self.export_history(path)
 
     def export_script(self, path: str, framework: str) -> bool:
-        """Write the session as a standalone MindSpore or PyTorch script (model.export)."""
+        """Write the session as a standalone MindSpore or PyTorch script (model.scripts)."""
         session = self.document.session
         attrs = None
         if framework == "mindspore" and session.options.api == "cell":

@@ -349,12 +349,12 @@ class LessonPanel(QWidget):
         if key == "program":
             dock = w.findChild(QDockWidget, "codeDock")
         else:
-            tab = {"variants": w.lessons.variants, "parity": w.lessons.parity}[key]
-            for i in range(w.lessons.count()):
-                page = w.lessons.widget(i)
+            tab = {"variants": w.experiments.variants, "parity": w.experiments.parity}[key]
+            for i in range(w.experiments.count()):
+                page = w.experiments.widget(i)
                 if page is tab or (isinstance(page, QScrollArea) and page.widget() is tab):
-                    w.lessons.setCurrentIndex(i)
-            dock = w.findChild(QDockWidget, "lessonsDock")
+                    w.experiments.setCurrentIndex(i)
+            dock = w.findChild(QDockWidget, "experimentsDock")
         dock.show()
         dock.raise_()
 

@@ -44,7 +44,7 @@ from .inspector import Inspector
 from .language import tr_msg
 from .files import SessionFiles
 from .persistence import AppStore
-from .lessons_panel import LessonsPanel
+from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
 from .plots import PlotPanel
 from .presentation import Presenter
@@ -91,9 +91,9 @@ def _scrolled(widget: QWidget) -> QScrollArea:
     return area
 
 
-# saved with the window's dock layout; raised when the docks are arranged otherwise (2: the
-# program became a tab beside the plots), so that a layout saved before is not restored
-DOCK_LAYOUT_VERSION = 2
+# saved with the window's dock layout; raised when the docks are arranged or named otherwise, so
+# that a layout saved before is not restored
+DOCK_LAYOUT_VERSION = 3
 
 
 class MainWindow(QMainWindow):
@@ -194,15 +194,20 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.findChild(QDockWidget, "controlsDock")], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.findChild(QDockWidget, "plotsDock")], [380], Qt.Orientation.Vertical)
-        self.lessons = LessonsPanel(self.controller)
+        self.experiments = ExperimentsPanel(self.controller)
         # scrolls in a short dock instead of making the plots taller
-        self._dock(self.tr("Lessons"), _scrolled(self.lessons), Qt.DockWidgetArea.BottomDockWidgetArea, "lessonsDock")
-        self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "lessonsDock"))
-        self.tabifyDockWidget(self.findChild(QDockWidget, "lessonsDock"), self.findChild(QDockWidget, "codeDock"))
+        self._dock(
+            self.tr("Experiments"),
+            _scrolled(self.experiments),
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            "experimentsDock",
+        )
+        self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "experimentsDock"))
+        self.tabifyDockWidget(self.findChild(QDockWidget, "experimentsDock"), self.findChild(QDockWidget, "codeDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
         self.setTabPosition(Qt.DockWidgetArea.BottomDockWidgetArea, QTabWidget.TabPosition.North)
-        for name in ("plotsDock", "lessonsDock", "codeDock"):
+        for name in ("plotsDock", "experimentsDock", "codeDock"):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
@@ -338,7 +343,7 @@ class MainWindow(QMainWindow):
         """Dock sizes for this window size: a small window (a projector at 1280x720) keeps most
         of its room for the graph; presentation mode gives the plots more."""
         h = int(min(380 * self.presenter.look.scale, self.height() * 0.3))
-        bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "lessonsDock")]  # tabbed: both
+        bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "experimentsDock")]  # tabbed: both
         self.resizeDocks(bottom, [h, h], Qt.Orientation.Vertical)
         self.resizeDocks(
             [self.findChild(QDockWidget, "controlsDock")],

@@ -165,7 +165,7 @@ class Presenter(QObject):
         w.statusBar().setVisible(False)
         lesson = w.findChild(QDockWidget, "lessonDock")
         if lesson is not None and not lesson.isHidden():
-            w.tabifyDockWidget(w.findChild(QDockWidget, "lessonsDock"), lesson)
+            w.tabifyDockWidget(w.findChild(QDockWidget, "experimentsDock"), lesson)
             self._lesson_title = lesson.titleBarWidget()
             lesson.setTitleBarWidget(QWidget())  # its tab is its title, as for the plots' docks
         w.findChild(QDockWidget, "plotsDock").raise_()

@@ -374,6 +374,33 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>ExperimentsPanel</name>
+    <message>
+        <source>Four variants</source>
+        <translation>四种写法</translation>
+    </message>
+    <message>
+        <source>Gradient check</source>
+        <translation>梯度检查</translation>
+    </message>
+    <message>
+        <source>Mode cost</source>
+        <translation>模式开销</translation>
+    </message>
+    <message>
+        <source>Loss landscape</source>
+        <translation>损失曲面</translation>
+    </message>
+    <message>
+        <source>PyTorch parity</source>
+        <translation>与 PyTorch 对比</translation>
+    </message>
+    <message>
+        <source>The run was rebuilt: ask again</source>
+        <translation>训练已重新构建：请重新计算</translation>
+    </message>
+</context>
+<context>
     <name>FileJob</name>
     <message>
         <source>Cancel</source>
@@ -1085,33 +1112,6 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
-    <name>LessonsPanel</name>
-    <message>
-        <source>Four variants</source>
-        <translation>四种写法</translation>
-    </message>
-    <message>
-        <source>Gradient check</source>
-        <translation>梯度检查</translation>
-    </message>
-    <message>
-        <source>Mode cost</source>
-        <translation>模式开销</translation>
-    </message>
-    <message>
-        <source>Loss landscape</source>
-        <translation>损失曲面</translation>
-    </message>
-    <message>
-        <source>PyTorch parity</source>
-        <translation>与 PyTorch 对比</translation>
-    </message>
-    <message>
-        <source>The run was rebuilt: ask again</source>
-        <translation>训练已重新构建：请重新计算</translation>
-    </message>
-</context>
-<context>
     <name>MainWindow</name>
     <message>
         <source>The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). Wait for it, or Restart it: the session and the history are kept.</source>
@@ -1162,7 +1162,7 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>曲线</translation>
     </message>
     <message>
-        <source>Lessons</source>
+        <source>Experiments</source>
         <translation>实验</translation>
     </message>
     <message>

@@ -73,7 +73,7 @@ def _loop_end(session: Session, indent: str, finite: str) -> list[str]:
 
 def mindspore_script(session: Session, attr_names: dict[str, str] | None = None) -> str:
     """attr_names: the nn.Cell attribute of each Parameter (api "cell"), as the engine names them
-    (engine.trainer.cell_attributes: a name that would hide one of nn.Cell's own gets gv_)."""
+    (engine.engine.cell_attributes: a name that would hide one of nn.Cell's own gets gv_)."""
     g: Graph = session.graph
     o = session.options
     pl = plan(g, o)

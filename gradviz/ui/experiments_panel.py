@@ -1,7 +1,7 @@
-"""The Lessons dock: the four ways of returning z side by side, the gradient check, what Graph
+"""The Experiments dock: the four ways of returning z side by side, the gradient check, what Graph
 mode costs, and the loss landscape with the optimizer's path on it.
 
-Every number here is computed in the engine process (protocol.TASKS, engine/lesson_tasks.py);
+Every number here is computed in the engine process (protocol.TASKS, engine/experiments/tasks.py);
 this module only asks (TrainingController.run_task) and draws the replies. Each tab owns one
 LessonTask: the id of its latest request, its progress bar and Cancel; replies with another id
 (an earlier request, or one of a run that was reset) are dropped."""
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..engine import protocol as msg
-from ..lessons.landscape import Plane
+from ..experiments.landscape import Plane
 from ..model.formatting import fmt_number, fmt_tensor
 from ..model.layout import Layout
 from ..i18n import QT_TRANSLATE_NOOP
@@ -691,7 +691,7 @@ class ParityTab(QWidget):
 VIEWS = (VariantsTab, GradCheckTab, ModeCostTab, LandscapeTab, ParityTab)  # one per protocol.TASKS row
 
 
-class LessonsPanel(QTabWidget):
+class ExperimentsPanel(QTabWidget):
     """The lessons as tabs of one dock, each the attribute its task's name says (self.variants...)."""
 
     def __init__(self, controller, parent=None):

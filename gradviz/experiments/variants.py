@@ -68,7 +68,7 @@ def function_return(session: Session) -> str:
 def compute(session: Session, progress=None, cancelled=None) -> list[Variant]:
     """The four variants at the session's initial parameters (MindSpore, in this process);
     progress(fraction) after each, cancelled() checked before each (then InterruptedError)."""
-    from ..engine.trainer import Engine
+    from ..engine.engine import Engine
 
     out = []
     sessions = variant_sessions(session)

@@ -26,7 +26,7 @@ class ModeCost:
 
 
 def _run(session: Session, mode: str, steps: int, tick=None):
-    from ..engine.trainer import Engine
+    from ..engine.engine import Engine
 
     e = Engine(Session(session.graph.copy(), replace(session.options, mode=mode), session.name))
     try:

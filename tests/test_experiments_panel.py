@@ -1,4 +1,4 @@
-"""The Lessons dock in the real window: the four variants, the gradient check, mode cost and the
+"""The Experiments dock in the real window: the four variants, the gradient check, mode cost and the
 loss landscape, each computed in the engine process; numbers against independent float64 numpy
 (tests/reference.py), cancel, stale results, and training on after a lesson."""
 
@@ -18,15 +18,15 @@ TASK = 60_000  # ms: a lesson builds Engines (and Graph mode compiles) in the en
 
 
 def show_lessons(win, tab):
-    win.findChild(QDockWidget, "lessonsDock").raise_()
-    win.lessons.setCurrentWidget(
-        win.lessons.widget(
+    win.findChild(QDockWidget, "experimentsDock").raise_()
+    win.experiments.setCurrentWidget(
+        win.experiments.widget(
             [
-                win.lessons.variants,
-                win.lessons.gradcheck,
-                win.lessons.modecost,
-                win.lessons.landscape,
-                win.lessons.parity,
+                win.experiments.variants,
+                win.experiments.gradcheck,
+                win.experiments.modecost,
+                win.experiments.landscape,
+                win.experiments.parity,
             ].index(tab)
         )
     )
@@ -66,8 +66,8 @@ def check_training_matches_numpy(win, session, n):
 def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     s = load_preset("tutorial")
     steps(qtbot, win, 2)
-    show_lessons(win, win.lessons.variants)  # shown: computed at once
-    m = wait_result(qtbot, win.lessons.variants)
+    show_lessons(win, win.experiments.variants)  # shown: computed at once
+    m = wait_result(qtbot, win.experiments.variants)
     found = {v.name: v for v in m.variants}
     assert list(found) == ["loss", "return_z", "stop_gradient", "has_aux"]
     _, plain, _ = grads_for(s)
@@ -77,7 +77,7 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
     for name, ref in (("loss", plain), ("return_z", with_z), ("stop_gradient", plain), ("has_aux", plain)):
         for p in ("w", "b"):
             np.testing.assert_allclose(found[name].grads[p], ref[p], rtol=1e-5, atol=1e-6)
-    tab = win.lessons.variants
+    tab = win.experiments.variants
     # every element in full, 3 decimals; the column that differs is highlighted
     b_text = tab.cells[("return_z", "b")].text()
     for x in with_z["b"]:
@@ -99,8 +99,8 @@ def test_variants_side_by_side_and_training_goes_on(qtbot, win):
 @pytest.mark.real_engine
 def test_variants_say_why_not_with_one_output(qtbot, win):
     load(qtbot, win, load_preset("linreg"))
-    show_lessons(win, win.lessons.variants)
-    tab = win.lessons.variants
+    show_lessons(win, win.experiments.variants)
+    tab = win.experiments.variants
     qtbot.waitUntil(lambda: not tab.task.busy and tab.task.status.text() != "", timeout=TASK)
     assert tab.result is None and not tab.cells
     assert "only one Output" in tab.task.status.text()
@@ -112,8 +112,8 @@ def test_variants_of_an_edited_graph(qtbot, win):
     s = load_preset("linreg")
     s.graph.nodes.append(Node("out_pred", "Output", inputs={"x": "pred"}, pos=(900.0, 100.0)))
     load(qtbot, win, s)
-    show_lessons(win, win.lessons.variants)
-    m = wait_result(qtbot, win.lessons.variants)
+    show_lessons(win, win.experiments.variants)
+    m = wait_result(qtbot, win.experiments.variants)
     found = {v.name: v for v in m.variants}
     _, plain, _ = grads_for(s)
     s.options.aux_output = True
@@ -134,7 +134,7 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     if preset == "tutorial":
         s.options.aux_output = True
     load(qtbot, win, s)
-    tab = win.lessons.gradcheck
+    tab = win.experiments.gradcheck
     show_lessons(win, tab)
     qtbot.mouseClick(tab.checkButton, Qt.MouseButton.LeftButton)
     m = wait_result(qtbot, tab)
@@ -160,7 +160,7 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
 
 @pytest.mark.real_engine
 def test_mode_cost_measures_both_modes(qtbot, win):
-    tab = win.lessons.modecost
+    tab = win.experiments.modecost
     show_lessons(win, tab)
     tab.stepsSpin.setValue(10)
     seen = []
@@ -182,7 +182,7 @@ def test_mode_cost_measures_both_modes(qtbot, win):
 def test_landscape_over_two_elements_with_the_path_live(qtbot, win):
     s = load_preset("linreg")
     load(qtbot, win, s)
-    tab = win.lessons.landscape
+    tab = win.experiments.landscape
     show_lessons(win, tab)
     assert tab.planeCombo.currentIndex() == 0  # 3 elements: two of them by default
     tab.xCombo.setCurrentText("weight[0]")
@@ -213,7 +213,7 @@ def test_landscape_over_two_elements_with_the_path_live(qtbot, win):
 
 @pytest.mark.real_engine
 def test_landscape_directions_on_the_tutorial_and_cancel(qtbot, win):
-    tab = win.lessons.landscape
+    tab = win.experiments.landscape
     show_lessons(win, tab)
     assert tab.planeCombo.currentIndex() == 1  # 18 elements: two random filter-normalised directions
     seen = []
@@ -251,7 +251,7 @@ def test_landscape_directions_on_the_tutorial_and_cancel(qtbot, win):
 
 @pytest.mark.real_engine
 def test_a_reset_drops_a_task_in_flight(qtbot, win):
-    tab = win.lessons.landscape
+    tab = win.experiments.landscape
     show_lessons(win, tab)
     seen = []
     win.controller.taskReplied.connect(seen.append)
@@ -273,8 +273,8 @@ def test_graph_mode_trains_on_after_a_variant_computation(qtbot, win):
     wait_state(qtbot, win, "ready", timeout=TASK)
     wait_nodes_at(qtbot, win, 0)
     steps(qtbot, win, 2)
-    show_lessons(win, win.lessons.variants)
-    wait_result(qtbot, win.lessons.variants)
+    show_lessons(win, win.experiments.variants)
+    wait_result(qtbot, win.experiments.variants)
     steps(qtbot, win, 2)
     check_training_matches_numpy(win, load_preset("tutorial"), 4)
 
@@ -284,11 +284,11 @@ def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot
     """With PyTorch (the optional extra) the seed's linear regression from its MindSpore values
     ends at step 300 in both frameworks, as numpy's replay does; without it the tab says how to
     install it (CI runs without PyTorch, so both paths are real somewhere)."""
-    from gradviz.lessons.parity import torch_available
+    from gradviz.experiments.parity import torch_available
 
     s = load_preset("linreg_seed")
     load(qtbot, win, s)
-    tab = win.lessons.parity
+    tab = win.experiments.parity
     show_lessons(win, tab)
     qtbot.mouseClick(tab.compareButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not tab.task.busy, timeout=TASK)
@@ -304,10 +304,10 @@ def test_pytorch_parity_reproduces_the_seed_or_says_how_to_install_pytorch(qtbot
 
 
 def test_the_parity_view_reads_the_lessons_parity_as_it_travels(qtbot):
-    """No engine: a Parity as lessons.parity makes it, shown by the view (PyTorch need not be here)."""
-    from gradviz.lessons.parity import Parity
+    """No engine: a Parity as experiments.parity makes it, shown by the view (PyTorch need not be here)."""
+    from gradviz.experiments.parity import Parity
     from gradviz.ui.controller import TrainingController
-    from gradviz.ui.lessons_panel import ParityTab
+    from gradviz.ui.experiments_panel import ParityTab
 
     tab = ParityTab(TrainingController())
     qtbot.addWidget(tab)

@@ -1,6 +1,7 @@
-"""The lessons (gradviz/lessons) as engine tasks: the function named by each row of
-protocol.TASKS turns its command into its result, in the engine process, whose main thread
-owns MindSpore.
+"""The experiments as engine tasks: the function named by each row of protocol.TASKS turns its
+command into its result, in the engine process, whose main thread owns MindSpore. The engine
+loads this module by name (protocol.TASK_HANDLERS): the experiments sit above the engine, whose
+Engines they build, and the engine never imports them.
 
 The lessons build their own Engines (variants, gradient check, mode cost) beside the run's,
 which keeps training afterwards. The run's Engine lends what a lesson needs of the run: its
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import protocol as msg
+from ..engine import protocol as msg
 
 
 def _session(d: dict):
@@ -32,7 +33,7 @@ def _same_run(engine, session) -> bool:
 
 
 def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Callable) -> msg.VariantsResult:
-    from ..lessons import variants as lesson
+    from . import variants as lesson
 
     s = _session(m.session)
     found = lesson.compute(s, progress, cancelled)
@@ -40,7 +41,7 @@ def variants(m: msg.ComputeVariants, engine, progress: Callable, cancelled: Call
 
 
 def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Callable) -> msg.GradCheckResult:
-    from ..lessons import gradcheck as lesson
+    from . import gradcheck as lesson
 
     s = _session(m.session)
     current = m.current and _same_run(engine, s) and engine.updates > 0
@@ -50,7 +51,7 @@ def gradcheck(m: msg.CheckGradients, engine, progress: Callable, cancelled: Call
 
 
 def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Callable) -> msg.ModeCostResult:
-    from ..lessons import modecost as lesson
+    from . import modecost as lesson
 
     cost = lesson.measure(_session(m.session), m.steps, progress, cancelled)
     return msg.ModeCostResult(m.run_id, m.task_id, cost)
@@ -58,7 +59,7 @@ def modecost(m: msg.MeasureModeCost, engine, progress: Callable, cancelled: Call
 
 def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Callable) -> msg.LandscapeResult:
     from ..i18n import Msg
-    from ..lessons import landscape as lesson
+    from . import landscape as lesson
     from ..model.session import SessionError
 
     s = _session(m.session)
@@ -101,7 +102,7 @@ def landscape(m: msg.ComputeLandscape, engine, progress: Callable, cancelled: Ca
 def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callable) -> msg.ParityResult:
     from dataclasses import replace
 
-    from ..lessons import parity as lesson
+    from . import parity as lesson
     from ..model.session import Session, SessionError
 
     if not lesson.torch_available():

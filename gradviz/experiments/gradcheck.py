@@ -151,7 +151,7 @@ def run(session: Session, params: dict[str, np.ndarray] | None = None, cancelled
     """The check at the session's initial parameters, or at `params` (the trainable ones, e.g.
     a run's current values), with MindSpore in this process."""
     from ..engine.checkpoints import TrainingState
-    from ..engine.trainer import Engine
+    from ..engine.engine import Engine
 
     e = Engine(session)
     try:

@@ -1,7 +1,7 @@
 """PyTorch parity: the session trained in PyTorch from the same initial values beside MindSpore,
 and per step the largest difference in the loss, the gradients and the parameters.
 
-The PyTorch side runs the exported script's definitions (model.export.pytorch_parts: the same
+The PyTorch side runs the exported script's definitions (model.scripts.pytorch_parts: the same
 initial values, `function` from the op table's PyTorch expressions, the matching optimizer) with
 a loop that records what `gradviz run` records. A difference is |MindSpore - PyTorch| divided by
 the largest magnitude that quantity (the loss, a gradient, a parameter) reaches in the run, at
@@ -16,7 +16,7 @@ import numpy as np
 
 from ..model.ending import end_reason
 from ..model.codegen import differentiated_outputs, returned_names
-from ..model.export import pytorch_parts
+from ..model.scripts import pytorch_parts
 from ..model.session import Session
 
 TOLERANCE = 1e-5
@@ -119,8 +119,8 @@ def pytorch_run(session: Session, cancelled=None) -> tuple[list[tuple[float, np.
 def compare(session: Session, progress=None, cancelled=None) -> Parity:
     """Train both (MindSpore in this process) and compare step by step; progress(fraction) and
     cancelled() between steps."""
-    from ..engine.trainer import Engine
-    from ..engine.training import finish_step
+    from ..engine.engine import Engine
+    from ..engine.run_end import finish_step
 
     e = Engine(session)
     ms, reason = [], None

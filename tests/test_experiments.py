@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gradviz.cli import main
-from gradviz.lessons import gradcheck, variants
+from gradviz.experiments import gradcheck, variants
 from gradviz.model.graph import Graph, Node, initial_values
 from gradviz.model.presets import load_preset
 from gradviz.model.session import Options, Session
@@ -120,7 +120,7 @@ def test_a_wrong_gradient_is_caught():
 
 
 def test_landscape_over_two_elements_is_the_loss_there():
-    from gradviz.lessons import landscape
+    from gradviz.experiments import landscape
     from gradviz.model.layout import Layout
     from reference import forward
 
@@ -142,7 +142,7 @@ def test_landscape_over_two_elements_is_the_loss_there():
 
 
 def test_filter_normalised_directions_and_projection():
-    from gradviz.lessons import landscape
+    from gradviz.experiments import landscape
     from gradviz.model.layout import Layout
 
     lay = Layout(["w", "b"], [(5, 3), (3,)])
@@ -157,7 +157,7 @@ def test_filter_normalised_directions_and_projection():
 
 
 def test_landscape_can_be_cancelled_and_reports_progress():
-    from gradviz.lessons import landscape
+    from gradviz.experiments import landscape
     from gradviz.model.layout import Layout
 
     s = tutorial()
@@ -178,7 +178,7 @@ def test_landscape_can_be_cancelled_and_reports_progress():
 
 
 def test_mode_cost_compares_the_two_modes():
-    from gradviz.lessons import modecost
+    from gradviz.experiments import modecost
 
     m = modecost.measure(tutorial(aux_output=True, optimizer="adam", lr=0.05), steps=20)
     assert m.steps == 20 and m.pynative_ms > 0 and m.graph_ms > 0 and m.graph_compile_s > 0

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..model.ending import UPDATE_DISCARDED, EndReason, end_reason
 from ..model.ending import first_end as _first_end
-from .trainer import Engine, StepResult
+from .engine import Engine, StepResult
 
 
 def step_end(engine: Engine, result: StepResult) -> EndReason | None:
