@@ -156,7 +156,7 @@ def test_reserved_names_are_every_name_the_generators_use():
     "Tensor", which MindSpore's compiler keeps."""
     import itertools
 
-    from gradviz.model import export
+    from gradviz.model import scripts as export
     from gradviz.model.codegen import batch_source
     from gradviz.model.session import APIS, Options, Session
 
