@@ -250,7 +250,7 @@ class _Builder:
         self.sources: dict[int, str] = {}
         self.tensors: dict[str, _Tensor] = {}
         self.where: dict[str, tuple[int, int]] = {}
-        self.first_return: str | None = None
+        self.returned_first: set[str] = set()  # the first value each function read here returned
 
     def source(self, t: _Tensor) -> str:
         if id(t) not in self.sources:
@@ -356,7 +356,9 @@ class _Reader:
             if isinstance(s.value, ast.Call):
                 self.call(s.value, frame)
                 return None
-            raise self.refuse(s, Msg("CodeImport", "the expression {code} does nothing GradViz reads").format(code=self.text(s)))
+            raise self.refuse(
+                s, Msg("CodeImport", "the expression {code} does nothing GradViz reads").format(code=self.text(s))
+            )
         if isinstance(s, ast.Pass):
             return None
         if isinstance(s, ast.Assign):
@@ -470,7 +472,10 @@ class _Reader:
         a = s.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.kw_defaults or a.posonlyargs:
             raise self.refuse(
-                s, Msg("CodeImport", "def {name}: GradViz reads plain arguments (no defaults, * or **)").format(name=s.name)
+                s,
+                Msg("CodeImport", "def {name}: GradViz reads plain arguments (no defaults, * or **)").format(
+                    name=s.name
+                ),
             )
         if jit:
             self.opts["mode"] = ("graph", *self.pos(s))
@@ -495,17 +500,17 @@ class _Reader:
                 if b.decorator_list:
                     raise self.refuse(
                         b.decorator_list[0],
-                        Msg("CodeImport", "the decorator @{code} is not run; methods are read without decorators").format(
-                            code=self.text(b.decorator_list[0])
-                        ),
+                        Msg(
+                            "CodeImport", "the decorator @{code} is not run; methods are read without decorators"
+                        ).format(code=self.text(b.decorator_list[0])),
                     )
                 continue
             name = getattr(b, "name", type(b).__name__)
             raise self.refuse(
                 b,
-                Msg("CodeImport", "{name} in class {cls}: GradViz reads an nn.Cell's __init__ and construct only").format(
-                    name=name, cls=s.name
-                ),
+                Msg(
+                    "CodeImport", "{name} in class {cls}: GradViz reads an nn.Cell's __init__ and construct only"
+                ).format(name=name, cls=s.name),
             )
         self.globals[s.name] = _Class(s)
 
@@ -542,7 +547,8 @@ class _Reader:
     def loop_if(self, s: ast.If, frame) -> None:
         breaks = len(s.body) == 1 and isinstance(s.body[0], ast.Break) and not s.orelse
         if breaks and any(
-            isinstance(n, (ast.Attribute, ast.Name)) and (getattr(n, "attr", None) or getattr(n, "id", None)) == "isfinite"
+            isinstance(n, (ast.Attribute, ast.Name))
+            and (getattr(n, "attr", None) or getattr(n, "id", None)) == "isfinite"
             for n in ast.walk(s.test)
         ):
             return  # a stop on a value that is not finite: GradViz always stops there
@@ -561,7 +567,7 @@ class _Reader:
         )
 
     def is_loss(self, v) -> bool:
-        return isinstance(v, _Loss) or isinstance(v, _Sym) and v.builder.first_return == v.name
+        return isinstance(v, _Loss) or isinstance(v, _Sym) and v.name in v.builder.returned_first
 
     # -- names and values ----------------------------------------------------------------------
     def assign(self, target, value, frame, stmt) -> None:
@@ -578,7 +584,9 @@ class _Reader:
             elif isinstance(value, (tuple, list)):
                 items = list(value)
             else:
-                raise self.refuse(target, Msg("CodeImport", "{code} unpacks a single value").format(code=self.text(target)))
+                raise self.refuse(
+                    target, Msg("CodeImport", "{code} unpacks a single value").format(code=self.text(target))
+                )
             if len(items) != len(target.elts):
                 raise self.refuse(
                     target,
@@ -589,17 +597,18 @@ class _Reader:
             for t, v in zip(target.elts, items):
                 self.assign(t, v, frame, stmt)
             return
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and frame["self"] is not None:
-            if frame["locals"].get(target.value.id) is frame["self"]:
-                if isinstance(value, _Tensor) and not value.name:
-                    value.name = target.attr
-                frame["self"].attrs[target.attr] = value
-                return
+        cell = frame["self"]
+        is_self = isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+        if is_self and cell is not None and frame["locals"].get(target.value.id) is cell:  # self.name = value
+            if isinstance(value, _Tensor) and not value.name:
+                value.name = target.attr
+            cell.attrs[target.attr] = value
+            return
         raise self.refuse(
             target,
-            Msg("CodeImport", "assigning to {code}: GradViz reads assignments to names (and self.name in __init__)").format(
-                code=self.text(target)
-            ),
+            Msg(
+                "CodeImport", "assigning to {code}: GradViz reads assignments to names (and self.name in __init__)"
+            ).format(code=self.text(target)),
         )
 
     def fresh(self, frame) -> set:
@@ -673,9 +682,7 @@ class _Reader:
             return self.binop(node, frame)
         elif isinstance(node, ast.JoinedStr):
             return ""
-        raise self.refuse(
-            node, Msg("CodeImport", "{code} is not something GradViz reads").format(code=self.text(node))
-        )
+        raise self.refuse(node, Msg("CodeImport", "{code} is not something GradViz reads").format(code=self.text(node)))
 
     def attribute(self, node: ast.Attribute, frame):
         base = self.expr(node.value, frame)
@@ -700,9 +707,9 @@ class _Reader:
                 return _Bound(base, node.attr)
             raise self.refuse(
                 node,
-                Msg("CodeImport", "the method {code}: GradViz reads the ops functions (ops.sum(x), not x.sum())").format(
-                    code=self.text(node)
-                ),
+                Msg(
+                    "CodeImport", "the method {code}: GradViz reads the ops functions (ops.sum(x), not x.sum())"
+                ).format(code=self.text(node)),
             )
         raise self.refuse(node, Msg("CodeImport", "{code} is not something GradViz reads").format(code=self.text(node)))
 
@@ -742,7 +749,9 @@ class _Reader:
         """The node name of a tensor value used by an op, in this frame's builder."""
         b = frame["builder"]
         if isinstance(v, _Stopped):
-            return self.operand(self.make_op("StopGradient", {"x": self.operand(v.value, node, frame)}, {}, node, frame), node, frame)
+            return self.operand(
+                self.make_op("StopGradient", {"x": self.operand(v.value, node, frame)}, {}, node, frame), node, frame
+            )
         if isinstance(v, _Tensor):
             return b.source(v)
         if isinstance(v, _Sym):
@@ -776,7 +785,11 @@ class _Reader:
         stop_gradient option) rather than a node."""
         if isinstance(node, ast.Tuple):
             return tuple(self.returned(e, frame) for e in node.elts)
-        if isinstance(node, ast.Call) and self.resolve(node.func) == "mindspore.ops.stop_gradient" and len(node.args) == 1:
+        if (
+            isinstance(node, ast.Call)
+            and self.resolve(node.func) == "mindspore.ops.stop_gradient"
+            and len(node.args) == 1
+        ):
             return _Stopped(self.expr(node.args[0], frame), *self.pos(node))
         return self.expr(node, frame)
 
@@ -795,9 +808,13 @@ class _Reader:
             return None  # printing changes nothing GradViz draws; its arguments are not read
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.refuse(node, Msg("CodeImport", "* and ** arguments are not read; write the arguments out"))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "__init__" and isinstance(node.func.value, ast.Call):
-            if _dotted(node.func.value.func) == "super":
-                return None  # super().__init__() in a cell's __init__
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "__init__"
+            and isinstance(node.func.value, ast.Call)
+            and _dotted(node.func.value.func) == "super"
+        ):
+            return None  # super().__init__() in a cell's __init__
         f = self.expr(node.func, frame)
         if isinstance(f, _Path):
             return self.call_path(f.path, node, frame)
@@ -810,7 +827,9 @@ class _Reader:
             return self.call_func(_Func(construct), [self.expr(a, frame) for a in node.args], node, frame, f)
         if isinstance(f, _LossCell):
             if len(node.args) != 2 or node.keywords:
-                raise self.refuse(node, Msg("CodeImport", "a loss cell takes two arguments: the prediction and the target"))
+                raise self.refuse(
+                    node, Msg("CodeImport", "a loss cell takes two arguments: the prediction and the target")
+                )
             k = f.kind
             ins = {p: self.operand(self.expr(a, frame), a, frame) for p, a in zip(k.ports, node.args)}
             return self.make_op(k.name, ins, {}, node, frame)
@@ -829,7 +848,9 @@ class _Reader:
         if len(node.args) > len(names):
             raise self.refuse(
                 node,
-                Msg("CodeImport", "{code} takes at most {n} arguments here").format(code=self.text(node.func), n=len(names)),
+                Msg("CodeImport", "{code} takes at most {n} arguments here").format(
+                    code=self.text(node.func), n=len(names)
+                ),
             )
         out = {n: (a, self.expr(a, frame)) for n, a in zip(names, node.args)}
         for k in node.keywords:
@@ -874,7 +895,8 @@ class _Reader:
             t = a["default_input"][1]
             if not isinstance(t, _Tensor):
                 raise self.refuse(
-                    a["default_input"][0], Msg("CodeImport", "Parameter(...) takes a tensor: Tensor(np.random.randn(...))")
+                    a["default_input"][0],
+                    Msg("CodeImport", "Parameter(...) takes a tensor: Tensor(np.random.randn(...))"),
                 )
             t.kind = "Parameter"
             if "name" in a and isinstance(a["name"][1], str) and a["name"][1]:
@@ -924,7 +946,9 @@ class _Reader:
         if path.startswith("mindspore.nn."):
             raise self.refuse(
                 node,
-                Msg("CodeImport", "{code} is not a cell GradViz knows; it knows: nn.Cell, {cells}, {optimizers}").format(
+                Msg(
+                    "CodeImport", "{code} is not a cell GradViz knows; it knows: nn.Cell, {cells}, {optimizers}"
+                ).format(
                     code=self.text(node.func),
                     cells=", ".join(c.replace("mindspore.", "") for c in CELLS),
                     optimizers=", ".join(c.replace("mindspore.", "") for c in OPTIMIZER_CLASSES),
@@ -951,7 +975,9 @@ class _Reader:
     def shape(self, node, value) -> tuple:
         dims = value if isinstance(value, (tuple, list)) else (value,)
         if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
-            raise self.refuse(node, Msg("CodeImport", "the shape {code} must be whole numbers").format(code=self.text(node)))
+            raise self.refuse(
+                node, Msg("CodeImport", "the shape {code} must be whole numbers").format(code=self.text(node))
+            )
         return tuple(dims)
 
     def values(self, data, node) -> tuple[tuple, object]:
@@ -967,11 +993,11 @@ class _Reader:
             if isinstance(v, (list, tuple)) and v:
                 parts = [walk(x, depth + 1) for x in v]
                 if any(p[0] != parts[0][0] for p in parts):
-                    raise self.refuse(node, Msg("CodeImport", "the rows of {code} differ in length").format(code=self.text(node)))
+                    raise self.refuse(
+                        node, Msg("CodeImport", "the rows of {code} differ in length").format(code=self.text(node))
+                    )
                 return (len(v), *parts[0][0]), [p[1] for p in parts]
-            raise self.refuse(
-                node, Msg("CodeImport", "{code} must be a list of numbers").format(code=self.text(node))
-            )
+            raise self.refuse(node, Msg("CodeImport", "{code} must be a list of numbers").format(code=self.text(node)))
 
         return walk(data, 0)
 
@@ -986,7 +1012,9 @@ class _Reader:
             modes = {"mindspore.GRAPH_MODE": "graph", "mindspore.PYNATIVE_MODE": "pynative", 0: "graph", 1: "pynative"}
             key = m.path if isinstance(m, _Path) else m
             if key not in modes:
-                raise self.refuse(a["mode"][0], Msg("CodeImport", "mode must be mindspore.GRAPH_MODE or mindspore.PYNATIVE_MODE"))
+                raise self.refuse(
+                    a["mode"][0], Msg("CodeImport", "mode must be mindspore.GRAPH_MODE or mindspore.PYNATIVE_MODE")
+                )
             self.opts["mode"] = (modes[key], *self.pos(node))
         if "device_target" in a:
             self.opts["device"] = (a["device_target"][1], *self.pos(node))
@@ -1067,7 +1095,9 @@ class _Reader:
         if isinstance(p, ast.BinOp):
             if not isinstance(u, ast.BinOp) or type(u.op) is not type(p.op):
                 return template
-            return self.match(p.left, u.left, binds, attrs, k, frame) or self.match(p.right, u.right, binds, attrs, k, frame)
+            return self.match(p.left, u.left, binds, attrs, k, frame) or self.match(
+                p.right, u.right, binds, attrs, k, frame
+            )
         return None if ast.dump(p) == ast.dump(u) else template
 
     def attr_value(self, a, node, frame):
@@ -1081,14 +1111,23 @@ class _Reader:
         a = self.args(node, ("fn", "grad_position", "weights", "has_aux"), frame)
         fn = a["fn"][1]
         if not isinstance(fn, (_Func, _Cell)):
-            raise self.refuse(a["fn"][0], Msg("CodeImport", "the function to differentiate must be a def or an nn.Cell"))
+            raise self.refuse(
+                a["fn"][0], Msg("CodeImport", "the function to differentiate must be a def or an nn.Cell")
+            )
         pos = a["grad_position"][1] if "grad_position" in a else 0
         ok = pos is None or isinstance(pos, int) or isinstance(pos, tuple) and all(isinstance(i, int) for i in pos)
         if not ok or isinstance(pos, bool):
-            raise self.refuse(a["grad_position"][0], Msg("CodeImport", "grad_position must be a number, a tuple of numbers or None"))
+            raise self.refuse(
+                a["grad_position"][0], Msg("CodeImport", "grad_position must be a number, a tuple of numbers or None")
+            )
         weights = a["weights"][1] if "weights" in a else None
-        if weights is not None and not (isinstance(weights, (list, tuple)) and all(isinstance(w, _Tensor) for w in weights)):
-            raise self.refuse(a["weights"][0], Msg("CodeImport", "weights= must be a cell's trainable_params() or a list of Parameters"))
+        if weights is not None and not (
+            isinstance(weights, (list, tuple)) and all(isinstance(w, _Tensor) for w in weights)
+        ):
+            raise self.refuse(
+                a["weights"][0],
+                Msg("CodeImport", "weights= must be a cell's trainable_params() or a list of Parameters"),
+            )
         has_aux = a["has_aux"][1] if "has_aux" in a else False
         if not isinstance(has_aux, bool):
             raise self.refuse(a["has_aux"][0], Msg("CodeImport", "has_aux must be True or False"))
@@ -1102,7 +1141,10 @@ class _Reader:
         for a, v in zip(node.args, args):
             if not isinstance(v, _Tensor):
                 raise self.refuse(
-                    a, Msg("CodeImport", "{code}: grad_fn's arguments must be tensors the program makes").format(code=self.text(a))
+                    a,
+                    Msg("CodeImport", "{code}: grad_fn's arguments must be tensors the program makes").format(
+                        code=self.text(a)
+                    ),
                 )
         b = _Builder()
         for v in args:
@@ -1114,9 +1156,6 @@ class _Reader:
         else:
             result = self.call_func(g.fn, args, node, inner, None)
         outs = list(result) if isinstance(result, tuple) else [result]
-        first = outs[0]
-        if isinstance(first, _Sym):
-            b.first_return = first.name
         self.runs.append(_Run(g, b, args, result, *self.pos(node)))
         aux = tuple(outs[1:])
         grads = _Opaque()
@@ -1149,7 +1188,12 @@ class _Reader:
         d = f.node
         a = d.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.kw_defaults or a.posonlyargs:
-            raise self.refuse(d, Msg("CodeImport", "def {name}: GradViz reads plain arguments (no defaults, * or **)").format(name=d.name))
+            raise self.refuse(
+                d,
+                Msg("CodeImport", "def {name}: GradViz reads plain arguments (no defaults, * or **)").format(
+                    name=d.name
+                ),
+            )
         names = [x.arg for x in a.args]
         if cell is not None:
             names = names[1:]  # self
@@ -1158,14 +1202,22 @@ class _Reader:
         if len(args) != len(names):
             raise self.refuse(
                 node,
-                Msg("CodeImport", "{name} takes {n} arguments, {m} given").format(name=d.name, n=len(names), m=len(args)),
+                Msg("CodeImport", "{name} takes {n} arguments, {m} given").format(
+                    name=d.name, n=len(names), m=len(args)
+                ),
             )
+        for v in args:  # an argument the function never uses is still one of the graph's tensors
+            if isinstance(v, _Tensor):
+                frame["builder"].source(v)
         local = {"locals": dict(zip(names, args)), "builder": frame["builder"], "self": cell}
         if cell is not None:
             local["locals"][a.args[0].arg] = cell
         for s in d.body:
             out = self.statement(s, local)
             if out is not None:
+                first = out[1][0] if isinstance(out[1], tuple) and out[1] else out[1]
+                if isinstance(first, _Sym):
+                    first.builder.returned_first.add(first.name)
                 return out[1]
         return None
 
@@ -1188,13 +1240,24 @@ class _Reader:
         params = [t for t in b.tensors.values() if t.kind == "Parameter"]
         if g.weights is not None:
             if g.which != "value_and_grad" or g.positions is not None:
-                raise self.at(where, Msg("CodeImport", "GradViz's nn.Cell path is mindspore.value_and_grad(forward_fn, None, weights=...)"))
+                raise self.at(
+                    where,
+                    Msg(
+                        "CodeImport",
+                        "GradViz's nn.Cell path is mindspore.value_and_grad(forward_fn, None, weights=...)",
+                    ),
+                )
             o.api = "cell"
             for w in g.weights:
                 b.source(w)
             for v in run.args:
                 if v.kind == "Parameter":
-                    raise self.at(where, Msg("CodeImport", "with weights= grad_fn's arguments are the data; {name} is a Parameter").format(name=b.source(v)))
+                    raise self.at(
+                        where,
+                        Msg(
+                            "CodeImport", "with weights= grad_fn's arguments are the data; {name} is a Parameter"
+                        ).format(name=b.source(v)),
+                    )
             params = [t for t in b.tensors.values() if t.kind == "Parameter"]
             trained = {id(w) for w in g.weights}
         else:
@@ -1204,7 +1267,9 @@ class _Reader:
             trained = set()
             for i in pos:
                 if not 0 <= i < len(run.args):
-                    raise self.at(where, Msg("CodeImport", "grad_position {i} is not one of grad_fn's arguments").format(i=i))
+                    raise self.at(
+                        where, Msg("CodeImport", "grad_position {i} is not one of grad_fn's arguments").format(i=i)
+                    )
                 t = run.args[i]
                 if t.kind != "Parameter":
                     raise self.at(
@@ -1221,7 +1286,12 @@ class _Reader:
                 t_node = b.graph[b.sources[id(t)]]
                 t_node.requires_grad = False
             elif id(t) in trained and not t.requires_grad:
-                raise self.at(where, Msg("CodeImport", "{name} has requires_grad=False but is differentiated").format(name=b.sources[id(t)]))
+                raise self.at(
+                    where,
+                    Msg("CodeImport", "{name} has requires_grad=False but is differentiated").format(
+                        name=b.sources[id(t)]
+                    ),
+                )
         # the returned values: the loss, then the auxiliary outputs
         if any(v is None for v in outs):
             raise self.at(where, Msg("CodeImport", "the differentiated function returns nothing"))
@@ -1347,13 +1417,27 @@ def import_code(text: str, where: str = "<code>", name: str = "imported") -> Ses
     lines = text.splitlines()
     if len(text.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
         raise CodeError(
-            [CodeProblem(0, 0, Msg("CodeImport", "the program is over {n} MB; GradViz reads programs up to that size").format(n=MAX_CODE_BYTES >> 20))],
+            [
+                CodeProblem(
+                    0,
+                    0,
+                    Msg("CodeImport", "the program is over {n} MB; GradViz reads programs up to that size").format(
+                        n=MAX_CODE_BYTES >> 20
+                    ),
+                )
+            ],
             where,
         )
     for i, line in enumerate(lines, 1):
         if len(line) > MAX_LINE:
             problems.append(
-                CodeProblem(i, 1, Msg("CodeImport", "the line has {n} characters; at most {max} are read").format(n=len(line), max=MAX_LINE))
+                CodeProblem(
+                    i,
+                    1,
+                    Msg("CodeImport", "the line has {n} characters; at most {max} are read").format(
+                        n=len(line), max=MAX_LINE
+                    ),
+                )
             )
     if problems:
         raise CodeError(problems[:20], where)
@@ -1363,10 +1447,14 @@ def import_code(text: str, where: str = "<code>", name: str = "imported") -> Ses
         tree = ast.parse(text, filename=where)
     except SyntaxError as e:
         col = (e.offset or 1) if e.lineno else 0
-        raise CodeError([CodeProblem(e.lineno or 0, col, Msg("CodeImport", "syntax error: {error}").format(error=e.msg))], where) from None
+        raise CodeError(
+            [CodeProblem(e.lineno or 0, col, Msg("CodeImport", "syntax error: {error}").format(error=e.msg))], where
+        ) from None
     except (ValueError, RecursionError, MemoryError) as e:
         why = Msg("CodeImport", "the program nests too deeply to read") if not isinstance(e, ValueError) else str(e)
-        raise CodeError([CodeProblem(0, 0, Msg("CodeImport", "cannot be read: {error}").format(error=why))], where) from None
+        raise CodeError(
+            [CodeProblem(0, 0, Msg("CodeImport", "cannot be read: {error}").format(error=why))], where
+        ) from None
     r = _Reader(lines)
     try:
         r.read(tree)
