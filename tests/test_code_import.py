@@ -313,3 +313,57 @@ def test_an_imported_file_is_named_after_it(tmp_path):
     f = tmp_path / "my_lesson.py"
     f.write_text(fixture("tutorial_function"), encoding="utf-8")
     assert import_file(f).name == "my_lesson"
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_gradviz_import_writes_the_session_or_each_problem(tmp_path, capsys):
+    import json
+
+    from gradviz.cli import main
+
+    prog = tmp_path / "seed.py"
+    prog.write_text(fixture("seed_mindspore"), encoding="utf-8")
+    out = tmp_path / "seed.json"
+    assert main(["import", str(prog), "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["options"]["until_loss"] == 0.001 and data["name"] == "seed"
+    assert main(["import", str(prog)]) == 0
+    assert json.loads(capsys.readouterr().out) == data
+    bad = tmp_path / "bad.py"
+    bad.write_text(HEAD + "d = nn.Dense(3, 2)\nx = ops.ones(3, mindspore.float16)\n", encoding="utf-8")
+    assert main(["import", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert [e.split(": ")[0] for e in err] == [f"{bad}:4:5", f"{bad}:5:17"]
+    assert json.loads(out.read_text()) == data  # left as it was
+    assert main(["import", str(prog), "--out", str(prog)]) == 2  # never over the program it reads
+    assert prog.read_text(encoding="utf-8") == fixture("seed_mindspore")
+
+
+def test_commands_take_code_where_they_take_a_session(tmp_path, capsys):
+    from gradviz.cli import main
+
+    prog = tmp_path / "tutorial.py"
+    prog.write_text(fixture("tutorial_with_logits"), encoding="utf-8")
+    script = tmp_path / "out.py"
+    assert main(["export", "--framework", "mindspore", "--code", str(prog), "--out", str(script)]) == 0
+    assert canon(import_code(script.read_text())) == canon(import_code(fixture("tutorial_with_logits")))
+    bad = tmp_path / "torch.py"
+    bad.write_text(fixture("seed_pytorch"), encoding="utf-8")
+    assert main(["export", "--framework", "mindspore", "--code", str(bad), "--out", str(script)]) == 2
+    assert "GradViz reads MindSpore" in capsys.readouterr().err
+
+
+def test_gradviz_run_trains_the_seeds_mindspore_program(tmp_path):
+    """MindSpore trains the imported seed as the float64 loop of this file does."""
+    import json
+
+    from gradviz.cli import main
+
+    prog = tmp_path / "seed.py"
+    prog.write_text(fixture("seed_mindspore"), encoding="utf-8")
+    out = tmp_path / "run.jsonl"
+    assert main(["run", "--code", str(prog), "--out", str(out)]) == 0
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    want = _train_linreg(import_code(fixture("seed_mindspore")))
+    assert recs[-1]["reason"] == "until_loss" and abs(recs[-1]["steps"] - len(want)) <= 2
+    np.testing.assert_allclose([r["loss"] for r in recs[1:11]], want[:10], rtol=1e-4)
