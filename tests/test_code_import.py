@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gradviz.model.code_import import MAX_CODE_BYTES, MAX_LINE, CodeError, import_code, import_file
+from gradviz.model.codegen import generate
 from gradviz.model.export import mindspore_script
 from gradviz.model.graph import initial_values
 from gradviz.model.presets import load_preset, preset_names
@@ -189,15 +190,49 @@ def test_every_preset_and_option_set_comes_back_from_its_exported_script(name):
         assert canon(import_code(mindspore_script(s))) == canon(s), o
 
 
+@pytest.mark.parametrize("name", preset_names())
+def test_the_program_tabs_code_comes_back_on_its_session(name):
+    """The generated program (codegen.generate) leaves the tensors and the optimizer to GradViz
+    (gv_parameters, gv_make_optimizer, train_step's Inputs): read on its session, it is that session."""
+    preset = load_preset(name)
+    for o in _option_sets(preset):
+        s = Session(preset.graph, o, name)
+        s.graph.check()
+        back = import_code(generate(s.graph, o).source, base=s)
+        assert canon(back) == canon(s), o
+        kept = [n for n in back.graph.nodes if n.kind != "Output"]
+        assert [n.pos for n in kept] == [s.graph[n.name].pos for n in kept]
+
+
+def test_an_edited_program_tab_changes_the_graph():
+    s = load_preset("tutorial")
+    src = generate(s.graph, s.options).source
+    edited = src.replace("    z = matmul + b\n", "    z = matmul - b\n", 1).replace(
+        "return loss\n", "return loss, z\n", 1
+    )
+    back = import_code(edited, base=s)
+    assert back.graph["z"].kind == "Sub" and back.options.aux_output
+    assert (back.options.lr, back.options.seed, back.options.steps) == (s.options.lr, s.options.seed, s.options.steps)
+    lines = problems_on(src.replace("w = gv_parameters['w']", "v = gv_parameters['v']"), s)
+    assert lines[0].startswith("program:8:5: v is not one of the session's Parameters")
+
+
+def problems_on(text: str, base: Session) -> list[str]:
+    with pytest.raises(CodeError) as e:
+        import_code(text, "program", base=base)
+    return e.value.lines()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graphs(), option_sets, st.sampled_from(["pynative", "graph"]))
-def test_random_graphs_come_back_from_their_exported_script(graph, o, mode):
+def test_random_graphs_come_back_from_their_exported_script_and_program(graph, o, mode):
     aux = o.aux_output and len(graph.outputs()) > 1
-    s = Session(
-        graph, replace(o, mode=mode, aux_output=aux, stop_gradient=o.stop_gradient and aux, has_aux=o.has_aux and aux)
-    )
+    o = replace(o, mode=mode, aux_output=aux, stop_gradient=o.stop_gradient and aux, has_aux=o.has_aux and aux)
+    s = Session(graph, o)
     assert not s.problems()
     assert canon(import_code(mindspore_script(s))) == canon(s)
+    graph.check()
+    assert canon(import_code(generate(graph, o).source, base=s)) == canon(s)
 
 
 # -- nothing runs --------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..i18n import Msg, message
 from ..safe_io import FileProblem, read_text_file
@@ -212,6 +212,11 @@ class _Opaque:  # a value only printed or passed on: a loop index, gradients
     pass
 
 
+@dataclass(eq=False)
+class _Given:  # what GradViz sets in its generated program's globals: gv_parameters, gv_make_optimizer
+    what: str
+
+
 class _Loss:  # the loss a grad_fn call returns
     pass
 
@@ -277,14 +282,16 @@ class _Builder:
         sym.name = new
 
 
-_BUILTINS = {"print", "range", "float", "super", "len", "int", "str", "isinstance", "list", "tuple"}
+_BUILTINS = {"print", "range", "float", "super", "len", "int", "str", "isinstance", "list", "tuple", "globals"}
 _NO_OPS = {"set_train"}  # nn.Cell methods that change nothing GradViz draws
 _PASS = {"numpy", "asnumpy", "item", "value"}  # tensor methods that give the same number
 
 
 class _Reader:
-    def __init__(self, lines: list[str]):
+    def __init__(self, lines: list[str], base: Session | None = None):
         self.lines = lines
+        self.base = base
+        self.given: dict[str, _Tensor] = {}  # the base session's tensors, by name, once read
         self.problems: list[CodeProblem] = []
         self.globals: dict = {}
         self.module = _Builder()
@@ -323,6 +330,35 @@ class _Reader:
     def read(self, tree: ast.Module) -> None:
         for stmt in tree.body:
             self.top(stmt, self.module_frame())
+        step = self.globals.get("train_step")
+        if not self.runs and self.base is not None and isinstance(step, _Func):
+            # GradViz's own program: the engine calls train_step with the session's Inputs
+            try:
+                names = [a.arg for a in step.node.args.args]
+                self.call_func(
+                    step, [self.base_tensor(n, step.node) for n in names], step.node, self.module_frame(), None
+                )
+            except _Refuse as r:
+                self.add(r.node, r.msg)
+            except _Poisoned:
+                pass
+
+    def base_tensor(self, name: str, node, kind: str = "Input") -> _Tensor:
+        """The base session's Input or Parameter `name` (the same tensor each time it is read)."""
+        if isinstance(self.globals.get(name), _Tensor):
+            return self.globals[name]
+        n = self.base.graph.get(name) if self.base is not None else None
+        if n is None or n.kind != kind:
+            raise self.refuse(
+                node,
+                Msg(
+                    "CodeImport", "{name} is not one of the session's {kind}s; make it with Tensor(...) at the top"
+                ).format(name=name, kind=kind),
+            )
+        if name not in self.given:
+            seq = self.base.graph.nodes.index(n) - len(self.base.graph.nodes) - 1  # before the program's own
+            self.given[name] = _Tensor(seq, n.shape, n.init, n.values, *self.pos(node), n.kind, n.name, n.requires_grad)
+        return self.given[name]
 
     def module_frame(self) -> dict:
         return {"locals": self.globals, "builder": self.module, "self": None}
@@ -682,6 +718,12 @@ class _Reader:
             return self.binop(node, frame)
         elif isinstance(node, ast.JoinedStr):
             return ""
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            v, key = self.expr(node.value, frame), node.slice.value
+            if isinstance(v, _Given) and v.what == "globals" and key in ("gv_parameters", "gv_make_optimizer"):
+                return _Given(key)
+            if isinstance(v, _Given) and v.what == "gv_parameters" and isinstance(key, str):
+                return self.base_tensor(key, node, "Parameter")
         raise self.refuse(node, Msg("CodeImport", "{code} is not something GradViz reads").format(code=self.text(node)))
 
     def attribute(self, node: ast.Attribute, frame):
@@ -837,6 +879,8 @@ class _Reader:
             return self.differentiate(f, node, frame)
         if isinstance(f, _Optim):
             return None  # optimizer(grads): the update GradViz makes every step
+        if isinstance(f, _Given) and f.what == "gv_make_optimizer":
+            return _Optim(OPTIMIZERS[self.base.options.optimizer], self.base.options.lr)
         if isinstance(f, _Bound):
             return self.method(f, node, frame)
         if isinstance(f, _Opaque):
@@ -876,6 +920,8 @@ class _Reader:
             return self.expr(a, frame) if a is not None else 0.0
         if path == "builtins.range" and not self.loop:
             return _Opaque()
+        if path == "builtins.globals" and self.base is not None and not node.args:
+            return _Given("globals")
         if path in ("mindspore.ops.ones", "mindspore.ops.zeros"):
             a = self.args(node, ("shape", "dtype"), frame)
             self.dtype(a)
@@ -1235,7 +1281,7 @@ class _Reader:
         run = self.runs[-1]
         g, b = run.grad, run.builder
         where = (run.line, run.col)
-        o = Options()
+        o = replace(self.base.options) if self.base is not None else Options()
         outs = list(run.result) if isinstance(run.result, tuple) else [run.result]
         params = [t for t in b.tensors.values() if t.kind == "Parameter"]
         if g.weights is not None:
@@ -1320,6 +1366,11 @@ class _Reader:
         self.check_draws(b)
         graph = _ordered(b.graph, b)
         _layout(graph)
+        if self.base is not None:  # nodes the session had stay where they were
+            for n in graph.nodes:
+                old = self.base.graph.get(n.name)
+                if old is not None and old.kind == n.kind:
+                    n.pos = old.pos
         session = Session(graph, o, name)
         for p in graph.validate():
             line, col = b.where.get(p.node, where) if p.node else where
@@ -1401,18 +1452,22 @@ def _layout(graph: Graph) -> None:
 
 
 # -- entry points ----------------------------------------------------------------------------------
-def problems_of_text(text: str) -> list[CodeProblem]:
+def problems_of_text(text: str, base: Session | None = None) -> list[CodeProblem]:
     """What keeps this text from importing (empty when it imports): the editors show these."""
     try:
-        import_code(text)
+        import_code(text, base=base)
     except CodeError as e:
         return e.problems
     return []
 
 
-def import_code(text: str, where: str = "<code>", name: str = "imported") -> Session:
+def import_code(text: str, where: str = "<code>", name: str = "imported", base: Session | None = None) -> Session:
     """The session a MindSpore program describes; CodeError lists every problem at its line.
-    Nothing in `text` is run."""
+    Nothing in `text` is run.
+
+    With a base session, the program may be GradViz's own (codegen.generate, the MindSpore
+    program tab): `gv_parameters['w']` is the base's Parameter w, train_step's arguments its
+    Inputs, `gv_make_optimizer` its optimizer, and the options the code does not set stay the base's."""
     problems: list[CodeProblem] = []
     lines = text.splitlines()
     if len(text.encode("utf-8", "surrogatepass")) > MAX_CODE_BYTES:
@@ -1455,7 +1510,7 @@ def import_code(text: str, where: str = "<code>", name: str = "imported") -> Ses
         raise CodeError(
             [CodeProblem(0, 0, Msg("CodeImport", "cannot be read: {error}").format(error=why))], where
         ) from None
-    r = _Reader(lines)
+    r = _Reader(lines, base)
     try:
         r.read(tree)
         session = None

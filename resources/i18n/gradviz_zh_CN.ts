@@ -58,6 +58,10 @@
         <translation>{where}:{line}:{col}: {message}</translation>
     </message>
     <message>
+        <source>{name} is not one of the session&apos;s {kind}s; make it with Tensor(...) at the top</source>
+        <translation>{name} 不是会话中的 {kind}；请在程序开头用 Tensor(...) 创建它</translation>
+    </message>
+    <message>
         <source>the expression {code} does nothing GradViz reads</source>
         <translation>表达式 {code} 不做 GradViz 读取的任何事</translation>
     </message>
