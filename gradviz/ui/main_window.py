@@ -54,6 +54,7 @@ from .presentation import Presenter
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
 from .menu_style import style_menus
+from .code_in import CodeIn, dropped_program
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -247,6 +248,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(w)
 
         self._menus()
+        self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
@@ -447,6 +449,8 @@ class MainWindow(QMainWindow):
         e.addAction(self.redoAction)
         dl = e.addAction(self.tr("&Delete selection"))
         dl.triggered.connect(self.scene.delete_selection)
+        self.codeIn = CodeIn(self)  # File > Open Python code…, Edit > Paste code, a dropped .py file
+        self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
         v = self.menuBar().addMenu(self.tr("&View"))
         fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
@@ -792,6 +796,16 @@ class MainWindow(QMainWindow):
         self.controller.load(session, recorded=recorded)
         self.document.replace_session(session)
         QTimer.singleShot(0, self.graphView.fit)
+
+    def dragEnterEvent(self, event) -> None:
+        if dropped_program(event.mimeData()) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        path = dropped_program(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            QTimer.singleShot(0, lambda: self.codeIn.open_file(path))  # not inside the drag's own event
 
     def closeEvent(self, event) -> None:
         if not self._closing and not self.files.may_discard():

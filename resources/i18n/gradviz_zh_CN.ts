@@ -387,6 +387,33 @@
     </message>
 </context>
 <context>
+    <name>CodeIn</name>
+    <message>
+        <source>line {line}, column {col}: {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Python code…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paste code…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Python code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python programs (*.py);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not import the code: {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Codegen</name>
     <message>
         <source>L = loss</source>
@@ -1246,6 +1273,21 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Export...</source>
         <translation>导出…</translation>
+    </message>
+</context>
+<context>
+    <name>ImportCodeDialog</name>
+    <message>
+        <source>Paste MindSpore code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste a MindSpore program: GradViz reads it (it never runs it) and opens its graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

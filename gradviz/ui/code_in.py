@@ -1,0 +1,174 @@
+"""Code in: File > Open Python code…, a .py file dropped on the window, and Edit > Paste code.
+
+The program is read by gradviz/model/code_import.py, which never runs it; an import that is
+refused changes nothing, and its problems are listed at their lines. An import opens as a new
+session the way a session file does (asking before unsaved work is discarded)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QTextCursor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QVBoxLayout,
+)
+
+from ..model.code_import import CodeError, CodeProblem, import_code, import_file
+from ..model.session import Session
+from .language import tr_msg
+
+CHECK_MS = 250  # the pasted code is checked this long after the last key
+
+
+def problem_text(p: CodeProblem) -> str:
+    """A problem as the dialog lists it: `line 7, column 20: message`."""
+    if p.line <= 0:
+        return tr_msg(p.message)
+    return QCoreApplication.translate("CodeIn", "line {line}, column {col}: {message}").format(
+        line=p.line, col=p.col, message=tr_msg(p.message)
+    )
+
+
+class ImportCodeDialog(QDialog):
+    """Paste (or type) a MindSpore program; its problems are listed as you type and Import is
+    enabled once there are none."""
+
+    def __init__(self, parent=None, text: str = ""):
+        super().__init__(parent)
+        self.setObjectName("importCodeDialog")
+        self.setWindowTitle(self.tr("Paste MindSpore code"))
+        self.resize(820, 620)
+        self.session: Session | None = None
+        lay = QVBoxLayout(self)
+        lay.addWidget(
+            QLabel(self.tr("Paste a MindSpore program: GradViz reads it (it never runs it) and opens its graph."))
+        )
+        self.edit = QPlainTextEdit(self)
+        self.edit.setObjectName("importCodeEdit")
+        self.edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        font = self.edit.font()
+        font.setFamily("monospace")
+        font.setStyleHint(font.StyleHint.Monospace)
+        self.edit.setFont(font)
+        lay.addWidget(self.edit, 3)
+        self.problems = QListWidget(self)
+        self.problems.setObjectName("importCodeProblems")
+        self.problems.itemActivated.connect(self._go_to)
+        self.problems.itemClicked.connect(self._go_to)
+        lay.addWidget(self.problems, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
+        self.importButton = self.buttons.addButton(self.tr("&Import"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.importButton.setObjectName("importCodeButton")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(CHECK_MS)
+        self._timer.timeout.connect(self.check)
+        self.edit.textChanged.connect(self._timer.start)
+        self.edit.setPlainText(text)
+        self.check()
+
+    def check(self) -> None:
+        """Read the text now: list its problems, or keep its session and enable Import."""
+        self._timer.stop()
+        self.problems.clear()
+        self.session = None
+        try:
+            self.session = import_code(self.edit.toPlainText(), "pasted")
+        except CodeError as e:
+            for p in e.problems:
+                item = QListWidgetItem(problem_text(p))
+                item.setData(Qt.ItemDataRole.UserRole, p.line)
+                self.problems.addItem(item)
+        self.importButton.setEnabled(self.session is not None)
+
+    def _go_to(self, item: QListWidgetItem) -> None:
+        line = item.data(Qt.ItemDataRole.UserRole) or 0
+        if line > 0:
+            block = self.edit.document().findBlockByNumber(line - 1)
+            cursor = QTextCursor(block)
+            self.edit.setTextCursor(cursor)
+            self.edit.setFocus()
+
+    def accept(self) -> None:
+        self.check()
+        if self.session is not None:
+            super().accept()
+
+
+class CodeIn(QObject):
+    """The window's ways in for code: each opens the imported session as a new session."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.w = window
+        self.dialog: ImportCodeDialog | None = None
+
+    def add_actions(self, file_menu, edit_menu, before=None) -> None:
+        a = file_menu.addAction(self.tr("Open &Python code…"))
+        if before is not None:
+            file_menu.removeAction(a)
+            file_menu.insertAction(before, a)
+        a.setObjectName("importCodeAction")
+        a.triggered.connect(self.open_dialog)
+        self.w.importCodeAction = a
+        p = edit_menu.addAction(self.tr("&Paste code…"))
+        p.setObjectName("pasteCodeAction")
+        p.setShortcut(QKeySequence("Ctrl+Shift+V"))
+        p.triggered.connect(self.paste_dialog)
+        self.w.pasteCodeAction = p
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, self.tr("Open Python code"), "", self.tr("Python programs (*.py);;All files (*)")
+        )
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str) -> bool:
+        """Read the program at `path` into a new session; its problems in the error banner."""
+        try:
+            session = import_file(path)
+        except CodeError as e:
+            lines = [tr_msg(p.at(e.where)) if e.where else tr_msg(p.message) for p in e.problems]
+            self.w.show_error(
+                self.tr("Could not import the code: {problem}").format(problem=lines[0]), "\n".join(lines)
+            )
+            return False
+        return self.adopt(session)
+
+    def paste_dialog(self) -> ImportCodeDialog:
+        """Edit > Paste code: the dialog, with the clipboard's text in it."""
+        from PySide6.QtGui import QGuiApplication
+
+        text = QGuiApplication.clipboard().text() if QGuiApplication.clipboard() is not None else ""
+        self.dialog = ImportCodeDialog(self.w, text)
+        self.dialog.accepted.connect(lambda: self.adopt(self.dialog.session))
+        self.dialog.open()
+        return self.dialog
+
+    def adopt(self, session: Session | None) -> bool:
+        if session is None or not self.w.files.may_discard():
+            return False
+        self.w.forget_run()
+        self.w.document.replace_session(session)
+        QTimer.singleShot(0, self.w.graphView.fit)
+        return True
+
+
+def dropped_program(mime) -> str | None:
+    """The local .py file a drag carries, if it carries exactly one."""
+    if not mime.hasUrls():
+        return None
+    paths = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
+    if len(paths) == 1 and paths[0].lower().endswith(".py"):
+        return paths[0]
+    return None

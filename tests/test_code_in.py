@@ -1,0 +1,66 @@
+"""Code in, in the window: File > Open Python code…, a dropped .py file, Edit > Paste code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QGuiApplication
+from PySide6.QtWidgets import QListWidget, QPlainTextEdit, QPushButton
+
+from test_code_import import canon, fixture
+
+from gradviz.model.code_import import import_code
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def test_open_python_code_opens_the_programs_graph(win, tmp_path):
+    assert win.importCodeAction.objectName() == "importCodeAction"
+    assert win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore")))
+    assert canon(win.document.session) == canon(import_code(fixture("seed_mindspore")))
+    assert win.document.options.until_loss == 0.001 and win.document.graph.get("weight") is not None
+
+
+def test_code_that_cannot_be_imported_changes_nothing(win, tmp_path):
+    before = win.document.session.to_dict()
+    assert not win.codeIn.open_file(_write(tmp_path, "torch.py", fixture("seed_pytorch")))
+    assert "GradViz reads MindSpore" in win.errorBanner.text() and "torch.py:3:1" in win.errorBanner.text()
+    assert win.document.session.to_dict() == before
+
+
+def test_a_dropped_py_file_is_imported(win, qtbot, tmp_path):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(_write(tmp_path, "logits.py", fixture("tutorial_with_logits")))])
+    event = QDropEvent(
+        QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+    )
+    win.dropEvent(event)
+    qtbot.waitUntil(lambda: win.document.options.aux_output and win.document.options.api == "grad", timeout=3000)
+
+
+def test_paste_code_lists_problems_at_their_lines_and_imports_once_there_are_none(win, qtbot):
+    assert win.pasteCodeAction.shortcut().toString() == "Ctrl+Shift+V"
+    QGuiApplication.clipboard().setText(fixture("tutorial_has_aux").replace("ops.matmul", "ops.conv2d"))
+    win.pasteCodeAction.trigger()
+    dialog = win.codeIn.dialog
+    assert dialog.objectName() == "importCodeDialog" and dialog.isVisible()
+    edit = dialog.findChild(QPlainTextEdit, "importCodeEdit")
+    problems = dialog.findChild(QListWidget, "importCodeProblems")
+    button = dialog.findChild(QPushButton, "importCodeButton")
+    assert problems.count() == 1 and not button.isEnabled()
+    item = problems.item(0).text()
+    assert item.startswith("line 19, column 9: ops.conv2d is not an op GradViz knows; it knows: ops.matmul")
+    problems.itemClicked.emit(problems.item(0))
+    assert edit.textCursor().blockNumber() == 18
+    edit.setPlainText(fixture("tutorial_has_aux"))  # checked as you type, a moment after the last key
+    qtbot.waitUntil(lambda: button.isEnabled(), timeout=3000)
+    assert problems.count() == 0
+    button.click()
+    assert not dialog.isVisible()
+    o = win.document.options
+    assert (o.aux_output, o.has_aux, o.api) == (True, True, "grad") and win.document.graph.get("z") is not None
