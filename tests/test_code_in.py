@@ -64,3 +64,34 @@ def test_paste_code_lists_problems_at_their_lines_and_imports_once_there_are_non
     assert not dialog.isVisible()
     o = win.document.options
     assert (o.aux_output, o.has_aux, o.api) == (True, True, "grad") and win.document.graph.get("z") is not None
+
+
+def test_the_program_tab_applies_an_edit_as_one_undoable_step(win, qtbot):
+    qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=5000)
+    assert not win.codeView.isReadOnly()
+    before = win.document.session.to_dict()
+    text = win.codeView.toPlainText()
+    win.codeView.setPlainText(
+        text.replace("    z = matmul + b\n", "    z = matmul - b\n", 1).replace("return loss\n", "return loss, z\n", 1)
+    )
+    win.activateWindow()
+    win.codeView.setFocus()
+    qtbot.keyClick(win.codeView, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert win.document.graph["z"].kind == "Sub" and win.document.options.aux_output
+    assert win.document.graph["z"].pos == tuple(next(n["pos"] for n in before["graph"]["nodes"] if n["name"] == "z"))
+    qtbot.waitUntil(lambda: "    z = matmul - b\n" in win.codeView.toPlainText(), timeout=5000)  # regenerated
+    win.document.undo()
+    assert win.document.session.to_dict() == before
+
+
+def test_a_program_tab_edit_with_problems_marks_them_and_changes_nothing(win, qtbot):
+    qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=5000)
+    before = win.document.session.to_dict()
+    text = win.codeView.toPlainText()
+    win.codeView.setPlainText(text.replace("ops.matmul(x, w)", "ops.conv2d(x, w)", 1))
+    line = 1 + next(i for i, t in enumerate(win.codeView.toPlainText().splitlines()) if "ops.conv2d" in t)
+    assert not win.programEditor.apply()
+    assert win.programEditor.problems.text().startswith(f"line {line}, column 14: ops.conv2d is not an op")
+    (mark,) = win.codeView.extraSelections()
+    assert mark.cursor.blockNumber() == line - 1
+    assert win.document.session.to_dict() == before and not win.document.undo_stack.canUndo()

@@ -1369,7 +1369,7 @@ class _Reader:
         if self.base is not None:  # nodes the session had stay where they were
             for n in graph.nodes:
                 old = self.base.graph.get(n.name)
-                if old is not None and old.kind == n.kind:
+                if old is not None:
                     n.pos = old.pos
         session = Session(graph, o, name)
         for p in graph.validate():

@@ -7,16 +7,20 @@ session the way a session file does (asking before unsaved work is discarded).""
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QTextCursor
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
     QVBoxLayout,
+    QWidget,
 )
 
 from ..model.code_import import CodeError, CodeProblem, import_code, import_file
@@ -172,3 +176,64 @@ def dropped_program(mime) -> str | None:
     if len(paths) == 1 and paths[0].lower().endswith(".py"):
         return paths[0]
     return None
+
+
+class ProgramEditor(QObject):
+    """The MindSpore program tab, editable: Apply (Ctrl+Enter) reads the edited program on the
+    session (code_import with base=session) and takes its graph and options as one undoable
+    step, or marks the problems at their lines and leaves the graph as it was. Editing the graph
+    regenerates the program, as before."""
+
+    def __init__(self, window, view: QPlainTextEdit):
+        super().__init__(window)
+        self.w, self.view = window, view
+        view.setReadOnly(False)
+        self.panel = QWidget()
+        lay = QVBoxLayout(self.panel)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(view, 1)
+        row = QHBoxLayout()
+        self.problems = QLabel()
+        self.problems.setObjectName("codeProblems")
+        self.problems.setWordWrap(True)
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)
+        row.addWidget(self.problems, 1)
+        self.applyButton = QPushButton(self.tr("Apply"))
+        self.applyButton.setObjectName("codeApplyButton")
+        self.applyButton.setToolTip(self.tr("Read the edited program into the graph and options (Ctrl+Enter)"))
+        self.applyButton.clicked.connect(self.apply)
+        row.addWidget(self.applyButton)
+        lay.addLayout(row)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            sc = QShortcut(QKeySequence(keys), view)
+            sc.setContext(Qt.ShortcutContext.WidgetShortcut)
+            sc.activated.connect(self.apply)
+
+    def apply(self) -> bool:
+        doc = self.w.document
+        self.view.setExtraSelections([])
+        if doc.locked:
+            self.problems.setText(self.tr("Pause or reset training to apply the program"))
+            return False
+        try:
+            session = import_code(self.view.toPlainText(), "program", doc.session.name, base=doc.session)
+        except CodeError as e:
+            self.mark(e.problems)
+            return False
+        self.problems.setText("")
+        doc.edit_session(self.tr("Apply the program"), Session(session.graph, session.options, doc.session.name))
+        return True
+
+    def mark(self, problems: list[CodeProblem]) -> None:
+        """Each problem's line highlighted, and the problems listed under the program."""
+        marks = []
+        for p in problems:
+            if p.line <= 0:
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.format.setBackground(QColor(255, 80, 80, 60))
+            sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            sel.cursor = QTextCursor(self.view.document().findBlockByNumber(p.line - 1))
+            marks.append(sel)
+        self.view.setExtraSelections(marks)
+        self.problems.setText("\n".join(problem_text(p) for p in problems[:5]))

@@ -54,7 +54,7 @@ from .presentation import Presenter
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
 from .menu_style import style_menus
-from .code_in import CodeIn, dropped_program
+from .code_in import CodeIn, ProgramEditor, dropped_program
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -197,7 +197,10 @@ class MainWindow(QMainWindow):
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         # a tab beside the plots, where the program's lines have the window's width (four tabs
         # under the training options were elided to "N…", "P…" at 1280x720)
-        self._dock(self.tr("MindSpore program"), self.codeView, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock")
+        self.programEditor = ProgramEditor(self, self.codeView)  # editable: Apply (Ctrl+Enter), code_in.py
+        self._dock(
+            self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
+        )
         self.plots = PlotPanel()
         self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
         plots_box = QWidget()

@@ -390,27 +390,27 @@
     <name>CodeIn</name>
     <message>
         <source>line {line}, column {col}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {line} 行，第 {col} 列：{message}</translation>
     </message>
     <message>
         <source>Open &amp;Python code…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 &amp;Python 代码…</translation>
     </message>
     <message>
         <source>&amp;Paste code…</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴代码(&amp;P)…</translation>
     </message>
     <message>
         <source>Open Python code</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Python 代码</translation>
     </message>
     <message>
         <source>Python programs (*.py);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Python 程序 (*.py);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Could not import the code: {problem}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入代码：{problem}</translation>
     </message>
 </context>
 <context>
@@ -1279,15 +1279,15 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <name>ImportCodeDialog</name>
     <message>
         <source>Paste MindSpore code</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴 MindSpore 代码</translation>
     </message>
     <message>
         <source>Paste a MindSpore program: GradViz reads it (it never runs it) and opens its graph.</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴一段 MindSpore 程序：GradViz 读取它（从不运行它）并打开它的计算图。</translation>
     </message>
     <message>
         <source>&amp;Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)</translation>
     </message>
 </context>
 <context>
@@ -2120,6 +2120,25 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>output: drag to an input port to connect</source>
         <translation>输出：拖到输入端口以连接</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramEditor</name>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Read the edited program into the graph and options (Ctrl+Enter)</source>
+        <translation>把编辑后的程序读入计算图和选项（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Pause or reset training to apply the program</source>
+        <translation>请先暂停或重置训练，再应用程序</translation>
+    </message>
+    <message>
+        <source>Apply the program</source>
+        <translation>应用程序</translation>
     </message>
 </context>
 <context>
