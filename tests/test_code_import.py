@@ -402,3 +402,27 @@ def test_gradviz_run_trains_the_seeds_mindspore_program(tmp_path):
     want = _train_linreg(import_code(fixture("seed_mindspore")))
     assert recs[-1]["reason"] == "until_loss" and abs(recs[-1]["steps"] - len(want)) <= 2
     np.testing.assert_allclose([r["loss"] for r in recs[1:11]], want[:10], rtol=1e-4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["seed_mindspore", "tutorial_notebook", "tutorial_has_aux"]),
+    st.integers(0, 10_000),
+    st.sampled_from(["", "(", ")", ",", "x", "0", " ", "ops.", "self.", "[", "None", "-", "\n", ":"]),
+    st.booleans(),
+)
+def test_mangled_programs_import_or_are_refused_at_a_line(name, where, piece, drop_line):
+    """Any edit of a program (a line dropped, a character replaced) imports or is refused with
+    problems the reader foresaw: never an exception of its own."""
+    text = fixture(name)
+    lines = text.splitlines()
+    if drop_line:
+        del lines[where % len(lines)]
+        text = "\n".join(lines)
+    else:
+        k = where % len(text)
+        text = text[:k] + piece + text[k + 1 :]
+    try:
+        import_code(text)
+    except CodeError as e:
+        assert e.problems and not any("could not read this program" in p.message for p in e.problems)

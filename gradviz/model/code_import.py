@@ -865,8 +865,7 @@ class _Reader:
         if isinstance(f, _Class):
             return self.instantiate(f, node, frame)
         if isinstance(f, _Cell):
-            construct = next(b for b in f.cls.node.body if isinstance(b, ast.FunctionDef) and b.name == "construct")
-            return self.call_func(_Func(construct), [self.expr(a, frame) for a in node.args], node, frame, f)
+            return self.call_func(self.construct(f, node), [self.expr(a, frame) for a in node.args], node, frame, f)
         if isinstance(f, _LossCell):
             if len(node.args) != 2 or node.keywords:
                 raise self.refuse(
@@ -1197,8 +1196,7 @@ class _Reader:
             b.source(v)
         inner = {"locals": {}, "builder": b, "self": None}
         if isinstance(g.fn, _Cell):
-            construct = next(x for x in g.fn.cls.node.body if isinstance(x, ast.FunctionDef) and x.name == "construct")
-            result = self.call_func(_Func(construct), args, node, inner, g.fn)
+            result = self.call_func(self.construct(g.fn, node), args, node, inner, g.fn)
         else:
             result = self.call_func(g.fn, args, node, inner, None)
         outs = list(result) if isinstance(result, tuple) else [result]
@@ -1208,6 +1206,15 @@ class _Reader:
         if g.which == "grad":
             return (grads, aux) if g.has_aux else grads
         return ((_Loss(), *aux) if aux else _Loss()), grads
+
+    def construct(self, cell: _Cell, node) -> _Func:
+        for b in cell.cls.node.body:
+            if isinstance(b, ast.FunctionDef) and b.name == "construct":
+                return _Func(b)
+        raise self.refuse(
+            node,
+            Msg("CodeImport", "{cls} has no construct: calling it computes nothing").format(cls=cell.cls.node.name),
+        )
 
     def method(self, f: _Bound, node, frame):
         if isinstance(f.obj, _Cell):
@@ -1527,6 +1534,12 @@ def import_code(text: str, where: str = "<code>", name: str = "imported", base: 
                     r.problems.append(CodeProblem(0, 0, e.msg))
     except RecursionError:
         r.problems.append(CodeProblem(0, 0, Msg("CodeImport", "the program nests too deeply to read")))
+    except Exception as e:  # noqa: BLE001 - a construct the reader did not foresee: said, never a traceback
+        r.problems.append(
+            CodeProblem(
+                0, 0, Msg("CodeImport", "GradViz could not read this program ({error})").format(error=repr(e)[:120])
+            )
+        )
     if r.torch:
         raise CodeError(r.torch[:1], where)
     if r.problems:

@@ -306,6 +306,10 @@
         <translation>{code}：grad_fn 的参数必须是程序创建的张量</translation>
     </message>
     <message>
+        <source>{cls} has no construct: calling it computes nothing</source>
+        <translation>{cls} 没有 construct：调用它什么也不计算</translation>
+    </message>
+    <message>
         <source>{cls} takes no arguments</source>
         <translation>{cls} 不接受参数</translation>
     </message>
@@ -384,6 +388,10 @@
     <message>
         <source>cannot be read: {error}</source>
         <translation>无法读取：{error}</translation>
+    </message>
+    <message>
+        <source>GradViz could not read this program ({error})</source>
+        <translation>GradViz 无法读取此程序（{error}）</translation>
     </message>
 </context>
 <context>
