@@ -95,3 +95,20 @@ def test_a_program_tab_edit_with_problems_marks_them_and_changes_nothing(win, qt
     (mark,) = win.codeView.extraSelections()
     assert mark.cursor.blockNumber() == line - 1
     assert win.document.session.to_dict() == before and not win.document.undo_stack.canUndo()
+
+
+def test_both_editors_colour_and_number_their_lines(win, qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=5000)
+    QGuiApplication.clipboard().setText(fixture("tutorial_function"))
+    dialog = win.codeIn.paste_dialog()
+    for edit in (win.codeView, dialog.findChild(QPlainTextEdit, "importCodeEdit")):
+        block = edit.document().findBlockByNumber(
+            next(i for i, t in enumerate(edit.toPlainText().splitlines()) if t.startswith("def function"))
+        )
+        formats = block.layout().formats()
+        assert any(f.start == 0 and f.length == 3 for f in formats)  # "def"
+        numbers = edit.findChild(QWidget, "lineNumbers")
+        assert numbers is not None and numbers.width() > 0 and edit.viewportMargins().left() == numbers.width()
+    dialog.reject()

@@ -6,8 +6,21 @@ session the way a session file does (asking before unsaved work is discarded).""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
-from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCursor, QTextFormat
+import keyword
+import re
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import (
+    QColor,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QShortcut,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -60,6 +73,7 @@ class ImportCodeDialog(QDialog):
         font.setFamily("monospace")
         font.setStyleHint(font.StyleHint.Monospace)
         self.edit.setFont(font)
+        code_editor(self.edit)
         lay.addWidget(self.edit, 3)
         self.problems = QListWidget(self)
         self.problems.setObjectName("importCodeProblems")
@@ -188,6 +202,7 @@ class ProgramEditor(QObject):
         super().__init__(window)
         self.w, self.view = window, view
         view.setReadOnly(False)
+        code_editor(view)
         self.panel = QWidget()
         lay = QVBoxLayout(self.panel)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -237,3 +252,105 @@ class ProgramEditor(QObject):
             marks.append(sel)
         self.view.setExtraSelections(marks)
         self.problems.setText("\n".join(problem_text(p) for p in problems[:5]))
+
+
+# -- syntax colouring and line numbers, for both code editors ----------------------------------------
+_COLOURS = {"keyword": "#3b7dd8", "string": "#2e8b57", "comment": "#8a8a8a", "number": "#c05a00"}
+_RULES = [
+    ("keyword", r"\b(?:" + "|".join(keyword.kwlist) + r")\b"),
+    ("number", r"\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b"),
+    ("string", r"'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\""),
+    ("comment", r"#[^\n]*"),
+]
+
+
+class PythonColours(QSyntaxHighlighter):
+    """Keywords, numbers, strings, comments and triple-quoted docstrings, in colour."""
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.formats = {}
+        for name, colour in _COLOURS.items():
+            f = QTextCharFormat()
+            f.setForeground(QColor(colour))
+            self.formats[name] = f
+        self.rules = [(re.compile(pattern), self.formats[name]) for name, pattern in _RULES]
+
+    def highlightBlock(self, text: str) -> None:
+        for pattern, fmt in self.rules:  # later rules win: a # inside a string is read as a comment, rarely
+            for m in pattern.finditer(text):
+                self.setFormat(m.start(), m.end() - m.start(), fmt)
+        # a docstring across lines: state 1 while inside one
+        start, inside = 0, self.previousBlockState() == 1
+        while True:
+            at = text.find('"""', start)
+            if inside:
+                end = len(text) if at < 0 else at + 3
+                self.setFormat(start, end - start, self.formats["string"])
+                if at < 0:
+                    break
+                inside, start = False, end
+            else:
+                if at < 0:
+                    break
+                inside, start = True, at
+        self.setCurrentBlockState(1 if inside else 0)
+
+
+class LineNumbers(QWidget):
+    """A code editor's line numbers, in a margin at its left."""
+
+    def __init__(self, edit: QPlainTextEdit):
+        super().__init__(edit)
+        self.setObjectName("lineNumbers")
+        self.edit = edit
+        edit.blockCountChanged.connect(self._fit)
+        edit.updateRequest.connect(self._scrolled)
+        edit.installEventFilter(self)
+        self._fit()
+
+    def width_needed(self) -> int:
+        digits = len(str(max(1, self.edit.blockCount())))
+        return 8 + self.edit.fontMetrics().horizontalAdvance("9") * max(2, digits)
+
+    def _fit(self, *_args) -> None:
+        self.edit.setViewportMargins(self.width_needed(), 0, 0, 0)
+        self._place()
+
+    def _place(self) -> None:
+        r = self.edit.contentsRect()
+        self.setGeometry(QRect(r.left(), r.top(), self.width_needed(), r.height()))
+
+    def _scrolled(self, rect, dy) -> None:
+        if dy:
+            self.scroll(0, dy)
+        else:
+            self.update(0, rect.y(), self.width(), rect.height())
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._place()
+        return False
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        pal = self.edit.palette()
+        p.fillRect(event.rect(), pal.color(QPalette.ColorRole.AlternateBase))
+        p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
+        p.setFont(self.edit.font())
+        block = self.edit.firstVisibleBlock()
+        top = self.edit.blockBoundingGeometry(block).translated(self.edit.contentOffset()).top()
+        h = self.edit.fontMetrics().height()
+        while block.isValid() and top <= event.rect().bottom():
+            if block.isVisible():
+                p.drawText(0, int(top), self.width() - 4, h, Qt.AlignmentFlag.AlignRight, str(block.blockNumber() + 1))
+            top += self.edit.blockBoundingRect(block).height()
+            block = block.next()
+        p.end()
+
+
+def code_editor(edit: QPlainTextEdit) -> QPlainTextEdit:
+    """Colour and number an editor's lines (kept on it, so they live as long as it does)."""
+    edit.colours = PythonColours(edit.document())
+    edit.lineNumbers = LineNumbers(edit)
+    return edit
