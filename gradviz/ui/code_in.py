@@ -77,6 +77,7 @@ class ImportCodeDialog(QDialog):
         lay.addWidget(self.edit, 3)
         self.problems = QListWidget(self)
         self.problems.setObjectName("importCodeProblems")
+        self.problems.setWordWrap(True)
         self.problems.itemActivated.connect(self._go_to)
         self.problems.itemClicked.connect(self._go_to)
         lay.addWidget(self.problems, 1)
