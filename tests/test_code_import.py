@@ -430,3 +430,49 @@ def test_mangled_programs_import_or_are_refused_at_a_line(name, where, piece, dr
         import_code(text)
     except CodeError as e:
         assert e.problems and not any("could not read this program" in p.message for p in e.problems)
+
+
+def test_the_forms_a_teacher_writes():
+    """Operators for ops, weights left out, attributes, the context, the optimizers, frozen Parameters."""
+    s = import_code(
+        HEAD
+        + "mindspore.set_context(mode=mindspore.GRAPH_MODE)\n"
+        + "np.random.seed(3)\n"
+        + "x = Tensor([[1.0, 2.0], [3.0, 4.0]], mindspore.float32)\n"
+        + "y = ops.zeros((2, 3), mindspore.float32)\n"
+        + "w = Parameter(Tensor(np.random.randn(2, 3), mindspore.float32), name='w')\n"
+        + "v = Parameter(Tensor(np.zeros((3,)), mindspore.float32), name='v', requires_grad=False)\n"
+        + "def function(x, y, w, v):\n"
+        + "    h = ops.leaky_relu(-(x @ w), alpha=0.1) + v\n"
+        + "    return ops.binary_cross_entropy_with_logits(h, y), ops.stop_gradient(h)\n"
+        + "optimizer = nn.Momentum([w], learning_rate=0.5, momentum=0.9)\n"
+        + "grad_fn = mindspore.value_and_grad(function, 2, has_aux=True)\n"
+        + "for step in range(1, 51):\n"
+        + "    (loss, h), grads = grad_fn(x, y, w, v)\n"
+        + "    if loss < 0.01:\n"
+        + "        break\n"
+        + "    optimizer(grads)\n"
+    )
+    g, o = s.graph, s.options
+    assert [(n.name, n.kind) for n in g.nodes if not n.is_source] == [
+        ("matmul", "MatMul"),
+        ("neg", "Neg"),
+        ("leakyrelu", "LeakyReLU"),
+        ("h", "Add"),
+        ("bcewithlogits", "BCEWithLogits"),
+        ("out_bcewithlogits", "Output"),
+        ("out_h", "Output"),
+    ]
+    assert g["leakyrelu"].attrs == {"alpha": 0.1} and g["x"].values == [[1.0, 2.0], [3.0, 4.0]]
+    assert g["v"].requires_grad is False and g["w"].requires_grad and g["v"].init == "zeros"
+    assert (o.api, o.aux_output, o.stop_gradient, o.has_aux) == ("value_and_grad", True, True, True)
+    assert (o.mode, o.seed, o.optimizer, o.lr, o.steps, o.until_loss) == ("graph", 3, "momentum", 0.5, 50, 0.01)
+
+
+def test_what_the_differentiation_asks_for_must_be_parameters():
+    (line,) = problems(HEAD + XW + "def function(x, w):\n    return ops.sum(x * w)\n" + TAIL.replace("1)", "0)"))
+    assert line.startswith(
+        "prog.py:8:9: grad_position 0 is x, a Tensor: GradViz differentiates with respect to Parameters"
+    )
+    (line,) = problems(HEAD + XW + "optimizer = nn.Momentum([w], learning_rate=0.1, momentum=0.5)\n")
+    assert line.startswith("prog.py:6:13: GradViz's nn.Momentum has momentum=0.9")
