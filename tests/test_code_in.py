@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QListWidget, QPlainTextEdit, QPushButton
@@ -112,3 +115,18 @@ def test_both_editors_colour_and_number_their_lines(win, qtbot):
         numbers = edit.findChild(QWidget, "lineNumbers")
         assert numbers is not None and numbers.width() > 0 and edit.viewportMargins().left() == numbers.width()
     dialog.reject()
+
+
+@pytest.mark.real_engine
+def test_the_seeds_imported_program_trains_in_the_app_like_its_loop(win, qtbot, tmp_path):
+    from conftest import wait_state
+    from test_code_import import _train_linreg
+
+    assert win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore")))
+    wait_state(qtbot, win, "ready")
+    want = _train_linreg(import_code(fixture("seed_mindspore")))
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    wait_state(qtbot, win, "finished")
+    h = win.controller.history
+    assert abs(h.n - len(want)) <= 2 and h.loss[h.n - 1] < 0.001
+    np.testing.assert_allclose(h.loss[:10], want[:10], rtol=1e-4)
