@@ -476,3 +476,9 @@ def test_what_the_differentiation_asks_for_must_be_parameters():
     )
     (line,) = problems(HEAD + XW + "optimizer = nn.Momentum([w], learning_rate=0.1, momentum=0.5)\n")
     assert line.startswith("prog.py:6:13: GradViz's nn.Momentum has momentum=0.9")
+
+
+def test_a_function_of_more_nodes_than_a_graph_holds_is_refused_at_the_first_too_many():
+    body = "    x = ops.exp(x)\n" * 5000
+    (line,) = problems(HEAD + XW + "def function(x, w):\n" + body + "    return ops.sum(x * w)\n" + TAIL)
+    assert line.startswith("prog.py:205:9: the graph has 201 nodes; at most 200 are supported")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from ..i18n import Msg, message
 from ..safe_io import FileProblem, read_text_file
-from .graph import Graph, Node
+from .graph import MAX_NODES, Graph, Node, too_many_nodes
 from .ops import TABLE as OP_TABLE
 from .optimizers import LR_KEYWORD, OPTIMIZERS
 from .options import OPTIONS
@@ -123,6 +123,16 @@ def known_ops() -> str:
         names.append(key[1].replace("mindspore.", "") if key[0] == "call" else _BIN_TEXT.get(key[1], key[1]))
     names += [f"{_BIN_TEXT.get(op, '-')}" for op in OPERATORS if op != "USub"]
     return ", ".join(dict.fromkeys(names + ["-x"]))
+
+
+def _shifted(node, lines: int):
+    """A stand-in for `node` with its line numbers `lines` earlier (for get_source_segment)."""
+    return ast.Name(
+        lineno=node.lineno - lines,
+        end_lineno=node.end_lineno - lines,
+        col_offset=node.col_offset,
+        end_col_offset=node.end_col_offset,
+    )
 
 
 # -- the interpreter's values ----------------------------------------------------------------------
@@ -319,8 +329,9 @@ class _Reader:
             self.problems.append(p)
 
     def text(self, node) -> str:
-        try:
-            s = ast.get_source_segment("\n".join(self.lines), node) or ast.unparse(node)
+        try:  # the node's own lines only: a message never re-reads the whole program
+            first, last = node.lineno - 1, node.end_lineno
+            s = ast.get_source_segment("\n".join(self.lines[first:last]), _shifted(node, first)) or ast.unparse(node)
         except Exception:  # noqa: BLE001 - a segment is only for the message
             s = type(node).__name__
         s = " ".join(s.split())
@@ -818,6 +829,8 @@ class _Reader:
         raise self.refuse(node, Msg("CodeImport", "{code} is not a tensor").format(code=self.text(node)))
 
     def make_op(self, kind, inputs, attrs, node, frame) -> _Sym:
+        if len(frame["builder"].graph.nodes) >= MAX_NODES:
+            raise self.refuse(node, too_many_nodes(len(frame["builder"].graph.nodes) + 1))
         sym = frame["builder"].op(kind, inputs, attrs, self.pos(node))
         frame.setdefault("fresh", set()).add(sym.name)
         return sym
@@ -1119,7 +1132,7 @@ class _Reader:
         if isinstance(p, ast.Call):
             if not isinstance(u, ast.Call) or self.resolve(u.func) != _full(_dotted(p.func) or ""):
                 return template
-            if len(u.args) > len(p.args) + len(k.attrs) - len(p.keywords) + len(k.attrs):
+            if len(u.args) > len(p.args) + len(k.attrs):
                 return template
             for i, pa in enumerate(p.args):
                 if i < len(u.args):
