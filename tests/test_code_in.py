@@ -22,16 +22,21 @@ def _write(tmp_path: Path, name: str, text: str) -> str:
     return str(p)
 
 
-def test_open_python_code_opens_the_programs_graph(win, tmp_path):
+def _opened(qtbot, job):
+    qtbot.waitUntil(lambda: job.done, timeout=5000)
+    return job.error is None
+
+
+def test_open_python_code_opens_the_programs_graph(win, qtbot, tmp_path):
     assert win.importCodeAction.objectName() == "importCodeAction"
-    assert win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore")))
+    assert _opened(qtbot, win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore"))))
     assert canon(win.document.session) == canon(import_code(fixture("seed_mindspore")))
     assert win.document.options.until_loss == 0.001 and win.document.graph.get("weight") is not None
 
 
-def test_code_that_cannot_be_imported_changes_nothing(win, tmp_path):
+def test_code_that_cannot_be_imported_changes_nothing(win, qtbot, tmp_path):
     before = win.document.session.to_dict()
-    assert not win.codeIn.open_file(_write(tmp_path, "torch.py", fixture("seed_pytorch")))
+    assert not _opened(qtbot, win.codeIn.open_file(_write(tmp_path, "torch.py", fixture("seed_pytorch"))))
     assert "GradViz reads MindSpore" in win.errorBanner.text() and "torch.py:3:1" in win.errorBanner.text()
     assert win.document.session.to_dict() == before
 
@@ -122,7 +127,7 @@ def test_the_seeds_imported_program_trains_in_the_app_like_its_loop(win, qtbot, 
     from conftest import wait_state
     from test_code_import import _train_linreg
 
-    assert win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore")))
+    assert _opened(qtbot, win.codeIn.open_file(_write(tmp_path, "seed.py", fixture("seed_mindspore"))))
     wait_state(qtbot, win, "ready")
     want = _train_linreg(import_code(fixture("seed_mindspore")))
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)

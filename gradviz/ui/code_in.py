@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.code_import import CodeError, CodeProblem, import_code, import_file
+from ..model.formatting import show_path
 from ..model.session import Session
 from .language import tr_msg
 
@@ -152,17 +153,37 @@ class CodeIn(QObject):
         if path:
             self.open_file(path)
 
-    def open_file(self, path: str) -> bool:
-        """Read the program at `path` into a new session; its problems in the error banner."""
-        try:
-            session = import_file(path)
-        except CodeError as e:
-            lines = [tr_msg(p.at(e.where)) if e.where else tr_msg(p.message) for p in e.problems]
-            self.w.show_error(
-                self.tr("Could not import the code: {problem}").format(problem=lines[0]), "\n".join(lines)
-            )
-            return False
-        return self.adopt(session)
+    def open_file(self, path: str):
+        """Read the program at `path` into a new session, on a worker (a program may be 1 MB);
+        its problems in the error banner, the session untouched. Returns the job (None if the
+        user kept the unsaved session)."""
+        if not self.w.files.may_discard():
+            return None
+
+        def work(progress, cancelled):
+            return import_file(path)
+
+        def done(job) -> None:
+            e = job.error
+            if isinstance(e, CodeError):
+                lines = [tr_msg(p.at(e.where)) if e.where else tr_msg(p.message) for p in e.problems]
+                self.w.show_error(
+                    self.tr("Could not import the code: {problem}").format(problem=lines[0]), "\n".join(lines)
+                )
+            elif isinstance(e, MemoryError):
+                self.w.show_error(
+                    self.tr("Could not import the code {path}: not enough memory").format(path=show_path(path))
+                )
+            elif e is not None:
+                self.w.show_error(
+                    self.tr("Could not import the code {path}: {error}").format(path=show_path(path), error=repr(e))[
+                        :300
+                    ]
+                )
+            else:
+                self._open(job.result)
+
+        return self.w.files._job(self.tr("Reading the code {path}…").format(path=show_path(path, 80)), work, done)
 
     def paste_dialog(self) -> ImportCodeDialog:
         """Edit > Paste code: the dialog, with the clipboard's text in it."""
@@ -177,10 +198,13 @@ class CodeIn(QObject):
     def adopt(self, session: Session | None) -> bool:
         if session is None or not self.w.files.may_discard():
             return False
+        self._open(session)
+        return True
+
+    def _open(self, session: Session) -> None:
         self.w.forget_run()
         self.w.document.replace_session(session)
         QTimer.singleShot(0, self.w.graphView.fit)
-        return True
 
 
 def dropped_program(mime) -> str | None:

@@ -420,6 +420,18 @@
         <source>Could not import the code: {problem}</source>
         <translation>无法导入代码：{problem}</translation>
     </message>
+    <message>
+        <source>Could not import the code {path}: not enough memory</source>
+        <translation>无法导入代码 {path}：内存不足</translation>
+    </message>
+    <message>
+        <source>Could not import the code {path}: {error}</source>
+        <translation>无法导入代码 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Reading the code {path}…</source>
+        <translation>正在读取代码 {path}…</translation>
+    </message>
 </context>
 <context>
     <name>Codegen</name>
