@@ -31,7 +31,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-COMMANDS = ("run", "variants", "gradcheck", "export", "parity", "screenshot")
+COMMANDS = ("run", "variants", "gradcheck", "export", "parity", "screenshot", "import")
 
 
 class _Stop:
@@ -120,6 +120,9 @@ def _build_parser() -> _Parser:
     s.add_argument("--presentation", action="store_true", help="in presentation mode")
     s.add_argument("--frames", type=int, help="frames of an animated GIF (10 to 200; default 20)")
     s.add_argument("--out", required=True, help="FILE.png, FILE.svg or FILE.gif (an animated GIF across the run)")
+    m = sub.add_parser("import", help="read a MindSpore program (never run) and write its session")
+    m.add_argument("file", help="the program, FILE.py")
+    m.add_argument("--out", help="the session file to write (default: standard output)")
     return p
 
 
@@ -166,6 +169,7 @@ def _add_source(r) -> None:
     src = r.add_mutually_exclusive_group()
     src.add_argument("--preset", help="a preset name (default: tutorial)")
     src.add_argument("--session", help="a session file saved by GradViz")
+    src.add_argument("--code", help="a MindSpore program, FILE.py (read, never run)")
 
 
 def _add_run_options(r) -> None:
@@ -183,11 +187,13 @@ def session_from_args(a: argparse.Namespace):
     from .model.presets import load_preset
     from .model.session import Session, SessionError, load_session
 
-    for opt in ("preset", "session", "out"):
+    for opt in ("preset", "session", "code", "out"):
         if getattr(a, opt, None) == "":
             raise BadInput(f"--{opt} needs a value; an empty one is not allowed")
     try:
-        if a.session:
+        if getattr(a, "code", None):
+            session, source = _import_code(a.code), {"code": a.code}
+        elif a.session:
             session, source = load_session(a.session), {"session": a.session}
         else:
             session, source = load_preset(a.preset or "tutorial"), {"preset": a.preset or "tutorial"}
@@ -207,6 +213,50 @@ def session_from_args(a: argparse.Namespace):
     if problems:
         raise BadInput("; ".join(problems))
     return session, next(iter(source.items()))[0] + ":" + next(iter(source.values()))
+
+
+def _import_code(path: str):
+    """The session of a MindSpore program; BadInput with one FILE:LINE:COL line per problem."""
+    from .model.code_import import CodeError, import_file
+
+    try:
+        return import_file(path)
+    except CodeError as e:
+        raise BadInput("\n".join(e.lines())) from None
+
+
+def _inputs(a: argparse.Namespace) -> list[str]:
+    """The files a command reads, which its --out must not be."""
+    return [f for f in (getattr(a, "session", None), getattr(a, "code", None)) if f]
+
+
+def cmd_import(a: argparse.Namespace) -> int:
+    """Read a MindSpore program into a session: the session's JSON (to --out or standard output)
+    and exit 0, or one FILE:LINE:COL line per problem on stderr and exit 2."""
+    from .model.code_import import CodeError, import_file
+    from .safe_io import FileProblem, atomic_write_text, check_output
+
+    if a.out is not None:
+        try:
+            check_output(a.out, [a.file])
+        except FileProblem as e:
+            raise BadInput(f"--out {e}") from None
+    try:
+        session = import_file(a.file)
+    except CodeError as e:
+        for line in e.lines():
+            print(line, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if a.out is None:
+        print(session.to_json())
+        return EXIT_OK
+    try:
+        atomic_write_text(a.out, session.to_json() + "\n", [a.file])
+    except FileProblem as e:
+        if isinstance(e, _write_failed()):
+            raise
+        raise BadInput(f"--out {e}") from None
+    return EXIT_OK
 
 
 def _stdout_stream():
@@ -229,7 +279,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .model.session import SessionError
 
     session, source = session_from_args(a)
-    inputs = [a.session] if a.session else []
+    inputs = _inputs(a)
     try:
         if a.out is not None:
             check_output(a.out, inputs)  # refuse a bad --out before MindSpore is loaded
@@ -364,7 +414,7 @@ def cmd_export(a: argparse.Namespace) -> int:
         raise BadInput("--out needs a value; an empty one is not allowed")
     attrs = cell_attributes([p.name for p in session.graph.parameters()]) if session.options.api == "cell" else None
     try:
-        atomic_write_text(a.out, script(session, a.framework, attrs), [a.session] if a.session else [])
+        atomic_write_text(a.out, script(session, a.framework, attrs), _inputs(a))
     except WriteFailed:
         raise  # a full disk: exit 4 (see _main)
     except FileProblem as e:
@@ -428,7 +478,7 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
     if fmt not in SCREENSHOT_FORMATS:
         raise BadInput(f"--out {quote(a.out)}: unknown extension; use .png, .svg or .gif (an animated GIF)")
     try:
-        probe_output(a.out, [a.session] if a.session else [])
+        probe_output(a.out, _inputs(a))
     except FileProblem as e:
         raise BadInput(f"--out {e}") from None
     frames = DEFAULT_FRAMES if a.frames is None else a.frames
@@ -473,6 +523,7 @@ WRITERS = {
     "gradcheck": cmd_gradcheck,
     "export": cmd_export,
     "parity": cmd_parity,
+    "import": cmd_import,
 }
 
 

@@ -4,7 +4,7 @@ a window; the Lesson panel (ui/lesson_panel.py) only shows them and applies the 
 
 Each step names a preset and the options that put the app where the tutorial is; the code the
 tutorial shows (verbatim from the tutorial; lines the lesson leaves out are prints and comments)
-or code derived from the session by export.py; and two or three sentences saying what to look
+or code derived from the session by scripts.py; and two or three sentences saying what to look
 at. Those sentences quote numbers only through placeholders, filled from what the running app
 computed (`figures`), never written here. Texts are marked for Qt's translation tools
 (context "Lesson") and translated by the panel."""
@@ -493,7 +493,7 @@ def matches(step: Step, session: Session) -> bool:
 
 
 def derived_code(key: str, session: Session) -> str:
-    """Code derived from the session, so it is exactly what the app exports (export.py)."""
+    """Code derived from the session, so it is exactly what the app exports (scripts.py)."""
     if key == "mindspore_training":
         lines = mindspore_script(session).splitlines()
         start = next(i for i, line in enumerate(lines) if line.startswith("optimizer = "))

@@ -71,6 +71,7 @@ class OpKind:
     blocks_gradient: bool = False  # StopGradient: the backward pass stops here
     view: bool = False  # MindSpore may return its input's memory (PyNative views)
     attrs: tuple[Attr, ...] = ()
+    cell: str | None = None  # the mindspore.nn class that computes the same, called as cell(*ports)
 
     @property
     def computes(self) -> bool:
@@ -426,6 +427,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target})",
         _bce,
         lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size),
+        cell="nn.BCEWithLogitsLoss",
     ),
     OpKind(
         "MSE",
@@ -438,6 +440,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.mse_loss({pred}, {target})",
         lambda p, t: np.mean((p - t) ** 2),
         lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size),
+        cell="nn.MSELoss",
     ),
     OpKind(
         "SoftmaxCrossEntropy",
@@ -454,6 +457,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.cross_entropy({logits}, {target})",
         _softmax_ce,
         _softmax_ce_back,
+        cell="nn.CrossEntropyLoss",
     ),
     OpKind(
         "Output",

@@ -36,6 +36,20 @@ class _GraphEdit(QUndoCommand):
         return True
 
 
+class _SessionEdit(QUndoCommand):
+    """A graph and options changed together (the MindSpore program tab's Apply): one step."""
+
+    def __init__(self, doc: SessionDocument, before: Session, after: Session, text: str):
+        super().__init__(text)
+        self.doc, self.before, self.after = doc, before, after
+
+    def redo(self):
+        self.doc._set_graph_and_options(self.after.copy())
+
+    def undo(self):
+        self.doc._set_graph_and_options(self.before.copy())
+
+
 class SessionDocument(QObject):
     graphChanged = Signal()
     optionsChanged = Signal(str)  # the option's name
@@ -121,6 +135,20 @@ class SessionDocument(QObject):
             return False
         self.undo_stack.push(_GraphEdit(self, before, after, text, merge_id))
         return True
+
+    def edit_session(self, text: str, session: Session) -> bool:
+        """Take `session`'s graph and options as one undoable edit (the session keeps its name)."""
+        if self.locked:
+            return False
+        self.undo_stack.push(_SessionEdit(self, self.session.copy(), session.copy(), text))
+        return True
+
+    def _set_graph_and_options(self, s: Session) -> None:
+        changed = [k for k, v in s.options.to_dict().items() if getattr(self.options, k) != v]
+        self.session.options = replace(s.options)
+        self._set_graph(s.graph)
+        if changed:
+            self.optionsChanged.emit(changed[0])
 
     def set_option(self, name: str, value) -> None:
         """Options are guarded by their widgets (run options are disabled while training)."""

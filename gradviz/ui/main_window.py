@@ -51,6 +51,7 @@ from .presentation import Presenter
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
 from .menu_style import style_menus
+from .code_in import CodeIn, ProgramEditor, dropped_program
 from .status_bar import StatusBar
 from .timetravel import TimeTravel
 
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
         self._build_status_bar()
         self._menus()
+        self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
@@ -178,7 +180,10 @@ class MainWindow(QMainWindow):
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         # a tab beside the plots, where the program's lines have the window's width (four tabs
         # under the training options were elided to "N…", "P…" at 1280x720)
-        self._dock(self.tr("MindSpore program"), self.codeView, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock")
+        self.programEditor = ProgramEditor(self, self.codeView)  # editable: Apply (Ctrl+Enter), code_in.py
+        self._dock(
+            self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
+        )
         self.plots = PlotPanel()
         self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
         plots_box = QWidget()
@@ -432,6 +437,8 @@ class MainWindow(QMainWindow):
         e.addAction(self.redoAction)
         dl = e.addAction(self.tr("&Delete selection"))
         dl.triggered.connect(self.scene.delete_selection)
+        self.codeIn = CodeIn(self)  # File > Open Python code…, Edit > Paste code, a dropped .py file
+        self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
         v = self.menuBar().addMenu(self.tr("&View"))
         fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
@@ -748,6 +755,16 @@ class MainWindow(QMainWindow):
         self.controller.load(session, recorded=recorded)
         self.document.replace_session(session)
         QTimer.singleShot(0, self.graphView.fit)
+
+    def dragEnterEvent(self, event) -> None:
+        if dropped_program(event.mimeData()) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        path = dropped_program(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            QTimer.singleShot(0, lambda: self.codeIn.open_file(path))  # not inside the drag's own event
 
     def closeEvent(self, event) -> None:
         if not self._closing and not self.files.may_discard():

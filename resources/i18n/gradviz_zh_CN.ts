@@ -48,6 +48,392 @@
     </message>
 </context>
 <context>
+    <name>CodeImport</name>
+    <message>
+        <source>{where}: {message}</source>
+        <translation>{where}：{message}</translation>
+    </message>
+    <message>
+        <source>{where}:{line}:{col}: {message}</source>
+        <translation>{where}:{line}:{col}: {message}</translation>
+    </message>
+    <message>
+        <source>{name} is not one of the session&apos;s {kind}s; make it with Tensor(...) at the top</source>
+        <translation>{name} 不是会话中的 {kind}；请在程序开头用 Tensor(...) 创建它</translation>
+    </message>
+    <message>
+        <source>the expression {code} does nothing GradViz reads</source>
+        <translation>表达式 {code} 不做 GradViz 读取的任何事</translation>
+    </message>
+    <message>
+        <source>return outside a function</source>
+        <translation>return 在函数之外</translation>
+    </message>
+    <message>
+        <source>a {what} statement here is not something GradViz reads; it reads straight-line functions, one training loop `for i in range(N)` with `if loss &lt; t: break`, and assignments</source>
+        <translation>此处的 {what} 语句不是 GradViz 读取的内容；它读取不含分支的函数、一个训练循环 `for i in range(N)`（含 `if loss &lt; t: break`）以及赋值</translation>
+    </message>
+    <message>
+        <source>a relative import: GradViz reads one file</source>
+        <translation>相对导入：GradViz 只读取一个文件</translation>
+    </message>
+    <message>
+        <source>this is PyTorch ({module}); GradViz reads MindSpore programs: nn.Cell, ops and mindspore.grad or value_and_grad</source>
+        <translation>这是 PyTorch（{module}）；GradViz 读取的是 MindSpore 程序：nn.Cell、ops 以及 mindspore.grad 或 value_and_grad</translation>
+    </message>
+    <message>
+        <source>import {module}: GradViz reads MindSpore programs and knows the modules mindspore and numpy only (nothing is imported)</source>
+        <translation>import {module}：GradViz 读取 MindSpore 程序，只认识 mindspore 和 numpy 模块（不会导入任何模块）</translation>
+    </message>
+    <message>
+        <source>import *: name what you import</source>
+        <translation>import *：请写出导入的名字</translation>
+    </message>
+    <message>
+        <source>the decorator @{code} is not run; GradViz reads only @mindspore.jit</source>
+        <translation>装饰器 @{code} 不会运行；GradViz 只读取 @mindspore.jit</translation>
+    </message>
+    <message>
+        <source>def {name}: GradViz reads plain arguments (no defaults, * or **)</source>
+        <translation>def {name}：GradViz 只读取普通参数（不带默认值、* 或 **）</translation>
+    </message>
+    <message>
+        <source>the decorator @{code} is not run; a class is read without decorators</source>
+        <translation>装饰器 @{code} 不会运行；类按无装饰器读取</translation>
+    </message>
+    <message>
+        <source>class {name}: GradViz reads classes of nn.Cell only</source>
+        <translation>class {name}：GradViz 只读取 nn.Cell 的子类</translation>
+    </message>
+    <message>
+        <source>the decorator @{code} is not run; methods are read without decorators</source>
+        <translation>装饰器 @{code} 不会运行；方法按无装饰器读取</translation>
+    </message>
+    <message>
+        <source>{name} in class {cls}: GradViz reads an nn.Cell&apos;s __init__ and construct only</source>
+        <translation>类 {cls} 中的 {name}：GradViz 只读取 nn.Cell 的 __init__ 和 construct</translation>
+    </message>
+    <message>
+        <source>a loop over {code}: GradViz reads one training loop, `for i in range(N)`</source>
+        <translation>遍历 {code} 的循环：GradViz 只读取一个训练循环 `for i in range(N)`</translation>
+    </message>
+    <message>
+        <source>a second training loop; GradViz trains one</source>
+        <translation>第二个训练循环；GradViz 只训练一个</translation>
+    </message>
+    <message>
+        <source>GradViz reads range(N) or range(start, stop) as the step limit</source>
+        <translation>GradViz 把 range(N) 或 range(start, stop) 读作最大步数</translation>
+    </message>
+    <message>
+        <source>GradViz reads an if in the training loop as `if loss &lt; t: break` (stop at loss), not {code}</source>
+        <translation>GradViz 把训练循环中的 if 读作 `if loss &lt; t: break`（损失低于阈值时停止），而不是 {code}</translation>
+    </message>
+    <message>
+        <source>{code} unpacks a single value</source>
+        <translation>{code} 解包的是单个值</translation>
+    </message>
+    <message>
+        <source>{code} unpacks {n} values from {m}</source>
+        <translation>{code} 从 {m} 个值中解包 {n} 个</translation>
+    </message>
+    <message>
+        <source>assigning to {code}: GradViz reads assignments to names (and self.name in __init__)</source>
+        <translation>赋值给 {code}：GradViz 只读取对名字的赋值（以及 __init__ 中的 self.name）</translation>
+    </message>
+    <message>
+        <source>{name} is not defined, or not something GradViz reads in a MindSpore program</source>
+        <translation>{name} 未定义，或不是 GradViz 在 MindSpore 程序中读取的内容</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>{code} must be {want}</source>
+        <translation>{code} 必须是{want}</translation>
+    </message>
+    <message>
+        <source>this expression nests too deeply</source>
+        <translation>此表达式嵌套太深</translation>
+    </message>
+    <message>
+        <source>{code} is not something GradViz reads</source>
+        <translation>{code} 不是 GradViz 读取的内容</translation>
+    </message>
+    <message>
+        <source>{code}: the cell sets no attribute {attr} in __init__</source>
+        <translation>{code}：该 Cell 的 __init__ 中没有设置属性 {attr}</translation>
+    </message>
+    <message>
+        <source>the method {code}: GradViz reads the ops functions (ops.sum(x), not x.sum())</source>
+        <translation>方法 {code}：GradViz 读取 ops 函数（ops.sum(x)，而不是 x.sum()）</translation>
+    </message>
+    <message>
+        <source>the operator {op} in {code} is not an op GradViz knows; it knows: {known}</source>
+        <translation>{code} 中的运算符 {op} 不是 GradViz 认识的算子；它认识：{known}</translation>
+    </message>
+    <message>
+        <source>{code} is computed outside the function being read; GradViz&apos;s graph is the differentiated function&apos;s own computation</source>
+        <translation>{code} 是在所读函数之外计算的；GradViz 的计算图是被求导函数自身的计算</translation>
+    </message>
+    <message>
+        <source>the number {code} in an op: GradViz&apos;s graph holds tensors; make it a tensor, Tensor([{code}])</source>
+        <translation>算子中的数字 {code}：GradViz 的计算图只含张量；请写成张量 Tensor([{code}])</translation>
+    </message>
+    <message>
+        <source>{code} is not a tensor</source>
+        <translation>{code} 不是张量</translation>
+    </message>
+    <message>
+        <source>calls nest too deeply (a function that calls itself?)</source>
+        <translation>调用嵌套太深（函数调用了自身？）</translation>
+    </message>
+    <message>
+        <source>* and ** arguments are not read; write the arguments out</source>
+        <translation>不读取 * 和 ** 参数；请把参数写出来</translation>
+    </message>
+    <message>
+        <source>a loss cell takes two arguments: the prediction and the target</source>
+        <translation>损失 Cell 接受两个参数：预测值和目标值</translation>
+    </message>
+    <message>
+        <source>{code} cannot be called</source>
+        <translation>{code} 不能被调用</translation>
+    </message>
+    <message>
+        <source>{code} takes at most {n} arguments here</source>
+        <translation>{code} 在此最多接受 {n} 个参数</translation>
+    </message>
+    <message>
+        <source>{code} has no argument {name} GradViz reads; it reads: {known}</source>
+        <translation>{code} 没有 GradViz 读取的参数 {name}；它读取：{known}</translation>
+    </message>
+    <message>
+        <source>{code} needs {name}</source>
+        <translation>{code} 需要 {name}</translation>
+    </message>
+    <message>
+        <source>Parameter(...) takes a tensor: Tensor(np.random.randn(...))</source>
+        <translation>Parameter(...) 接受一个张量：Tensor(np.random.randn(...))</translation>
+    </message>
+    <message>
+        <source>requires_grad must be True or False</source>
+        <translation>requires_grad 必须是 True 或 False</translation>
+    </message>
+    <message>
+        <source>np.random.randn takes the sizes only</source>
+        <translation>np.random.randn 只接受各维大小</translation>
+    </message>
+    <message>
+        <source>{code}: GradViz reads this loss with its defaults (no arguments)</source>
+        <translation>{code}：GradViz 按默认设置读取此损失（不带参数）</translation>
+    </message>
+    <message>
+        <source>{code} is not a cell GradViz knows; it knows: nn.Cell, {cells}, {optimizers}</source>
+        <translation>{code} 不是 GradViz 认识的 Cell；它认识：nn.Cell、{cells}、{optimizers}</translation>
+    </message>
+    <message>
+        <source>{code} is not something GradViz reads in a MindSpore program (it runs nothing)</source>
+        <translation>{code} 不是 GradViz 在 MindSpore 程序中读取的内容（它不运行任何代码）</translation>
+    </message>
+    <message>
+        <source>the dtype {code}: GradViz computes in float32 (mindspore.float32)</source>
+        <translation>数据类型 {code}：GradViz 以 float32（mindspore.float32）计算</translation>
+    </message>
+    <message>
+        <source>the shape {code} must be whole numbers</source>
+        <translation>形状 {code} 必须是整数</translation>
+    </message>
+    <message>
+        <source>a tensor has at most two axes</source>
+        <translation>张量最多有两个维度</translation>
+    </message>
+    <message>
+        <source>values must be finite numbers</source>
+        <translation>数值必须是有限数</translation>
+    </message>
+    <message>
+        <source>the rows of {code} differ in length</source>
+        <translation>{code} 的各行长度不同</translation>
+    </message>
+    <message>
+        <source>{code} must be a list of numbers</source>
+        <translation>{code} 必须是数字列表</translation>
+    </message>
+    <message>
+        <source>mode must be mindspore.GRAPH_MODE or mindspore.PYNATIVE_MODE</source>
+        <translation>mode 必须是 mindspore.GRAPH_MODE 或 mindspore.PYNATIVE_MODE</translation>
+    </message>
+    <message>
+        <source>GradViz&apos;s {cls} has {setting}={value}</source>
+        <translation>GradViz 的 {cls} 使用 {setting}={value}</translation>
+    </message>
+    <message>
+        <source>{code}: GradViz reads {template}</source>
+        <translation>{code}：GradViz 读取的是 {template}</translation>
+    </message>
+    <message>
+        <source>{code} is not an op GradViz knows; it knows: {known}</source>
+        <translation>{code} 不是 GradViz 认识的算子；它认识：{known}</translation>
+    </message>
+    <message>
+        <source>the function to differentiate must be a def or an nn.Cell</source>
+        <translation>被求导的函数必须是 def 函数或 nn.Cell</translation>
+    </message>
+    <message>
+        <source>grad_position must be a number, a tuple of numbers or None</source>
+        <translation>grad_position 必须是数字、数字元组或 None</translation>
+    </message>
+    <message>
+        <source>weights= must be a cell&apos;s trainable_params() or a list of Parameters</source>
+        <translation>weights= 必须是 Cell 的 trainable_params() 或 Parameter 列表</translation>
+    </message>
+    <message>
+        <source>has_aux must be True or False</source>
+        <translation>has_aux 必须是 True 或 False</translation>
+    </message>
+    <message>
+        <source>call grad_fn with positional arguments</source>
+        <translation>请用位置参数调用 grad_fn</translation>
+    </message>
+    <message>
+        <source>{code}: grad_fn&apos;s arguments must be tensors the program makes</source>
+        <translation>{code}：grad_fn 的参数必须是程序创建的张量</translation>
+    </message>
+    <message>
+        <source>{cls} has no construct: calling it computes nothing</source>
+        <translation>{cls} 没有 construct：调用它什么也不计算</translation>
+    </message>
+    <message>
+        <source>{cls} takes no arguments</source>
+        <translation>{cls} 不接受参数</translation>
+    </message>
+    <message>
+        <source>call {name} with positional arguments</source>
+        <translation>请用位置参数调用 {name}</translation>
+    </message>
+    <message>
+        <source>{name} takes {n} arguments, {m} given</source>
+        <translation>{name} 接受 {n} 个参数，给了 {m} 个</translation>
+    </message>
+    <message>
+        <source>no differentiation: GradViz reads the call of a function made by mindspore.grad or mindspore.value_and_grad (grads = grad_fn(x, y, w, b))</source>
+        <translation>没有求导：GradViz 读取由 mindspore.grad 或 mindspore.value_and_grad 生成的函数的调用（grads = grad_fn(x, y, w, b)）</translation>
+    </message>
+    <message>
+        <source>GradViz&apos;s nn.Cell path is mindspore.value_and_grad(forward_fn, None, weights=...)</source>
+        <translation>GradViz 的 nn.Cell 方式是 mindspore.value_and_grad(forward_fn, None, weights=...)</translation>
+    </message>
+    <message>
+        <source>with weights= grad_fn&apos;s arguments are the data; {name} is a Parameter</source>
+        <translation>使用 weights= 时 grad_fn 的参数是数据；{name} 是 Parameter</translation>
+    </message>
+    <message>
+        <source>grad_position {i} is not one of grad_fn&apos;s arguments</source>
+        <translation>grad_position {i} 不是 grad_fn 的参数之一</translation>
+    </message>
+    <message>
+        <source>grad_position {i} is {name}, a Tensor: GradViz differentiates with respect to Parameters; wrap it in Parameter(...)</source>
+        <translation>grad_position {i} 是张量 {name}：GradViz 对 Parameter 求导；请用 Parameter(...) 包装</translation>
+    </message>
+    <message>
+        <source>{name} has requires_grad=False but is differentiated</source>
+        <translation>{name} 设置了 requires_grad=False，却被求导</translation>
+    </message>
+    <message>
+        <source>the differentiated function returns nothing</source>
+        <translation>被求导的函数没有返回值</translation>
+    </message>
+    <message>
+        <source>the differentiated function returns a grad_fn&apos;s result</source>
+        <translation>被求导的函数返回了 grad_fn 的结果</translation>
+    </message>
+    <message>
+        <source>has_aux=True needs a second returned value (the auxiliary data)</source>
+        <translation>has_aux=True 需要第二个返回值（辅助数据）</translation>
+    </message>
+    <message>
+        <source>the differentiated function must return tensors</source>
+        <translation>被求导的函数必须返回张量</translation>
+    </message>
+    <message>
+        <source>this np.random.randn tensor is drawn but not used by the differentiated function; GradViz draws its graph&apos;s tensors only, so the values after it would differ</source>
+        <translation>这个 np.random.randn 张量被抽取了，但被求导的函数没有用到；GradViz 只为计算图中的张量抽取初值，因此其后的数值会不同</translation>
+    </message>
+    <message>
+        <source>the program is over {n} MB; GradViz reads programs up to that size</source>
+        <translation>程序超过 {n} MB；GradViz 只读取不超过此大小的程序</translation>
+    </message>
+    <message>
+        <source>the line has {n} characters; at most {max} are read</source>
+        <translation>此行有 {n} 个字符；最多读取 {max} 个</translation>
+    </message>
+    <message>
+        <source>the program is empty</source>
+        <translation>程序为空</translation>
+    </message>
+    <message>
+        <source>syntax error: {error}</source>
+        <translation>语法错误：{error}</translation>
+    </message>
+    <message>
+        <source>the program nests too deeply to read</source>
+        <translation>程序嵌套太深，无法读取</translation>
+    </message>
+    <message>
+        <source>cannot be read: {error}</source>
+        <translation>无法读取：{error}</translation>
+    </message>
+    <message>
+        <source>GradViz could not read this program ({error})</source>
+        <translation>GradViz 无法读取此程序（{error}）</translation>
+    </message>
+</context>
+<context>
+    <name>CodeIn</name>
+    <message>
+        <source>line {line}, column {col}: {message}</source>
+        <translation>第 {line} 行，第 {col} 列：{message}</translation>
+    </message>
+    <message>
+        <source>Open &amp;Python code…</source>
+        <translation>打开 &amp;Python 代码…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste code…</source>
+        <translation>粘贴代码(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open Python code</source>
+        <translation>打开 Python 代码</translation>
+    </message>
+    <message>
+        <source>Python programs (*.py);;All files (*)</source>
+        <translation>Python 程序 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not import the code: {problem}</source>
+        <translation>无法导入代码：{problem}</translation>
+    </message>
+    <message>
+        <source>Could not import the code {path}: not enough memory</source>
+        <translation>无法导入代码 {path}：内存不足</translation>
+    </message>
+    <message>
+        <source>Could not import the code {path}: {error}</source>
+        <translation>无法导入代码 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Reading the code {path}…</source>
+        <translation>正在读取代码 {path}…</translation>
+    </message>
+</context>
+<context>
     <name>Codegen</name>
     <message>
         <source>L = loss</source>
@@ -972,6 +1358,21 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>ImportCodeDialog</name>
+    <message>
+        <source>Paste MindSpore code</source>
+        <translation>粘贴 MindSpore 代码</translation>
+    </message>
+    <message>
+        <source>Paste a MindSpore program: GradViz reads it (it never runs it) and opens its graph.</source>
+        <translation>粘贴一段 MindSpore 程序：GradViz 读取它（从不运行它）并打开它的计算图。</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+</context>
+<context>
     <name>Inspector</name>
     <message>
         <source>&apos;{text}&apos; is not a shape: write sizes separated by commas, like 5, 3</source>
@@ -1742,6 +2143,25 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>output: drag to an input port to connect</source>
         <translation>输出：拖到输入端口以连接</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramEditor</name>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Read the edited program into the graph and options (Ctrl+Enter)</source>
+        <translation>把编辑后的程序读入计算图和选项（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Pause or reset training to apply the program</source>
+        <translation>请先暂停或重置训练，再应用程序</translation>
+    </message>
+    <message>
+        <source>Apply the program</source>
+        <translation>应用程序</translation>
     </message>
 </context>
 <context>
