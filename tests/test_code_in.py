@@ -135,3 +135,17 @@ def test_the_seeds_imported_program_trains_in_the_app_like_its_loop(win, qtbot, 
     h = win.controller.history
     assert abs(h.n - len(want)) <= 2 and h.loss[h.n - 1] < 0.001
     np.testing.assert_allclose(h.loss[:10], want[:10], rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["tutorial_function", "tutorial_with_logits", "seed_mindspore"])
+def test_an_imported_programs_nodes_do_not_overlap(win, qtbot, tmp_path, name):
+    """The imported graph is laid out in columns wide enough for its widest node, each input
+    beside the node that first uses it."""
+    from gradviz.ui.graph_view import NodeItem
+
+    assert _opened(qtbot, win.codeIn.open_file(_write(tmp_path, f"{name}.py", fixture(name))))
+    boxes = {i.name: i.sceneBoundingRect() for i in win.scene.items() if isinstance(i, NodeItem)}
+    assert len(boxes) == len(win.document.graph.nodes)
+    names = sorted(boxes)
+    overlaps = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if boxes[a].intersects(boxes[b])]
+    assert overlaps == []

@@ -40,7 +40,7 @@ MAX_LINE = 10_000  # characters on one line
 MAX_DEPTH = 60  # nesting of expressions and calls read
 _PORT = "gv_port_"
 
-_GX, _GY = 246.0, 154.0  # the grid of the laid-out graph, as the presets space their nodes
+_GX, _GY = 363.0, 180.0  # the grid of the laid-out graph: a column fits the widest node (MatMul's)
 
 
 @dataclass(frozen=True)
@@ -1460,10 +1460,16 @@ def _ordered(graph: Graph, b: _Builder) -> Graph:
 
 
 def _layout(graph: Graph) -> None:
-    """Columns by depth (the longest path from a source), rows in graph order within a column."""
+    """Columns by depth (the longest path from a source), each source one column before its first
+    consumer (the target beside the loss, as in the tutorial); rows in graph order within a column."""
     depth: dict[str, int] = {}
     for n in graph.topo_order():
-        depth[n.name] = 1 + max((depth.get(s, 0) for s in n.inputs.values()), default=-1)
+        if not n.is_source:
+            depth[n.name] = 1 + max((depth.get(s, 0) for s in n.inputs.values()), default=0)
+    for n in graph.nodes:
+        if n.is_source:
+            used = [depth[m.name] for m in graph.nodes if n.name in m.inputs.values() and m.name in depth]
+            depth[n.name] = min(used, default=1) - 1
     rows: dict[int, int] = {}
     for n in graph.nodes:
         d = depth.get(n.name, 0)
