@@ -144,3 +144,27 @@ def test_a_parameter_name_taken_by_another_node_is_refused():
     s.graph.nodes.append(Node("fc1_bias", "Input", shape=(5,)))
     msgs = [str(p) for p in s.graph.validate() if p.node == "fc1"]
     assert msgs == ['Dense "fc1": its parameter "fc1_bias" has the name of another node']
+
+
+def test_the_node_tab_edits_a_dense_nodes_sizes_and_initializers(qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
+
+    from gradviz.ui.document import SessionDocument
+    from gradviz.ui.inspector import Inspector
+
+    doc = SessionDocument(_mlp())
+    insp = Inspector(doc)
+    qtbot.addWidget(insp)
+    insp.show_node("fc1")
+    init = insp.findChild(QComboBox, "inspectorAttr_weight_init")
+    size = insp.findChild(QDoubleSpinBox, "inspectorAttr_out_channels")
+    assert init.currentText() == "he_uniform" and size.value() == 5 and size.decimals() == 0
+    init.setCurrentText("xavier_uniform")
+    qtbot.mouseClick(insp.applyButton, Qt.MouseButton.LeftButton)
+    assert doc.graph["fc1"].attrs["weight_init"] == "xavier_uniform" and doc.graph["fc1"].attrs["out_channels"] == 5
+    doc.undo()
+    from gradviz.model.ops import OPS
+
+    assert OPS["Dense"].attr_values(doc.graph["fc1"].attrs)["weight_init"] == "he_uniform"
+    assert init.currentText() == "he_uniform"
