@@ -236,7 +236,7 @@ def _ones_like(x):
 
 
 def _dense_shape(ins, in_channels, out_channels, **_):
-    (na, sa), = ins
+    ((na, sa),) = ins
     if len(sa) not in (1, 2) or sa[-1] != in_channels:
         return None, Msg(
             "Ops", "{a} has shape {shape}; Dense needs (samples, in_channels) or (in_channels,) with in_channels {n}"
@@ -252,11 +252,9 @@ def _dense_back(g, x, weight, bias, out, **_):
 
 
 def _flatten_shape(ins):
-    (na, sa), = ins
+    ((na, sa),) = ins
     if len(sa) < 2:
-        return None, Msg("Ops", "{a} has shape {shape}; Flatten needs (samples, ...)").format(
-            a=na, shape=shape_str(sa)
-        )
+        return None, Msg("Ops", "{a} has shape {shape}; Flatten needs (samples, ...)").format(a=na, shape=shape_str(sa))
     return (sa[0], int(np.prod(sa[1:]))), None
 
 
@@ -450,8 +448,26 @@ TABLE: tuple[OpKind, ...] = (
         lambda x, weight, bias, **_: x @ weight.T + bias,
         _dense_back,
         attrs=(
-            Attr("in_channels", 2, 1, MAX_CHANNELS, "in_channels", "in_features", Msg("Ops", "The size of each input sample."), int),
-            Attr("out_channels", 2, 1, MAX_CHANNELS, "out_channels", "out_features", Msg("Ops", "The size of each output sample."), int),
+            Attr(
+                "in_channels",
+                2,
+                1,
+                MAX_CHANNELS,
+                "in_channels",
+                "in_features",
+                Msg("Ops", "The size of each input sample."),
+                int,
+            ),
+            Attr(
+                "out_channels",
+                2,
+                1,
+                MAX_CHANNELS,
+                "out_channels",
+                "out_features",
+                Msg("Ops", "The size of each output sample."),
+                int,
+            ),
             Attr(
                 "weight_init",
                 "he_uniform",

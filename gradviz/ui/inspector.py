@@ -221,7 +221,9 @@ class Inspector(QWidget):
         if self.attrEdits:
             kind = OPS[n.kind]
             attrs = {
-                a.name: self.attrEdits[a.name].currentText() if a.type is str else a.type(self.attrEdits[a.name].value())
+                a.name: self.attrEdits[a.name].currentText()
+                if a.type is str
+                else a.type(self.attrEdits[a.name].value())
                 for a in kind.attrs
             }
             if attrs != kind.attr_values(n.attrs):
