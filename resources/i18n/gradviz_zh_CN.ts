@@ -240,6 +240,37 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Data</name>
+    <message>
+        <source>source must be one of {sources}, not {value}</source>
+        <translation>source 必须是 {sources} 之一，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>size must be a whole number from {low} to {high}</source>
+        <translation>size 必须是 {low} 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>noise must be a number from 0 to {high}</source>
+        <translation>noise 必须是 0 到 {high} 之间的数</translation>
+    </message>
+    <message>
+        <source>test_fraction must be above 0 and below 1</source>
+        <translation>test_fraction 必须大于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>test_fraction {f:g} of {n} samples leaves no test example</source>
+        <translation>对 {n} 个样本取 test_fraction {f:g}，测试集中没有样本</translation>
+    </message>
+    <message>
+        <source>test_fraction {f:g} of {n} samples leaves no training example</source>
+        <translation>对 {n} 个样本取 test_fraction {f:g}，训练集中没有样本</translation>
+    </message>
+    <message>
+        <source>batch_size must be a whole number from 1 to the training set&apos;s {n} samples, not {value}</source>
+        <translation>batch_size 必须是 1 到训练集样本数 {n} 之间的整数，而不是 {value}</translation>
+    </message>
+</context>
+<context>
     <name>Devices</name>
     <message>
         <source>no CUDA GPU with a working driver was found on this machine</source>
