@@ -168,3 +168,28 @@ def test_the_node_tab_edits_a_dense_nodes_sizes_and_initializers(qtbot):
 
     assert OPS["Dense"].attr_values(doc.graph["fc1"].attrs)["weight_init"] == "he_uniform"
     assert init.currentText() == "he_uniform"
+
+
+def test_the_dense_preset_is_moons_through_three_layers_and_its_loss_is_numpys():
+    from sklearn.datasets import make_moons
+
+    from gradviz.model.presets import load_preset
+
+    s = load_preset("dense")
+    g = s.graph
+    assert [n.name for n in g.nodes if n.kind == "Dense"] == ["fc1", "fc2", "logits"]
+    assert not [n for n in g.nodes if n.kind == "Parameter"]  # the layers hold every Parameter
+    x, labels = make_moons(n_samples=200, noise=0.1, random_state=0)
+    xs = np.asarray(g["x"].values)
+    np.testing.assert_allclose(xs, x, atol=5e-5)
+    np.testing.assert_array_equal(np.asarray(g["y"].values).argmax(1), labels)
+    # the initial loss, from the layers' draws in graph order (he_uniform weights, zero biases)
+    rng = np.random.RandomState(s.options.seed)
+    h = xs.astype(np.float32).astype(np.float64)
+    for fan_in, fan_out, act in ((2, 8, np.tanh), (8, 8, np.tanh), (8, 2, None)):
+        w = rng.uniform(-math.sqrt(6 / fan_in), math.sqrt(6 / fan_in), (fan_out, fan_in)).astype(np.float32)
+        h = h @ w.T
+        h = act(h) if act else h
+    z = h - h.max(1, keepdims=True)
+    loss = -np.mean(z[np.arange(200), labels] - np.log(np.exp(z).sum(1)))
+    assert numeric.evaluate(s)[0] == pytest.approx(loss, rel=1e-9)
