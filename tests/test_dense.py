@@ -193,3 +193,15 @@ def test_the_dense_preset_is_moons_through_three_layers_and_its_loss_is_numpys()
     z = h - h.max(1, keepdims=True)
     loss = -np.mean(z[np.arange(200), labels] - np.log(np.exp(z).sum(1)))
     assert numeric.evaluate(s)[0] == pytest.approx(loss, rel=1e-9)
+
+
+@pytest.mark.real_engine
+def test_a_dense_nodes_parameters_are_rewound_and_trained_on_alike():
+    from gradviz.engine.trainer import Engine
+
+    s = _mlp()
+    s.options.optimizer = "adam"
+    e = Engine(s)
+    losses = [e.step().loss for _ in range(4)]
+    e.rewind(1)
+    np.testing.assert_allclose([e.step().loss for _ in range(3)], losses[1:], rtol=1e-6)
