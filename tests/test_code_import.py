@@ -17,6 +17,7 @@ from gradviz.model.code_import import MAX_CODE_BYTES, MAX_LINE, CodeError, impor
 from gradviz.model.codegen import generate
 from gradviz.model.scripts import mindspore_script
 from gradviz.model.graph import initial_values
+from gradviz.model.ops import OPS
 from gradviz.model.presets import load_preset, preset_names
 from gradviz.model.session import Session
 
@@ -186,7 +187,26 @@ def _option_sets(session: Session):
     yield replace(session.options, until_loss=0.25, steps=77, seed=7, lr=0.125)
 
 
-@pytest.mark.parametrize("name", preset_names())
+def _has_layers(name: str) -> bool:
+    """A preset with a node holding its own Parameters (Dense): the reader does not take layers yet."""
+    return any(OPS[n.kind].params for n in load_preset(name).graph.nodes)
+
+
+READ_BACK = [n for n in preset_names() if not _has_layers(n)]
+
+
+def test_a_program_with_layers_is_refused_at_its_lines_for_now():
+    """Dense layers are not read yet: the exported script of a layered preset is refused, each
+    problem at its line, rather than imported without its layers."""
+    layered = [n for n in preset_names() if _has_layers(n)]
+    assert layered
+    for name in layered:
+        with pytest.raises(CodeError) as e:
+            import_code(mindspore_script(load_preset(name)))
+        assert e.value.problems and all(p.line > 0 for p in e.value.problems)
+
+
+@pytest.mark.parametrize("name", READ_BACK)
 def test_every_preset_and_option_set_comes_back_from_its_exported_script(name):
     preset = load_preset(name)
     for o in _option_sets(preset):
@@ -194,7 +214,7 @@ def test_every_preset_and_option_set_comes_back_from_its_exported_script(name):
         assert canon(import_code(mindspore_script(s))) == canon(s), o
 
 
-@pytest.mark.parametrize("name", preset_names())
+@pytest.mark.parametrize("name", READ_BACK)
 def test_the_program_tabs_code_comes_back_on_its_session(name):
     """The generated program (codegen.generate) leaves the tensors and the optimizer to GradViz
     (gv_parameters, gv_make_optimizer, train_step's Inputs): read on its session, it is that session."""

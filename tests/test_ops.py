@@ -14,7 +14,12 @@ from gradviz.model.ops import OPS, TABLE, _check_table
 from gradviz.model.presets import load_preset, preset_names
 
 COMPUTING = [k for k in TABLE if k.computes]
-SHAPES = {"MatMul": [((3,), (3, 2)), ((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3,))]}
+SHAPES = {
+    "MatMul": [((3,), (3, 2)), ((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3,))],
+    # a kind's own Parameters follow its ports (Dense's defaults: 2 in, 2 out)
+    "Dense": [((4, 2), (2, 2), (2,)), ((2,), (2, 2), (2,))],
+    "Flatten": [((2, 3),)],
+}
 
 
 def _inputs(kind, shapes, rng):
@@ -30,7 +35,8 @@ def _inputs(kind, shapes, rng):
 
 def _cases():
     for k in COMPUTING:
-        for shapes in SHAPES.get(k.name, [((3,),) * len(k.ports), ((2, 3),) * len(k.ports)]):
+        n = len(k.ports) + len(k.params)
+        for shapes in SHAPES.get(k.name, [((3,),) * n, ((2, 3),) * n]):
             yield pytest.param(k.name, shapes, id=f"{k.name}-{'x'.join(map(str, shapes))}")
     yield pytest.param("Add", ((2, 3), (3,)), id="Add-broadcast")
     yield pytest.param("Mul", ((2, 3), (1, 3)), id="Mul-broadcast")
@@ -46,7 +52,7 @@ def test_backward_is_the_derivative_of_forward(kind, shapes):
     out = np.asarray(k.forward(*xs, **at), np.float64)
     r = rng.standard_normal(out.shape)
     grads = k.backward(r, *xs, out, **at)
-    assert len(grads) == len(k.ports)
+    assert len(grads) == len(k.ports) + len(k.params)
     h = 1e-6
     for i, x in enumerate(xs):
         num = np.zeros_like(x)
@@ -58,7 +64,7 @@ def test_backward_is_the_derivative_of_forward(kind, shapes):
             num[idx] = (np.sum(k.forward(*xp, **at) * r) - np.sum(k.forward(*xm, **at) * r)) / (2 * h)
         expected = np.zeros_like(num) if k.blocks_gradient else num
         np.testing.assert_allclose(
-            np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7, err_msg=f"{kind} port {k.ports[i]}"
+            np.asarray(grads[i]).reshape(x.shape), expected, rtol=1e-6, atol=1e-7, err_msg=f"{kind} input {i}"
         )
 
 
@@ -66,7 +72,8 @@ def test_shape_rules_agree_with_numpy():
     rng = np.random.default_rng(1)
     for name, shapes in [(c.values[0], c.values[1]) for c in _cases()]:
         k = OPS[name]
-        shape, msg = k.shape([(p, s) for p, s in zip(k.ports, shapes)])
+        ins = [(p, s) for p, s in zip(k.ports, shapes)]
+        shape, msg = k.shape(ins, **k.attr_values()) if k.params else k.shape(ins)
         assert msg is None
         assert shape == np.shape(k.forward(*_inputs(name, shapes, rng), **k.attr_values()))
 

@@ -119,7 +119,8 @@ def _probe_graphs() -> list:
         if n_trainable == 2:
             nodes.append(Node("u_p1", "Parameter", shape=(2,)))
         prev = "u_in"
-        for i, k in enumerate(kinds):
+        # a kind's own Parameters (Dense) are trainable too: only the two-Parameter graph has them
+        for i, k in enumerate(k for k in kinds if n_trainable == 2 or not k.params):
             name = f"u_n{i}"
             nodes.append(Node(name, k.name, inputs={p: (prev if j == 0 else "u_p0") for j, p in enumerate(k.ports)}))
             prev = name
@@ -168,7 +169,7 @@ def test_reserved_names_are_every_name_the_generators_use():
             prog, s = generate(g, o), Session(g, o)
             for text in (prog.source, batch_source(prog, 2), export.mindspore_script(s), export.pytorch_script(s)):
                 found |= _identifiers(text)
-    user = {n for g in graphs for n in g.names()}
+    user = {n for g in graphs for n in g.names()} | {p.name for g in graphs for p in g.parameters()}
     assert {n for n in found - user if not n.startswith("gv_")} | {"Tensor"} == RESERVED_NAMES
 
 

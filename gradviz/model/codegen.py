@@ -22,7 +22,7 @@ from ..i18n import Msg
 from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
-from .ops import OPS
+from .ops import OPS, owned_name
 from .session import Options
 
 _INDENT = "    "
@@ -104,7 +104,9 @@ class Program:
 
 def expression(n: Node, template: str = "mindspore") -> str:
     """The node's expression in the given language of the op table."""
-    return OPS[n.kind].expression(template, n.inputs, n.attrs)
+    k = OPS[n.kind]
+    owned = {o.name: owned_name(n.name, o.name) for o in k.params}
+    return k.expression(template, {**n.inputs, **owned}, n.attrs)
 
 
 def aux_keys(graph: Graph) -> list[str]:

@@ -167,7 +167,7 @@ def edge_gradients(graph: Graph, values: dict, grads: dict) -> dict[tuple[str, s
             continue
         k = OPS[n.kind]
         srcs = [n.inputs.get(p) for p in k.ports]
-        if any(s not in values for s in srcs):
+        if k.params or any(s not in values for s in srcs):  # a node's own Parameters have no values here
             continue
         if k.blocks_gradient:
             for p, s in zip(k.ports, srcs):

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 # The kinds come from the one op table (ops.py); these names are views of it.
-from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, shape_str  # noqa: F401
+from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, owned_name, shape_str  # noqa: F401
 from ..i18n import Msg
 from .formatting import quote, shorten
 
@@ -145,11 +145,30 @@ class Graph:
     def inputs(self) -> list[Node]:
         return [n for n in self.nodes if n.kind == "Input"]
 
+    def owned(self, n: Node) -> list[Node]:
+        """The Parameters node `n` holds itself (ops.OwnedParam: a Dense node's weight and bias),
+        as Parameter nodes named owned_name(n, ...); none for other kinds or unusable attributes."""
+        k = OPS.get(n.kind)
+        if k is None or not k.params or attr_problems(n.kind, n.attrs):
+            return []
+        vals = k.attr_values(n.attrs)
+        return [
+            Node(owned_name(n.name, o.name), "Parameter", shape=o.shape(vals), init=vals[o.init_attr], pos=n.pos)
+            for o in k.params
+        ]
+
+    def sources(self) -> list[Node]:
+        """Every Input and Parameter in graph order, a node's own Parameters where the node is."""
+        out: list[Node] = []
+        for n in self.nodes:
+            out += [n] if n.is_source else self.owned(n)
+        return out
+
     def parameters(self) -> list[Node]:
-        return [n for n in self.nodes if n.kind == "Parameter"]
+        return [n for n in self.sources() if n.kind == "Parameter"]
 
     def trainable(self) -> list[Node]:
-        return [n for n in self.nodes if n.is_trainable]
+        return [n for n in self.sources() if n.is_trainable]
 
     def outputs(self) -> list[Node]:
         return [n for n in self.nodes if n.kind == "Output"]
@@ -241,6 +260,18 @@ class Graph:
                 )
                 continue
             problems += [Problem(n.name, _on(n, m)) for m in attr_problems(n.kind, n.attrs)]
+            for o in self.owned(n):
+                if o.name in by_name:
+                    problems.append(
+                        Problem(
+                            n.name,
+                            Msg("Graph", "{node}: its parameter {param} has the name of another node").format(
+                                node=n.label(), param=quote(o.name)
+                            ),
+                        )
+                    )
+                elif (msg := check_name(o.name)) is not None:
+                    problems.append(Problem(n.name, _on(n, msg)))
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -319,7 +350,10 @@ class Graph:
             if not ok or any(s is None for _, s in ins):
                 shapes[n.name] = None
                 continue
-            shape, msg = OPS[n.kind].shape(ins)
+            k = OPS[n.kind]
+            shape, msg = k.shape(ins, **k.attr_values(n.attrs)) if k.params else k.shape(ins)
+            for o in self.owned(n):
+                shapes[o.name] = tuple(o.shape)
             if msg:
                 problems.append(Problem(n.name, _on(n, msg)))
             shapes[n.name] = shape
@@ -499,9 +533,7 @@ def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:
     RandomState reproduces it exactly."""
     rng = np.random.RandomState(seed)
     out: dict[str, np.ndarray] = {}
-    for n in graph.nodes:
-        if not n.is_source:
-            continue
+    for n in graph.sources():
         shape = tuple(n.shape)
         if n.init == "ones":
             v = np.ones(shape)
@@ -509,7 +541,28 @@ def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:
             v = np.zeros(shape)
         elif n.init == "randn":
             v = np.asarray(rng.randn(*shape))
+        elif n.init in INITIALIZERS:
+            method, args = init_draw(n.init, shape)
+            v = np.asarray(getattr(rng, method)(*args))
         else:
             v = np.asarray(n.values, dtype=np.float64).reshape(shape)
         out[n.name] = np.ascontiguousarray(v, dtype=np.float32)
     return out
+
+
+# The initializers a node's own Parameters may name (ops.WEIGHT_INITS, BIAS_INITS) beyond INITS,
+# with MindSpore's meanings: Normal(sigma=0.01), Uniform(scale=0.07), HeUniform (negative_slope
+# 0) and XavierUniform from the fans of a (out, in) weight
+INITIALIZERS = ("normal", "uniform", "he_uniform", "xavier_uniform")
+
+
+def init_draw(init: str, shape: tuple[int, ...]) -> tuple[str, tuple]:
+    """The numpy RandomState method and its arguments that draw `init` in `shape`; the exported
+    scripts call the same on numpy's global RandomState, so they draw the same values."""
+    fan_out, fan_in = (shape[0], shape[1]) if len(shape) == 2 else (shape[0], shape[0]) if shape else (1, 1)
+    if init == "normal":
+        return "normal", (0.0, 0.01, shape)
+    if init == "uniform":
+        return "uniform", (-0.07, 0.07, shape)
+    bound = math.sqrt(6.0 / fan_in) if init == "he_uniform" else math.sqrt(6.0 / (fan_in + fan_out))
+    return "uniform", (-bound, bound, shape)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .codegen import differentiated_outputs
 from .graph import Graph, initial_values
-from .ops import OPS
+from .ops import OPS, owned_name
 from .session import Session
 
 
@@ -28,7 +28,8 @@ def forward(
             continue
         k = OPS[n.kind]
         with np.errstate(all="ignore"):
-            v[n.name] = np.asarray(k.forward(*(v[n.inputs[p]] for p in k.ports), **k.attr_values(n.attrs)), np.float64)
+            ins = [v[n.inputs[p]] for p in k.ports] + [v[owned_name(n.name, o.name)] for o in k.params]
+            v[n.name] = np.asarray(k.forward(*ins, **k.attr_values(n.attrs)), np.float64)
     return v
 
 
@@ -45,11 +46,11 @@ def backward(graph: Graph, values: dict[str, np.ndarray], seeds: list[str]) -> d
         k = OPS[n.kind]
         if k.blocks_gradient:
             continue
-        ins = [values[n.inputs[p]] for p in k.ports]
+        srcs = [n.inputs[p] for p in k.ports] + [owned_name(n.name, o.name) for o in k.params]
+        ins = [values[s] for s in srcs]
         with np.errstate(all="ignore"):
             parts = k.backward(g[n.name], *ins, values[n.name], **k.attr_values(n.attrs))
-        for p, part in zip(k.ports, parts):
-            src = n.inputs[p]
+        for src, part in zip(srcs, parts):
             g[src] = g[src] + np.asarray(part, np.float64).reshape(values[src].shape)
     return g
 

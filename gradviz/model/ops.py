@@ -39,10 +39,17 @@ class Attr:
     mindspore: str  # the keyword of the MindSpore call
     pytorch: str  # the keyword of the PyTorch call
     description: str  # one line: the Node tab's tooltip
-    type: type = float  # float or int
+    type: type = float  # float, int, or str (one of `choices`)
+    choices: tuple[str, ...] = ()  # a str attribute's allowed values (an initializer's name)
 
     def problem(self, value) -> Msg | None:
         """Why `value` cannot be this attribute, or None."""
+        if self.type is str:
+            if value in self.choices:
+                return None
+            return Msg("Ops", "{attr} must be one of {choices}, not {value}").format(
+                attr=self.name, choices=", ".join(self.choices), value=repr(value)[:40]
+            )
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if self.type is int:
             number = number and float(value).is_integer()
@@ -51,6 +58,23 @@ class Attr:
                 attr=self.name, low=self.low, high=self.high, value=repr(value)[:40]
             )
         return None
+
+
+@dataclass(frozen=True)
+class OwnedParam:
+    """A trainable tensor a node of its kind holds itself (a Dense node's weight and bias), as
+    nn.Dense does: in the programs it is the Parameter `<node>_<name>` (owned_name), an argument
+    of `function` like any Parameter node's, drawn from the session's seed by the initializer
+    its attribute `init_attr` names (graph.initial_values)."""
+
+    name: str  # the template's word for it: "weight"
+    shape: Callable[[dict], Shape]  # from the node's attribute values
+    init_attr: str  # the attribute holding its initializer's name
+
+
+def owned_name(node: str, param: str) -> str:
+    """The Parameter a node holds itself: Dense "fc1"'s weight is fc1_weight."""
+    return f"{node}_{param}"
 
 
 @dataclass(frozen=True)
@@ -72,6 +96,10 @@ class OpKind:
     view: bool = False  # MindSpore may return its input's memory (PyNative views)
     attrs: tuple[Attr, ...] = ()
     cell: str | None = None  # the mindspore.nn class that computes the same, called as cell(*ports)
+    # Parameters the node holds itself (OwnedParam): the forward and backward take their values
+    # after the ports' (the backward returns their gradients after the ports'), the templates name
+    # them in braces like ports, and the shape rule takes the attribute values as keywords
+    params: tuple[OwnedParam, ...] = ()
 
     @property
     def computes(self) -> bool:
@@ -86,7 +114,8 @@ class OpKind:
         """The code of this kind in `language` (LANGUAGES) on these inputs with these attributes."""
         values = self.attr_values(attrs)
         spelled = {a.name: f"{getattr(a, language)}={a.type(values[a.name])!r}" for a in self.attrs}
-        return getattr(self, language).format(**{p: inputs[p] for p in self.ports}, **spelled)
+        owned = {o.name: inputs[o.name] for o in self.params}
+        return getattr(self, language).format(**{p: inputs[p] for p in self.ports}, **owned, **spelled)
 
 
 # -- shape rules ---------------------------------------------------------------------------------
@@ -205,6 +234,45 @@ def _softmax_ce_back(g, z, t, out):
 
 def _ones_like(x):
     return np.ones(np.shape(x))
+
+
+def _dense_shape(ins, in_channels, out_channels, **_):
+    ((na, sa),) = ins
+    if len(sa) not in (1, 2) or sa[-1] != in_channels:
+        return None, Msg(
+            "Ops", "{a} has shape {shape}; Dense needs (samples, in_channels) or (in_channels,) with in_channels {n}"
+        ).format(a=na, shape=shape_str(sa), n=int(in_channels))
+    return tuple(sa[:-1]) + (int(out_channels),), None
+
+
+def _dense_back(g, x, weight, bias, out, **_):
+    g = np.asarray(g, np.float64) * _ones_like(out)
+    if x.ndim == 1:
+        return g @ weight, np.outer(g, x), g
+    return g @ weight, g.T @ x, g.sum(axis=0)
+
+
+def _flatten_shape(ins):
+    ((na, sa),) = ins
+    if len(sa) < 2:
+        return None, Msg("Ops", "{a} has shape {shape}; Flatten needs (samples, ...)").format(a=na, shape=shape_str(sa))
+    return (sa[0], int(np.prod(sa[1:]))), None
+
+
+def _softmax(z):
+    return np.exp(_log_softmax(np.asarray(z, np.float64)))
+
+
+def _softmax_back(g, z, out):
+    g = np.asarray(g, np.float64) * _ones_like(out)
+    return (out * (g - np.sum(g * out, axis=-1, keepdims=True)),)
+
+
+# The initializers a Dense node's weight_init and bias_init name, as MindSpore's strings for
+# mindspore.common.initializer (graph.init_draw draws each in numpy from the session's seed)
+WEIGHT_INITS = ("he_uniform", "xavier_uniform", "normal", "uniform", "zeros", "ones")
+BIAS_INITS = ("zeros", "ones", "normal", "uniform")
+MAX_CHANNELS = 100_000
 
 
 _OP = "#5a4fcf"
@@ -366,6 +434,95 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (g * (1 - out * out),),
     ),
     OpKind(
+        "Dense",
+        "op",
+        ("x",),
+        Msg(
+            "Ops",
+            "nn.Dense(in_channels, out_channels): x @ weight.T + bias, with its own weight (out, in) and bias "
+            "(ops.dense(x, weight, bias)).",
+        ),
+        "#7c3aed",
+        _dense_shape,
+        "ops.dense({x}, {weight}, {bias})",
+        "torch.nn.functional.linear({x}, {weight}, {bias})",
+        lambda x, weight, bias, **_: x @ weight.T + bias,
+        _dense_back,
+        attrs=(
+            Attr(
+                "in_channels",
+                2,
+                1,
+                MAX_CHANNELS,
+                "in_channels",
+                "in_features",
+                Msg("Ops", "The size of each input sample."),
+                int,
+            ),
+            Attr(
+                "out_channels",
+                2,
+                1,
+                MAX_CHANNELS,
+                "out_channels",
+                "out_features",
+                Msg("Ops", "The size of each output sample."),
+                int,
+            ),
+            Attr(
+                "weight_init",
+                "he_uniform",
+                0,
+                0,
+                "weight_init",
+                "weight_init",
+                Msg("Ops", "How the weight (out_channels, in_channels) is initialized, by MindSpore's name."),
+                str,
+                WEIGHT_INITS,
+            ),
+            Attr(
+                "bias_init",
+                "zeros",
+                0,
+                0,
+                "bias_init",
+                "bias_init",
+                Msg("Ops", "How the bias (out_channels) is initialized, by MindSpore's name."),
+                str,
+                BIAS_INITS,
+            ),
+        ),
+        params=(
+            OwnedParam("weight", lambda a: (int(a["out_channels"]), int(a["in_channels"])), "weight_init"),
+            OwnedParam("bias", lambda a: (int(a["out_channels"]),), "bias_init"),
+        ),
+    ),
+    OpKind(
+        "Flatten",
+        "op",
+        ("x",),
+        Msg("Ops", "ops.flatten(x): every axis after the first (samples) made one, as nn.Flatten."),
+        _OP,
+        _flatten_shape,
+        "ops.flatten({x})",
+        "torch.flatten({x}, 1)",
+        lambda x: x.reshape(x.shape[0], -1),
+        lambda g, x, out: (np.asarray(g, np.float64).reshape(x.shape),),
+        view=True,
+    ),
+    OpKind(
+        "Softmax",
+        "op",
+        ("x",),
+        Msg("Ops", "ops.softmax(x): e^x / sum(e^x) along the last axis (class scores to probabilities)."),
+        _ACT,
+        _same,
+        "ops.softmax({x}, axis=-1)",
+        "torch.softmax({x}, dim=-1)",
+        _softmax,
+        _softmax_back,
+    ),
+    OpKind(
         "Sum",
         "op",
         ("x",),
@@ -502,9 +659,12 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
             raise TypeError(f"{where} is missing: {', '.join(missing)}")
         for lang in LANGUAGES:
             try:
-                k.expression(lang, {p: p for p in k.ports})
+                k.expression(lang, {p: p for p in (*k.ports, *(o.name for o in k.params))})
             except (KeyError, IndexError) as e:
                 raise TypeError(f"{where}: its {lang} template names an unknown port {e}") from None
+        for o in k.params:
+            if o.init_attr not in {a.name for a in k.attrs if a.type is str}:
+                raise TypeError(f"{where}: parameter {o.name!r} needs an initializer attribute")
         for a in k.attrs:
             if a.problem(a.default) is not None or not a.description:
                 raise TypeError(f"{where}: attribute {a.name!r} needs a description and a default in its range")

@@ -13,7 +13,7 @@ import numpy as np
 
 from .codegen import differentiated_outputs, expression, grad_call, plan
 from .formatting import shorten
-from .graph import Graph
+from .graph import INITIALIZERS, Graph, init_draw
 from .optimizers import OPTIMIZERS
 from .session import Session
 
@@ -39,6 +39,9 @@ def _value(n, tensor: str, dtype: str) -> str:
         src = f"np.ones({shape})"
     elif n.init == "zeros":
         src = f"np.zeros({shape})"
+    elif n.init in INITIALIZERS:
+        method, args = init_draw(n.init, shape)
+        src = f"np.random.{method}({', '.join(map(repr, args))})"
     else:
         src = f"np.array({_literal(n.values)})"
     return f"{tensor}({src}, {dtype})"
@@ -88,7 +91,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
         'mindspore.set_device("CPU")',
         f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order",
     ]
-    for n in g.nodes:
+    for n in g.sources():
         if n.kind == "Input":
             L.append(f"{n.name} = {_value(n, 'Tensor', 'mindspore.float32')}")
         elif n.kind == "Parameter":
@@ -172,7 +175,7 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
         "",
         f"np.random.seed({o.seed})  # the initial values, drawn in the graph's order",
     ]
-    for n in g.nodes:
+    for n in g.sources():
         if n.kind == "Input":
             L.append(f"{n.name} = {_value(n, 'torch.tensor', 'dtype=torch.float32')}")
         elif n.kind == "Parameter":

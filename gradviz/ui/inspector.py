@@ -1,5 +1,5 @@
 """Edit the selected node: name, shape, init, values, requires_grad, and its kind's attributes
-(the op table's ops.Attr: one number field each). Edits are undoable."""
+(the op table's ops.Attr: one number field each, a list for an initializer's name). Edits are undoable."""
 
 from __future__ import annotations
 
@@ -157,6 +157,14 @@ class Inspector(QWidget):
                 self.attrForm.removeRow(0)
             self.attrEdits = {}
             for a in OPS[kind].attrs if kind in OPS else ():
+                if a.type is str:  # an initializer's name: a choice
+                    box = ComboBox()
+                    box.setObjectName(f"inspectorAttr_{a.name}")
+                    box.addItems(list(a.choices))
+                    box.setToolTip(tr_msg(a.description))
+                    self.attrForm.addRow(a.name, box)
+                    self.attrEdits[a.name] = box
+                    continue
                 box = DoubleSpinBox()
                 box.setObjectName(f"inspectorAttr_{a.name}")
                 box.setDecimals(0 if a.type is int else 4)
@@ -169,7 +177,10 @@ class Inspector(QWidget):
         if n is not None:
             values = OPS[n.kind].attr_values(n.attrs)
             for name, box in self.attrEdits.items():
-                box.setValue(values[name])
+                if isinstance(box, ComboBox):
+                    box.setCurrentText(values[name])
+                else:
+                    box.setValue(values[name])
                 box.setEnabled(not self.locked)
 
     locked = False
@@ -209,7 +220,12 @@ class Inspector(QWidget):
             fields["requires_grad"] = self.gradCheck.isChecked()
         if self.attrEdits:
             kind = OPS[n.kind]
-            attrs = {a.name: a.type(self.attrEdits[a.name].value()) for a in kind.attrs}
+            attrs = {
+                a.name: self.attrEdits[a.name].currentText()
+                if a.type is str
+                else a.type(self.attrEdits[a.name].value())
+                for a in kind.attrs
+            }
             if attrs != kind.attr_values(n.attrs):
                 fields["attrs"] = attrs
         old = n.name

@@ -626,6 +626,37 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Data</name>
+    <message>
+        <source>source must be one of {sources}, not {value}</source>
+        <translation>source 必须是 {sources} 之一，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>size must be a whole number from {low} to {high}</source>
+        <translation>size 必须是 {low} 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>noise must be a number from 0 to {high}</source>
+        <translation>noise 必须是 0 到 {high} 之间的数</translation>
+    </message>
+    <message>
+        <source>test_fraction must be above 0 and below 1</source>
+        <translation>test_fraction 必须大于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>test_fraction {f:g} of {n} samples leaves no test example</source>
+        <translation>对 {n} 个样本取 test_fraction {f:g}，测试集中没有样本</translation>
+    </message>
+    <message>
+        <source>test_fraction {f:g} of {n} samples leaves no training example</source>
+        <translation>对 {n} 个样本取 test_fraction {f:g}，训练集中没有样本</translation>
+    </message>
+    <message>
+        <source>batch_size must be a whole number from 1 to the training set&apos;s {n} samples, not {value}</source>
+        <translation>batch_size 必须是 1 到训练集样本数 {n} 之间的整数，而不是 {value}</translation>
+    </message>
+</context>
+<context>
     <name>Devices</name>
     <message>
         <source>no CUDA GPU with a working driver was found on this machine</source>
@@ -1197,6 +1228,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>node {name}: unknown kind {kind}</source>
         <translation>节点 {name}：未知类型 {kind}</translation>
+    </message>
+    <message>
+        <source>{node}: its parameter {param} has the name of another node</source>
+        <translation>{node}：它的参数 {param} 与另一个节点同名</translation>
     </message>
     <message>
         <source>{node}: is on a cycle: {cycle}</source>
@@ -1846,6 +1881,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 <context>
     <name>Ops</name>
     <message>
+        <source>{attr} must be one of {choices}, not {value}</source>
+        <translation>{attr} 必须是 {choices} 之一，而不是 {value}</translation>
+    </message>
+    <message>
         <source>{attr} must be a number from {low:g} to {high:g}, not {value}</source>
         <translation>{attr} 必须是 {low:g} 到 {high:g} 之间的数，而不是 {value}</translation>
     </message>
@@ -1872,6 +1911,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>{a} has shape {shape}; softmax cross-entropy needs class scores of shape (classes,) or (samples, classes)</source>
         <translation>{a} 的形状是 {shape}；softmax 交叉熵需要形状为 (类别数,) 或 (样本数, 类别数) 的类别得分</translation>
+    </message>
+    <message>
+        <source>{a} has shape {shape}; Dense needs (samples, in_channels) or (in_channels,) with in_channels {n}</source>
+        <translation>{a} 的形状为 {shape}；Dense 需要 (样本数, in_channels) 或 (in_channels,)，其中 in_channels 为 {n}</translation>
+    </message>
+    <message>
+        <source>{a} has shape {shape}; Flatten needs (samples, ...)</source>
+        <translation>{a} 的形状为 {shape}；Flatten 需要 (样本数, ...)</translation>
     </message>
     <message>
         <source>A constant tensor (data or target): no gradient is applied to it.</source>
@@ -1932,6 +1979,34 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>ops.tanh(x): hyperbolic tangent, element-wise.</source>
         <translation>ops.tanh(x)：双曲正切，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>nn.Dense(in_channels, out_channels): x @ weight.T + bias, with its own weight (out, in) and bias (ops.dense(x, weight, bias)).</source>
+        <translation>nn.Dense(in_channels, out_channels)：x @ weight.T + bias，带有自己的权重 (out, in) 和偏置（ops.dense(x, weight, bias)）。</translation>
+    </message>
+    <message>
+        <source>The size of each input sample.</source>
+        <translation>每个输入样本的大小。</translation>
+    </message>
+    <message>
+        <source>The size of each output sample.</source>
+        <translation>每个输出样本的大小。</translation>
+    </message>
+    <message>
+        <source>How the weight (out_channels, in_channels) is initialized, by MindSpore&apos;s name.</source>
+        <translation>权重 (out_channels, in_channels) 的初始化方式，使用 MindSpore 的名称。</translation>
+    </message>
+    <message>
+        <source>How the bias (out_channels) is initialized, by MindSpore&apos;s name.</source>
+        <translation>偏置 (out_channels) 的初始化方式，使用 MindSpore 的名称。</translation>
+    </message>
+    <message>
+        <source>ops.flatten(x): every axis after the first (samples) made one, as nn.Flatten.</source>
+        <translation>ops.flatten(x)：把第一个轴（样本）之后的所有轴合并为一个，与 nn.Flatten 相同。</translation>
+    </message>
+    <message>
+        <source>ops.softmax(x): e^x / sum(e^x) along the last axis (class scores to probabilities).</source>
+        <translation>ops.softmax(x)：沿最后一个轴计算 e^x / sum(e^x)（把类别分数变成概率）。</translation>
     </message>
     <message>
         <source>ops.sum(x): the sum of all elements, a scalar.</source>
