@@ -71,6 +71,7 @@ class OpKind:
     blocks_gradient: bool = False  # StopGradient: the backward pass stops here
     view: bool = False  # MindSpore may return its input's memory (PyNative views)
     attrs: tuple[Attr, ...] = ()
+    derivatives: tuple[Msg, ...] = ()  # each port's local derivative as text: "∂(a+b)/∂b = 1"
 
     @property
     def computes(self) -> bool:
@@ -230,6 +231,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.matmul({a}, {b})",
         lambda a, b: a @ b,
         _matmul_back,
+        derivatives=(Msg("Ops", "∂(a·b)/∂a = upstream · bᵀ"), Msg("Ops", "∂(a·b)/∂b = aᵀ · upstream")),
     ),
     OpKind(
         "Add",
@@ -242,6 +244,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} + {b}",
         lambda a, b: a + b,
         lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(g * _ones_like(out), b.shape)),
+        derivatives=(Msg("Ops", "∂(a+b)/∂a = 1"), Msg("Ops", "∂(a+b)/∂b = 1")),
     ),
     OpKind(
         "Sub",
@@ -254,6 +257,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} - {b}",
         lambda a, b: a - b,
         lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(-g * _ones_like(out), b.shape)),
+        derivatives=(Msg("Ops", "∂(a−b)/∂a = 1"), Msg("Ops", "∂(a−b)/∂b = −1")),
     ),
     OpKind(
         "Mul",
@@ -266,6 +270,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} * {b}",
         lambda a, b: a * b,
         lambda g, a, b, out: (unbroadcast(g * b, a.shape), unbroadcast(g * a, b.shape)),
+        derivatives=(Msg("Ops", "∂(a*b)/∂a = b"), Msg("Ops", "∂(a*b)/∂b = a")),
     ),
     OpKind(
         "Neg",
@@ -278,6 +283,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.neg({x})",
         lambda x: -x,
         lambda g, x, out: (-g * _ones_like(x),),
+        derivatives=(Msg("Ops", "∂(−x)/∂x = −1"),),
     ),
     OpKind(
         "Square",
@@ -290,6 +296,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.square({x})",
         lambda x: x * x,
         lambda g, x, out: (2 * g * x,),
+        derivatives=(Msg("Ops", "∂x²/∂x = 2x"),),
     ),
     OpKind(
         "Exp",
@@ -302,6 +309,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.exp({x})",
         np.exp,
         lambda g, x, out: (g * out,),
+        derivatives=(Msg("Ops", "∂eˣ/∂x = eˣ"),),
     ),
     OpKind(
         "Log",
@@ -314,6 +322,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.log({x})",
         np.log,
         lambda g, x, out: (g / x,),
+        derivatives=(Msg("Ops", "∂ln(x)/∂x = 1/x"),),
     ),
     OpKind(
         "ReLU",
@@ -326,6 +335,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.relu({x})",
         lambda x: np.maximum(x, 0.0),
         lambda g, x, out: (g * (x > 0),),
+        derivatives=(Msg("Ops", "∂relu(x)/∂x = 1 where x > 0, else 0"),),
     ),
     OpKind(
         "LeakyReLU",
@@ -339,6 +349,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x, alpha: np.where(x > 0, x, alpha * x),
         lambda g, x, out, alpha: (g * np.where(x > 0, 1.0, alpha),),
         attrs=(Attr("alpha", 0.2, 0.0, 1.0, "alpha", "negative_slope", Msg("Ops", "The slope where x is below 0.")),),
+        derivatives=(Msg("Ops", "∂leaky_relu(x)/∂x = 1 where x > 0, else alpha"),),
     ),
     OpKind(
         "Sigmoid",
@@ -351,6 +362,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.sigmoid({x})",
         sigmoid,
         lambda g, x, out: (g * out * (1 - out),),
+        derivatives=(Msg("Ops", "∂σ(x)/∂x = σ(x)·(1 − σ(x))"),),
     ),
     OpKind(
         "Tanh",
@@ -363,6 +375,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.tanh({x})",
         np.tanh,
         lambda g, x, out: (g * (1 - out * out),),
+        derivatives=(Msg("Ops", "∂tanh(x)/∂x = 1 − tanh²(x)"),),
     ),
     OpKind(
         "Sum",
@@ -375,6 +388,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.sum({x})",
         lambda x: np.sum(x),
         lambda g, x, out: (g * np.ones(x.shape),),
+        derivatives=(Msg("Ops", "∂sum(x)/∂x = 1"),),
     ),
     OpKind(
         "Mean",
@@ -387,6 +401,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.mean({x})",
         lambda x: np.mean(x),
         lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),),
+        derivatives=(Msg("Ops", "∂mean(x)/∂x = 1/n"),),
     ),
     OpKind(
         "Transpose",
@@ -400,6 +415,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x: x.T,
         lambda g, x, out: (np.asarray(g).T,),
         view=True,
+        derivatives=(Msg("Ops", "∂xᵀ/∂x: the upstream gradient transposed"),),
     ),
     OpKind(
         "StopGradient",
@@ -414,6 +430,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (np.zeros(x.shape),),
         blocks_gradient=True,
         view=True,
+        derivatives=(Msg("Ops", "∂stop_gradient(x)/∂x = 0: the gradient stops here"),),
     ),
     OpKind(
         "BCEWithLogits",
@@ -426,6 +443,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.binary_cross_entropy_with_logits({logits}, {target})",
         _bce,
         lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size),
+        derivatives=(Msg("Ops", "∂BCE/∂z = (σ(z) − y)/n"), Msg("Ops", "∂BCE/∂y = −z/n")),
     ),
     OpKind(
         "MSE",
@@ -438,6 +456,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.mse_loss({pred}, {target})",
         lambda p, t: np.mean((p - t) ** 2),
         lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size),
+        derivatives=(Msg("Ops", "∂MSE/∂p = 2(p − t)/n"), Msg("Ops", "∂MSE/∂t = −2(p − t)/n")),
     ),
     OpKind(
         "SoftmaxCrossEntropy",
@@ -454,6 +473,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.nn.functional.cross_entropy({logits}, {target})",
         _softmax_ce,
         _softmax_ce_back,
+        derivatives=(Msg("Ops", "∂CE/∂z = (softmax(z) − t)/rows"), Msg("Ops", "∂CE/∂t = −log softmax(z)/rows")),
     ),
     OpKind(
         "Output",
@@ -462,6 +482,7 @@ TABLE: tuple[OpKind, ...] = (
         Msg("Ops", "Marks a returned value: the first Output is the loss, later ones are auxiliary."),
         "#2e7d32",
         _same,
+        derivatives=(Msg("Ops", "∂x/∂x = 1: the returned value is x itself"),),
     ),
 )
 
@@ -491,6 +512,8 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
             continue
         if not k.ports or k.shape is None:
             raise TypeError(f"{where} needs input ports and a shape rule")
+        if len(k.derivatives) != len(k.ports):
+            raise TypeError(f"{where} needs one local-derivative text per port (derivatives)")
         if k.role == "output":
             continue
         missing = [f for f in ("mindspore", "pytorch", "forward", "backward") if getattr(k, f) is None]
