@@ -2,6 +2,7 @@
 element, checked against float64 numpy computed here and in tests/reference.py."""
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -107,3 +108,31 @@ def test_an_element_outside_a_shape_is_a_clear_message():
         stages(s.graph, s.options, v, g, {"b": 3})
     with pytest.raises(BackpropError, match="element -1 is outside"):
         stages(s.graph, s.options, v, g, -1)
+
+
+def test_the_backprop_command_on_mindspores_numbers(capsys):
+    from gradviz.cli import main
+
+    assert main(["backprop", "--preset", "tutorial", "--aux-output", "--element", "1", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["stages"]
+    _, g, v = grads_for(_session(aux_output=True))
+    assert [(st["phase"], st["node"]) for st in found][:2] == [("forward", "x"), ("forward", "y")]
+    for st in found:
+        want = (v if st["phase"] == "forward" else g)[st["node"]][tuple(st["element"])]
+        assert st["engine"] == pytest.approx(want, rel=1e-5, abs=1e-6), st["node"]
+        assert st["result"] == pytest.approx(want, rel=1e-5, abs=1e-6), st["node"]
+    z = next(st for st in found if st["phase"] == "backward" and st["node"] == "z")
+    assert {t["via"]: t["share"] for t in z["upstream"]}["out_z"] == 1.0
+    assert main(["backprop", "--preset", "tutorial"]) == 0
+    text = capsys.readouterr().out
+    assert "backward b (Parameter): ∂L/∂b[0] = ∂L/∂z[0] · ∂z[0]/∂b[0]" in text
+
+
+def test_the_backprop_command_refuses_an_element_outside_a_shape(capsys):
+    from gradviz.cli import main
+
+    assert main(["backprop", "--preset", "tutorial", "--element", "b=3"]) == 2
+    err = capsys.readouterr().err
+    assert "gradviz backprop: error: element 3 is outside b's shape (3,)" in err
+    assert main(["backprop", "--preset", "tutorial", "--element", "q=1"]) == 2
+    assert "there is no node 'q'" in capsys.readouterr().err

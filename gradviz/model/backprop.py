@@ -78,6 +78,7 @@ class Stage:
                 for t in self.terms
             ],
             "result": self.result,
+            "engine": float(self.value[self.element]),  # the engine's own value or gradient there
         }
 
 
