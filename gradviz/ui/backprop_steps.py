@@ -17,10 +17,6 @@ from .spotlight import MARGIN, SpotlightCard
 BACKPROP_KEY, NEXT_KEY, PREVIOUS_KEY = "B", "Right", "Left"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Backprop", text)
-
-
 class ChainRuleCard(QFrame):
     """The current stage: its title and its formula with the numbers, large, top left of the view."""
 
@@ -64,12 +60,19 @@ class BackpropSteps:
         self.stages: list = []
         self.index = -1
         self.card = ChainRuleCard(window.graphView)
-        self.action = self._action(_tr("Step through &backprop"), BACKPROP_KEY, "backpropAction", None)
+        self.action = self._action(
+            QCoreApplication.translate("Backprop", "Step through &backprop"), BACKPROP_KEY, "backpropAction", None
+        )
         self.action.setCheckable(True)
         self.action.toggled.connect(self.set_on)
-        self.nextAction = self._action(_tr("Backprop: next stage"), NEXT_KEY, "backpropNext", self.next)
+        self.nextAction = self._action(
+            QCoreApplication.translate("Backprop", "Backprop: next stage"), NEXT_KEY, "backpropNext", self.next
+        )
         self.previousAction = self._action(
-            _tr("Backprop: previous stage"), PREVIOUS_KEY, "backpropPrevious", self.previous
+            QCoreApplication.translate("Backprop", "Backprop: previous stage"),
+            PREVIOUS_KEY,
+            "backpropPrevious",
+            self.previous,
         )
         menu = window.shortcuts.runMenu
         menu.addSeparator()
@@ -102,7 +105,10 @@ class BackpropSteps:
                 self.w.statusBar().showMessage(tr_msg(e.args[0]), 10000)
         if on and not self.stages:
             if not self.w.statusBar().currentMessage():
-                self.w.statusBar().showMessage(_tr("Train a step first: backprop needs the nodes' numbers"), 10000)
+                self.w.statusBar().showMessage(
+                    QCoreApplication.translate("Backprop", "Train a step first: backprop needs the nodes' numbers"),
+                    10000,
+                )
             self.action.blockSignals(True)
             self.action.setChecked(False)
             self.action.blockSignals(False)
@@ -143,7 +149,11 @@ class BackpropSteps:
         item = scene.items_by_name.get(st.node)
         if item is not None:
             item.setSelected(True)  # the current node, highlighted as the selection is
-        phase = _tr("forward") if st.phase == "forward" else _tr("backward")
+        phase = (
+            QCoreApplication.translate("Backprop", "forward")
+            if st.phase == "forward"
+            else QCoreApplication.translate("Backprop", "backward")
+        )
         title = f"{index + 1}/{len(self.stages)}  {phase}: {st.node}"
         lines = [st.formula if st.phase == "backward" else f"{st.formula} → {st.result:.4g}"]
         lines += [f"{t.via}: {tr_msg(t.note)}" for t in st.terms if t.cut]

@@ -42,6 +42,30 @@
         <source>ops.stop_gradient: no gradient flows back through {node}</source>
         <translation>ops.stop_gradient：梯度不会经 {node} 反向传回</translation>
     </message>
+    <message>
+        <source>Step through &amp;backprop</source>
+        <translation>逐步查看反向传播(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Backprop: next stage</source>
+        <translation>反向传播：下一步</translation>
+    </message>
+    <message>
+        <source>Backprop: previous stage</source>
+        <translation>反向传播：上一步</translation>
+    </message>
+    <message>
+        <source>Train a step first: backprop needs the nodes&apos; numbers</source>
+        <translation>请先训练一步：反向传播需要各节点的数值</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
 </context>
 <context>
     <name>CallView</name>
