@@ -5,7 +5,7 @@ in numbers in a card over the graph (`chainRuleCard`, digits at least SPOT_DIGIT
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
 
@@ -36,7 +36,8 @@ class ChainRuleCard(QFrame):
         lay.addWidget(self.formula)
         self.hide()
 
-    def show_stage(self, title: str, formula: str) -> None:
+    def show_stage(self, title: str, formula: str, item=None) -> None:
+        """Show the stage, in the top corner of the view that covers less of `item` (its node)."""
         self.title.setFont(theme.font(12, bold=True))
         self.title.setText(title)
         self.formula.setFont(SpotlightCard.number_font(self))  # the spotlight's 28 px digits
@@ -47,7 +48,15 @@ class ChainRuleCard(QFrame):
         vp = self.parentWidget().viewport()
         self.formula.setMaximumWidth(max(200, vp.width() - 4 * MARGIN))
         self.adjustSize()
-        self.move(MARGIN, MARGIN)
+        view = self.parentWidget()
+        node = view.mapFromScene(item.sceneBoundingRect()).boundingRect() if item is not None else QRect()
+
+        def covered(x: int) -> int:
+            r = QRect(QPoint(x, MARGIN), self.size()).intersected(node)
+            return r.width() * r.height() if r.isValid() else 0
+
+        x = min((MARGIN, max(MARGIN, vp.width() - self.width() - MARGIN)), key=covered)
+        self.move(vp.mapTo(view, QPoint(x, MARGIN)))
         self.show()
         self.raise_()
 
@@ -157,4 +166,4 @@ class BackpropSteps:
         title = f"{index + 1}/{len(self.stages)}  {phase}: {st.node}"
         lines = [st.formula if st.phase == "backward" else f"{st.formula} → {st.result:.4g}"]
         lines += [f"{t.via}: {tr_msg(t.note)}" for t in st.terms if t.cut]
-        self.card.show_stage(title, "\n".join(lines))
+        self.card.show_stage(title, "\n".join(lines), item)

@@ -905,7 +905,7 @@ class GraphView(QGraphicsView):
     def _update_spotlight(self, *_args) -> None:
         """In presentation mode the card shows the one node selected, with the numbers shown."""
         sel = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
-        if not theme.LOOK.presenting or len(sel) != 1:
+        if not theme.LOOK.presenting or len(sel) != 1 or self._backprop_stage:  # stepping: its own card
             if self.spotlight.node_name:
                 self.spotlight.show_node(None)
             return
@@ -987,6 +987,7 @@ class GraphView(QGraphicsView):
         """The stage Step through backprop shows ("forward:z", "backward:b"; "" when off)."""
         if key != self._backprop_stage:
             self._backprop_stage = key
+            self._update_spotlight()
             self.backpropStageChanged.emit(key)
 
     def _get_backprop_stage(self) -> str:
