@@ -31,7 +31,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-COMMANDS = ("run", "variants", "gradcheck", "export", "parity", "screenshot", "import")
+COMMANDS = ("run", "variants", "gradcheck", "backprop", "export", "parity", "screenshot", "import")
 
 
 class _Stop:
@@ -104,6 +104,16 @@ def _build_parser() -> _Parser:
     g = sub.add_parser("gradcheck", help="MindSpore's gradients against float64 central differences")
     _add_run_options(g)
     g.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    b = sub.add_parser("backprop", help="the forward and backward pass stage by stage, the chain rule in numbers")
+    _add_run_options(b)
+    b.add_argument(
+        "--element",
+        action="append",
+        type=_element,
+        metavar="I|NODE=I",
+        help="the element (a flat index) to follow: I for every tensor, NODE=I for one node (default 0)",
+    )
+    b.add_argument("--json", action="store_true", help="write JSON instead of a list")
     x = sub.add_parser("export", help="write the session as a standalone MindSpore or PyTorch script")
     x.add_argument("--framework", type=_ci(("mindspore", "pytorch")), required=True, help="mindspore or pytorch")
     _add_run_options(x)
@@ -124,6 +134,15 @@ def _build_parser() -> _Parser:
     m.add_argument("file", help="the program, FILE.py")
     m.add_argument("--out", help="the session file to write (default: standard output)")
     return p
+
+
+def _element(v: str) -> tuple[str, int]:
+    """'3' (every node) or 'w=3' (node w): the flat index of the element --element follows."""
+    name, _, index = v.rpartition("=")
+    try:
+        return name, int(index)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{v[:40]!r} is not I or NODE=I (I a whole number)") from None
 
 
 LANGUAGES = ("zh", "en")
@@ -403,6 +422,54 @@ def cmd_gradcheck(a: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else 1
 
 
+def _snapshot(session):
+    """The engine's values and gradients of every node at the initial parameters (MindSpore, in this process)."""
+    from .engine.engine import Engine
+
+    e = Engine(session)
+    try:
+        snap = e.node_snapshot()
+    finally:
+        e.close()
+    return snap.values, snap.grads
+
+
+def cmd_backprop(a: argparse.Namespace) -> int:
+    """The stages of model/backprop.py on MindSpore's numbers: one line each, or JSON."""
+    import json
+
+    from .model.backprop import BackpropError, stages
+
+    session, (values, grads) = _compute(a, _snapshot)
+    element: dict[str, int] | int = 0
+    for name, i in a.element or ():
+        if name:
+            if session.graph.get(name) is None:
+                raise BadInput(f"--element {name}={i}: there is no node {name!r}")
+            element = {**(element if isinstance(element, dict) else {}), name: i}
+        elif isinstance(element, dict):
+            raise BadInput("--element: give I for every node or NODE=I, not both")
+        else:
+            element = i
+    try:
+        found = stages(session.graph, session.options, values, grads, element)
+    except BackpropError as e:
+        raise BadInput(str(e)) from None
+    if a.json:
+        print(json.dumps({"stages": [st.to_json() for st in found]}, indent=1))
+        return EXIT_OK
+    from .model.formatting import fmt_number
+
+    for st in found:
+        print(f"{st.phase} {st.node} ({st.kind}): {st.formula}")
+        for t in st.terms:
+            up = "" if t.upstream_at is None else f", upstream {fmt_number(t.upstream_at)}"
+            cut = f" [cut: {t.note}]" if t.cut else ""
+            print(f"  via {t.via}{'.' + t.port if t.port else ''}: {t.formula}{up}, share {fmt_number(t.share)}{cut}")
+        print(f"  = {fmt_number(st.result)}")
+    return EXIT_OK
+
+
 def cmd_export(a: argparse.Namespace) -> int:
     """A standalone script that trains like `gradviz run` with the same options."""
     from .engine.engine import cell_attributes
@@ -521,6 +588,7 @@ WRITERS = {
     "run": cmd_run,
     "variants": cmd_variants,
     "gradcheck": cmd_gradcheck,
+    "backprop": cmd_backprop,
     "export": cmd_export,
     "parity": cmd_parity,
     "import": cmd_import,

@@ -87,6 +87,21 @@ def test_an_entry_with_a_missing_piece_is_refused_at_import():
         _check_table((*TABLE, bad_port))
     with pytest.raises(TypeError, match="defined twice"):
         _check_table((*TABLE, OPS["Add"]))
+    no_derivative = dataclasses.replace(OPS["Add"], name="Add2", derivatives=(OPS["Add"].derivatives[0],))
+    with pytest.raises(TypeError, match="one local-derivative text per port"):
+        _check_table((*TABLE, no_derivative))
+
+
+def test_every_kind_with_ports_says_each_ports_local_derivative_translatably():
+    from gradviz.i18n import Msg
+
+    for k in TABLE:
+        assert len(k.derivatives) == len(k.ports) + len(k.params), k.name  # a Dense also its weight and bias
+        for text in k.derivatives:
+            assert isinstance(text, Msg) and text.startswith("∂"), (k.name, text)
+    assert OPS["Add"].derivatives[1] == "∂(a+b)/∂b = 1"
+    assert OPS["MatMul"].derivatives[1] == "∂(a·b)/∂b = aᵀ · upstream"
+    assert OPS["BCEWithLogits"].derivatives[0] == "∂BCE/∂z = (σ(z) − y)/n"
 
 
 def test_every_kind_a_teacher_needs_is_in_the_table():

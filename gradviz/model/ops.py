@@ -100,6 +100,8 @@ class OpKind:
     # after the ports' (the backward returns their gradients after the ports'), the templates name
     # them in braces like ports, and the shape rule takes the attribute values as keywords
     params: tuple[OwnedParam, ...] = ()
+    # each port's local derivative as text ("∂(a+b)/∂b = 1"), then each own Parameter's
+    derivatives: tuple[Msg, ...] = ()
 
     @property
     def computes(self) -> bool:
@@ -299,6 +301,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.matmul({a}, {b})",
         lambda a, b: a @ b,
         _matmul_back,
+        derivatives=(Msg("Ops", "∂(a·b)/∂a = upstream · bᵀ"), Msg("Ops", "∂(a·b)/∂b = aᵀ · upstream")),
     ),
     OpKind(
         "Add",
@@ -311,6 +314,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} + {b}",
         lambda a, b: a + b,
         lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(g * _ones_like(out), b.shape)),
+        derivatives=(Msg("Ops", "∂(a+b)/∂a = 1"), Msg("Ops", "∂(a+b)/∂b = 1")),
     ),
     OpKind(
         "Sub",
@@ -323,6 +327,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} - {b}",
         lambda a, b: a - b,
         lambda g, a, b, out: (unbroadcast(g * _ones_like(out), a.shape), unbroadcast(-g * _ones_like(out), b.shape)),
+        derivatives=(Msg("Ops", "∂(a−b)/∂a = 1"), Msg("Ops", "∂(a−b)/∂b = −1")),
     ),
     OpKind(
         "Mul",
@@ -335,6 +340,7 @@ TABLE: tuple[OpKind, ...] = (
         "{a} * {b}",
         lambda a, b: a * b,
         lambda g, a, b, out: (unbroadcast(g * b, a.shape), unbroadcast(g * a, b.shape)),
+        derivatives=(Msg("Ops", "∂(a*b)/∂a = b"), Msg("Ops", "∂(a*b)/∂b = a")),
     ),
     OpKind(
         "Neg",
@@ -347,6 +353,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.neg({x})",
         lambda x: -x,
         lambda g, x, out: (-g * _ones_like(x),),
+        derivatives=(Msg("Ops", "∂(−x)/∂x = −1"),),
     ),
     OpKind(
         "Square",
@@ -359,6 +366,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.square({x})",
         lambda x: x * x,
         lambda g, x, out: (2 * g * x,),
+        derivatives=(Msg("Ops", "∂x²/∂x = 2x"),),
     ),
     OpKind(
         "Exp",
@@ -371,6 +379,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.exp({x})",
         np.exp,
         lambda g, x, out: (g * out,),
+        derivatives=(Msg("Ops", "∂eˣ/∂x = eˣ"),),
     ),
     OpKind(
         "Log",
@@ -383,6 +392,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.log({x})",
         np.log,
         lambda g, x, out: (g / x,),
+        derivatives=(Msg("Ops", "∂ln(x)/∂x = 1/x"),),
     ),
     OpKind(
         "ReLU",
@@ -395,6 +405,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.relu({x})",
         lambda x: np.maximum(x, 0.0),
         lambda g, x, out: (g * (x > 0),),
+        derivatives=(Msg("Ops", "∂relu(x)/∂x = 1 where x > 0, else 0"),),
     ),
     OpKind(
         "LeakyReLU",
@@ -408,6 +419,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x, alpha: np.where(x > 0, x, alpha * x),
         lambda g, x, out, alpha: (g * np.where(x > 0, 1.0, alpha),),
         attrs=(Attr("alpha", 0.2, 0.0, 1.0, "alpha", "negative_slope", Msg("Ops", "The slope where x is below 0.")),),
+        derivatives=(Msg("Ops", "∂leaky_relu(x)/∂x = 1 where x > 0, else alpha"),),
     ),
     OpKind(
         "Sigmoid",
@@ -420,6 +432,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.sigmoid({x})",
         sigmoid,
         lambda g, x, out: (g * out * (1 - out),),
+        derivatives=(Msg("Ops", "∂σ(x)/∂x = σ(x)·(1 − σ(x))"),),
     ),
     OpKind(
         "Tanh",
@@ -432,6 +445,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.tanh({x})",
         np.tanh,
         lambda g, x, out: (g * (1 - out * out),),
+        derivatives=(Msg("Ops", "∂tanh(x)/∂x = 1 − tanh²(x)"),),
     ),
     OpKind(
         "Dense",
@@ -496,6 +510,11 @@ TABLE: tuple[OpKind, ...] = (
             OwnedParam("weight", lambda a: (int(a["out_channels"]), int(a["in_channels"])), "weight_init"),
             OwnedParam("bias", lambda a: (int(a["out_channels"]),), "bias_init"),
         ),
+        derivatives=(
+            Msg("Ops", "∂(x·weightᵀ + bias)/∂x = upstream · weight"),
+            Msg("Ops", "∂(x·weightᵀ + bias)/∂weight = upstreamᵀ · x"),
+            Msg("Ops", "∂(x·weightᵀ + bias)/∂bias = 1 (summed over samples)"),
+        ),
     ),
     OpKind(
         "Flatten",
@@ -509,6 +528,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x: x.reshape(x.shape[0], -1),
         lambda g, x, out: (np.asarray(g, np.float64).reshape(x.shape),),
         view=True,
+        derivatives=(Msg("Ops", "∂flatten(x)/∂x = 1 (the upstream reshaped back)"),),
     ),
     OpKind(
         "Softmax",
@@ -521,6 +541,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.softmax({x}, dim=-1)",
         _softmax,
         _softmax_back,
+        derivatives=(Msg("Ops", "∂softmax(x)/∂x = s · (upstream − Σ upstream · s), s = softmax(x)"),),
     ),
     OpKind(
         "Sum",
@@ -533,6 +554,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.sum({x})",
         lambda x: np.sum(x),
         lambda g, x, out: (g * np.ones(x.shape),),
+        derivatives=(Msg("Ops", "∂sum(x)/∂x = 1"),),
     ),
     OpKind(
         "Mean",
@@ -545,6 +567,7 @@ TABLE: tuple[OpKind, ...] = (
         "torch.mean({x})",
         lambda x: np.mean(x),
         lambda g, x, out: (g * np.ones(x.shape) / max(x.size, 1),),
+        derivatives=(Msg("Ops", "∂mean(x)/∂x = 1/n"),),
     ),
     OpKind(
         "Transpose",
@@ -558,6 +581,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x: x.T,
         lambda g, x, out: (np.asarray(g).T,),
         view=True,
+        derivatives=(Msg("Ops", "∂xᵀ/∂x: the upstream gradient transposed"),),
     ),
     OpKind(
         "StopGradient",
@@ -572,6 +596,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (np.zeros(x.shape),),
         blocks_gradient=True,
         view=True,
+        derivatives=(Msg("Ops", "∂stop_gradient(x)/∂x = 0: the gradient stops here"),),
     ),
     OpKind(
         "BCEWithLogits",
@@ -585,6 +610,7 @@ TABLE: tuple[OpKind, ...] = (
         _bce,
         lambda g, z, y, out: (g * (sigmoid(z) - y) / z.size, g * -z / z.size),
         cell="nn.BCEWithLogitsLoss",
+        derivatives=(Msg("Ops", "∂BCE/∂z = (σ(z) − y)/n"), Msg("Ops", "∂BCE/∂y = −z/n")),
     ),
     OpKind(
         "MSE",
@@ -598,6 +624,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda p, t: np.mean((p - t) ** 2),
         lambda g, p, t, out: (g * 2 * (p - t) / p.size, g * -2 * (p - t) / p.size),
         cell="nn.MSELoss",
+        derivatives=(Msg("Ops", "∂MSE/∂p = 2(p − t)/n"), Msg("Ops", "∂MSE/∂t = −2(p − t)/n")),
     ),
     OpKind(
         "SoftmaxCrossEntropy",
@@ -615,6 +642,7 @@ TABLE: tuple[OpKind, ...] = (
         _softmax_ce,
         _softmax_ce_back,
         cell="nn.CrossEntropyLoss",
+        derivatives=(Msg("Ops", "∂CE/∂z = (softmax(z) − t)/rows"), Msg("Ops", "∂CE/∂t = −log softmax(z)/rows")),
     ),
     OpKind(
         "Output",
@@ -623,6 +651,7 @@ TABLE: tuple[OpKind, ...] = (
         Msg("Ops", "Marks a returned value: the first Output is the loss, later ones are auxiliary."),
         "#2e7d32",
         _same,
+        derivatives=(Msg("Ops", "∂x/∂x = 1: the returned value is x itself"),),
     ),
 )
 
@@ -652,6 +681,8 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
             continue
         if not k.ports or k.shape is None:
             raise TypeError(f"{where} needs input ports and a shape rule")
+        if len(k.derivatives) != len(k.ports) + len(k.params):
+            raise TypeError(f"{where} needs one local-derivative text per port and own Parameter (derivatives)")
         if k.role == "output":
             continue
         missing = [f for f in ("mindspore", "pytorch", "forward", "backward") if getattr(k, f) is None]

@@ -880,6 +880,7 @@ class GraphView(QGraphicsView):
     `shownStep` is how many updates the parameters shown on the nodes have had (-1: none shown)."""
 
     shownStepChanged = Signal(int)
+    backpropStageChanged = Signal(str)
     nodesShown = Signal(int)  # every refresh of the nodes' numbers, also of the same step
 
     MAX_ZOOM = 1.3  # fit never enlarges a small graph more than this (x the look's scale)
@@ -888,6 +889,7 @@ class GraphView(QGraphicsView):
         super().__init__(scene, parent)
         self.caption = ""
         self._shown_step = -1
+        self._backprop_stage = ""
         self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
         self.setObjectName("graphView")
         self._show_scroll_bars(False)
@@ -903,7 +905,7 @@ class GraphView(QGraphicsView):
     def _update_spotlight(self, *_args) -> None:
         """In presentation mode the card shows the one node selected, with the numbers shown."""
         sel = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
-        if not theme.LOOK.presenting or len(sel) != 1:
+        if not theme.LOOK.presenting or len(sel) != 1 or self._backprop_stage:  # stepping: its own card
             if self.spotlight.node_name:
                 self.spotlight.show_node(None)
             return
@@ -980,6 +982,18 @@ class GraphView(QGraphicsView):
         self.nodesShown.emit(updates)
 
     shownStep = Property(int, _get_shown_step, notify=shownStepChanged)
+
+    def set_backprop_stage(self, key: str) -> None:
+        """The stage Step through backprop shows ("forward:z", "backward:b"; "" when off)."""
+        if key != self._backprop_stage:
+            self._backprop_stage = key
+            self._update_spotlight()
+            self.backpropStageChanged.emit(key)
+
+    def _get_backprop_stage(self) -> str:
+        return self._backprop_stage
+
+    backpropStage = Property(str, _get_backprop_stage, notify=backpropStageChanged)
 
     def set_caption(self, text: str) -> None:
         if text != self.caption:

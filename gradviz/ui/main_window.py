@@ -48,6 +48,7 @@ from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
 from .plots import PlotPanel
 from .presentation import Presenter
+from .backprop_steps import BackpropSteps
 from .shortcuts import Shortcuts
 from .live_label import LiveLabel
 from .menu_style import style_menus
@@ -126,6 +127,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
         self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+        self.backprop = BackpropSteps(self)  # Run > Step through backprop (B, → and ←)
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
         QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
         self._wire()

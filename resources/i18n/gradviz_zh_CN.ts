@@ -25,6 +25,53 @@
     </message>
 </context>
 <context>
+    <name>Backprop</name>
+    <message>
+        <source>element {i} is outside {node}&apos;s shape {shape} ({n} elements: 0 to {last})</source>
+        <translation>元素 {i} 超出 {node} 的形状 {shape}（共 {n} 个元素：0 到 {last}）</translation>
+    </message>
+    <message>
+        <source>stepping through a layer that holds its own weight and bias ({node}) is not done yet</source>
+        <translation>暂不支持逐步演示自带权重和偏置的层（{node}）</translation>
+    </message>
+    <message>
+        <source>returned through ops.stop_gradient: not part of L</source>
+        <translation>经 ops.stop_gradient 返回：不属于 L</translation>
+    </message>
+    <message>
+        <source>returned as auxiliary data (has_aux=True): not part of L</source>
+        <translation>作为辅助数据返回（has_aux=True）：不属于 L</translation>
+    </message>
+    <message>
+        <source>ops.stop_gradient: no gradient flows back through {node}</source>
+        <translation>ops.stop_gradient：梯度不会经 {node} 反向传回</translation>
+    </message>
+    <message>
+        <source>Step through &amp;backprop</source>
+        <translation>逐步查看反向传播(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Backprop: next stage</source>
+        <translation>反向传播：下一步</translation>
+    </message>
+    <message>
+        <source>Backprop: previous stage</source>
+        <translation>反向传播：上一步</translation>
+    </message>
+    <message>
+        <source>Train a step first: backprop needs the nodes&apos; numbers</source>
+        <translation>请先训练一步：反向传播需要各节点的数值</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+</context>
+<context>
     <name>CallView</name>
     <message>
         <source>@mindspore.jit  # Graph mode: train_step compiled</source>
@@ -1933,36 +1980,88 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>ops.matmul(a, b)：矩阵（或向量与矩阵）乘法。</translation>
     </message>
     <message>
+        <source>∂(a·b)/∂a = upstream · bᵀ</source>
+        <translation>∂(a·b)/∂a = 上游梯度 · bᵀ</translation>
+    </message>
+    <message>
+        <source>∂(a·b)/∂b = aᵀ · upstream</source>
+        <translation>∂(a·b)/∂b = aᵀ · 上游梯度</translation>
+    </message>
+    <message>
         <source>a + b, with broadcasting.</source>
         <translation>a + b，支持广播。</translation>
+    </message>
+    <message>
+        <source>∂(a+b)/∂a = 1</source>
+        <translation>∂(a+b)/∂a = 1</translation>
+    </message>
+    <message>
+        <source>∂(a+b)/∂b = 1</source>
+        <translation>∂(a+b)/∂b = 1</translation>
     </message>
     <message>
         <source>a - b, with broadcasting.</source>
         <translation>a - b，支持广播。</translation>
     </message>
     <message>
+        <source>∂(a−b)/∂a = 1</source>
+        <translation>∂(a−b)/∂a = 1</translation>
+    </message>
+    <message>
+        <source>∂(a−b)/∂b = −1</source>
+        <translation>∂(a−b)/∂b = −1</translation>
+    </message>
+    <message>
         <source>a * b, element-wise with broadcasting.</source>
         <translation>a * b，逐元素相乘，支持广播。</translation>
+    </message>
+    <message>
+        <source>∂(a*b)/∂a = b</source>
+        <translation>∂(a*b)/∂a = b</translation>
+    </message>
+    <message>
+        <source>∂(a*b)/∂b = a</source>
+        <translation>∂(a*b)/∂b = a</translation>
     </message>
     <message>
         <source>-x: the negation.</source>
         <translation>-x：取负。</translation>
     </message>
     <message>
+        <source>∂(−x)/∂x = −1</source>
+        <translation>∂(−x)/∂x = −1</translation>
+    </message>
+    <message>
         <source>ops.square(x): x * x, element-wise.</source>
         <translation>ops.square(x)：x * x，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>∂x²/∂x = 2x</source>
+        <translation>∂x²/∂x = 2x</translation>
     </message>
     <message>
         <source>ops.exp(x): e to the x, element-wise.</source>
         <translation>ops.exp(x)：e 的 x 次方，逐元素计算。</translation>
     </message>
     <message>
+        <source>∂eˣ/∂x = eˣ</source>
+        <translation>∂eˣ/∂x = eˣ</translation>
+    </message>
+    <message>
         <source>ops.log(x): natural logarithm, element-wise (x must be above 0).</source>
         <translation>ops.log(x)：自然对数，逐元素计算（x 必须大于 0）。</translation>
     </message>
     <message>
+        <source>∂ln(x)/∂x = 1/x</source>
+        <translation>∂ln(x)/∂x = 1/x</translation>
+    </message>
+    <message>
         <source>ops.relu(x): max(x, 0), element-wise.</source>
         <translation>ops.relu(x)：max(x, 0)，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>∂relu(x)/∂x = 1 where x &gt; 0, else 0</source>
+        <translation>∂relu(x)/∂x = 1（x &gt; 0 处），否则为 0</translation>
     </message>
     <message>
         <source>ops.leaky_relu(x, alpha): x where x &gt; 0, else alpha * x, element-wise.</source>
@@ -1973,12 +2072,24 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>x 小于 0 处的斜率。</translation>
     </message>
     <message>
+        <source>∂leaky_relu(x)/∂x = 1 where x &gt; 0, else alpha</source>
+        <translation>∂leaky_relu(x)/∂x = 1（x &gt; 0 处），否则为 alpha</translation>
+    </message>
+    <message>
         <source>ops.sigmoid(x): 1 / (1 + e^-x), element-wise.</source>
         <translation>ops.sigmoid(x)：1 / (1 + e^-x)，逐元素计算。</translation>
     </message>
     <message>
+        <source>∂σ(x)/∂x = σ(x)·(1 − σ(x))</source>
+        <translation>∂σ(x)/∂x = σ(x)·(1 − σ(x))</translation>
+    </message>
+    <message>
         <source>ops.tanh(x): hyperbolic tangent, element-wise.</source>
         <translation>ops.tanh(x)：双曲正切，逐元素计算。</translation>
+    </message>
+    <message>
+        <source>∂tanh(x)/∂x = 1 − tanh²(x)</source>
+        <translation>∂tanh(x)/∂x = 1 − tanh²(x)</translation>
     </message>
     <message>
         <source>nn.Dense(in_channels, out_channels): x @ weight.T + bias, with its own weight (out, in) and bias (ops.dense(x, weight, bias)).</source>
@@ -2001,44 +2112,108 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>偏置 (out_channels) 的初始化方式，使用 MindSpore 的名称。</translation>
     </message>
     <message>
+        <source>∂(x·weightᵀ + bias)/∂x = upstream · weight</source>
+        <translation>∂(x·weightᵀ + bias)/∂x = 上游梯度 · weight</translation>
+    </message>
+    <message>
+        <source>∂(x·weightᵀ + bias)/∂weight = upstreamᵀ · x</source>
+        <translation>∂(x·weightᵀ + bias)/∂weight = 上游梯度ᵀ · x</translation>
+    </message>
+    <message>
+        <source>∂(x·weightᵀ + bias)/∂bias = 1 (summed over samples)</source>
+        <translation>∂(x·weightᵀ + bias)/∂bias = 1（对样本求和）</translation>
+    </message>
+    <message>
         <source>ops.flatten(x): every axis after the first (samples) made one, as nn.Flatten.</source>
         <translation>ops.flatten(x)：把第一个轴（样本）之后的所有轴合并为一个，与 nn.Flatten 相同。</translation>
+    </message>
+    <message>
+        <source>∂flatten(x)/∂x = 1 (the upstream reshaped back)</source>
+        <translation>∂flatten(x)/∂x = 1（上游梯度变回原形状）</translation>
     </message>
     <message>
         <source>ops.softmax(x): e^x / sum(e^x) along the last axis (class scores to probabilities).</source>
         <translation>ops.softmax(x)：沿最后一个轴计算 e^x / sum(e^x)（把类别分数变成概率）。</translation>
     </message>
     <message>
+        <source>∂softmax(x)/∂x = s · (upstream − Σ upstream · s), s = softmax(x)</source>
+        <translation>∂softmax(x)/∂x = s · (上游梯度 − Σ 上游梯度 · s)，s = softmax(x)</translation>
+    </message>
+    <message>
         <source>ops.sum(x): the sum of all elements, a scalar.</source>
         <translation>ops.sum(x)：所有元素之和，结果为标量。</translation>
+    </message>
+    <message>
+        <source>∂sum(x)/∂x = 1</source>
+        <translation>∂sum(x)/∂x = 1</translation>
     </message>
     <message>
         <source>ops.mean(x): the mean of all elements, a scalar.</source>
         <translation>ops.mean(x)：所有元素的平均值，结果为标量。</translation>
     </message>
     <message>
+        <source>∂mean(x)/∂x = 1/n</source>
+        <translation>∂mean(x)/∂x = 1/n（n 为元素个数）</translation>
+    </message>
+    <message>
         <source>ops.t(x): a matrix&apos;s transpose (a vector stays as it is).</source>
         <translation>ops.t(x)：矩阵的转置（向量保持不变）。</translation>
+    </message>
+    <message>
+        <source>∂xᵀ/∂x: the upstream gradient transposed</source>
+        <translation>∂xᵀ/∂x：上游梯度的转置</translation>
     </message>
     <message>
         <source>ops.stop_gradient(x): passes the value, blocks the gradient.</source>
         <translation>ops.stop_gradient(x)：传递数值，截断梯度。</translation>
     </message>
     <message>
+        <source>∂stop_gradient(x)/∂x = 0: the gradient stops here</source>
+        <translation>∂stop_gradient(x)/∂x = 0：梯度在此截断</translation>
+    </message>
+    <message>
         <source>ops.binary_cross_entropy_with_logits(logits, target, ones, ones), mean.</source>
         <translation>ops.binary_cross_entropy_with_logits(logits, target, ones, ones)，取平均。</translation>
+    </message>
+    <message>
+        <source>∂BCE/∂z = (σ(z) − y)/n</source>
+        <translation>∂BCE/∂z = (σ(z) − y)/n</translation>
+    </message>
+    <message>
+        <source>∂BCE/∂y = −z/n</source>
+        <translation>∂BCE/∂y = −z/n</translation>
     </message>
     <message>
         <source>ops.mse_loss(pred, target), mean of squared errors.</source>
         <translation>ops.mse_loss(pred, target)，均方误差。</translation>
     </message>
     <message>
+        <source>∂MSE/∂p = 2(p − t)/n</source>
+        <translation>∂MSE/∂p = 2(p − t)/n</translation>
+    </message>
+    <message>
+        <source>∂MSE/∂t = −2(p − t)/n</source>
+        <translation>∂MSE/∂t = −2(p − t)/n</translation>
+    </message>
+    <message>
         <source>ops.cross_entropy(logits, target): softmax cross-entropy with class probabilities (one-hot) as the target, mean over samples.</source>
         <translation>ops.cross_entropy(logits, target)：以类别概率（one-hot）为目标的 softmax 交叉熵，对样本取平均。</translation>
     </message>
     <message>
+        <source>∂CE/∂z = (softmax(z) − t)/rows</source>
+        <translation>∂CE/∂z = (softmax(z) − t)/行数</translation>
+    </message>
+    <message>
+        <source>∂CE/∂t = −log softmax(z)/rows</source>
+        <translation>∂CE/∂t = −log softmax(z)/行数</translation>
+    </message>
+    <message>
         <source>Marks a returned value: the first Output is the loss, later ones are auxiliary.</source>
         <translation>标记一个返回值：第一个 Output 是损失，其后的是辅助输出。</translation>
+    </message>
+    <message>
+        <source>∂x/∂x = 1: the returned value is x itself</source>
+        <translation>∂x/∂x = 1：返回值就是 x 本身</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,214 @@
+"""Backpropagation as stages to step through: the forward pass node by node in the generated
+program's order, then the backward pass in reverse, each node's gradient as the chain rule with
+the numbers of one chosen element.
+
+Qt-free and MindSpore-free: the values and gradients come from one snapshot of the engine (the
+protocol's Nodes message); the op table gives each edge's local-derivative text and its
+vector-Jacobian product, which turns a consumer's upstream gradient into this node's share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..i18n import Msg
+from .codegen import differentiated_outputs, expression, plan
+from .formatting import fmt_number
+from .graph import Graph, numel
+from .ops import OPS, owned_name
+from .session import Options
+
+FORWARD, BACKWARD = "forward", "backward"
+
+
+class BackpropError(ValueError):
+    """A stage that cannot be shown (an element outside a node's shape): the message says why."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """One share of ∂L/∂node at the element: from a consumer's port, or a returned output's seed."""
+
+    via: str  # the consuming node, or the Output whose value starts the gradient
+    port: str  # the consumer's port this node feeds ("" for a seed)
+    formula: str  # the local derivative, from the op table (translatable)
+    upstream: np.ndarray  # ∂L/∂via, the whole tensor
+    upstream_at: float | None  # ∂L/∂via at the matching element, where one element matches
+    local: float | None  # ∂via/∂node at the element, where one element matches
+    share: float  # this term's part of ∂L/∂node at the element
+    cut: bool = False  # stop_gradient stops it here, or the output is not differentiated
+    note: str = ""  # why it is cut (translatable)
+
+
+@dataclass(frozen=True)
+class Stage:
+    phase: str  # FORWARD or BACKWARD
+    node: str
+    kind: str
+    element: tuple[int, ...]  # the chosen element of this node
+    value: np.ndarray  # the node's value (forward) or gradient ∂L/∂node (backward), from the engine
+    formula: str  # forward: the expression; backward: the chain rule written with the numbers
+    terms: tuple[Term, ...] = ()
+    result: float = 0.0  # forward: the value at the element; backward: the sum of the shares
+
+    @property
+    def key(self) -> str:
+        """The graph view's backpropStage: "forward:z", "backward:b"."""
+        return f"{self.phase}:{self.node}"
+
+    def to_json(self) -> dict:
+        return {
+            "node": self.node,
+            "phase": self.phase,
+            "kind": self.kind,
+            "element": list(self.element),
+            "formula": str(self.formula),
+            "upstream": [
+                {
+                    "via": t.via,
+                    "port": t.port,
+                    "formula": str(t.formula),
+                    "upstream": None if t.upstream_at is None else t.upstream_at,
+                    "local": t.local,
+                    "share": t.share,
+                    "cut": t.cut,
+                    "note": str(t.note),
+                }
+                for t in self.terms
+            ],
+            "result": self.result,
+            "engine": float(self.value[self.element]),  # the engine's own value or gradient there
+        }
+
+
+def _at(name: str, idx: tuple[int, ...]) -> str:
+    return f"{name}[{','.join(map(str, idx))}]" if idx else name
+
+
+def _element(name: str, shape: tuple[int, ...], element) -> tuple[int, ...]:
+    """The element of node `name` that `element` chooses: a flat index (for every node with more
+    than one element), or {node: flat index}; scalars have only ()."""
+    if not shape:
+        return ()
+    i = element.get(name, 0) if isinstance(element, dict) else element
+    n = numel(shape)
+    if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
+        raise BackpropError(
+            Msg("Backprop", "element {i} is outside {node}'s shape {shape} ({n} elements: 0 to {last})").format(
+                i=i, node=name, shape=tuple(shape), n=n, last=n - 1
+            )
+        )
+    return tuple(int(k) for k in np.unravel_index(int(i), shape))
+
+
+def stages(graph: Graph, options: Options, values: dict, grads: dict, element: int | dict[str, int] = 0) -> list[Stage]:
+    """Every stage: forward in the program's order, then backward in reverse. `values` and
+    `grads` are one engine snapshot (Nodes.values, Nodes.grads); `element` as in _element."""
+    layers = [n.name for n in graph.nodes if OPS[n.kind].params]
+    if layers:  # the engine's snapshot holds no values of a layer's own weight and bias yet
+        raise BackpropError(
+            Msg(
+                "Backprop", "stepping through a layer that holds its own weight and bias ({node}) is not done yet"
+            ).format(node=layers[0])
+        )
+    p = plan(graph, options)
+    v = {k: np.asarray(x, np.float64) for k, x in values.items()}
+    g = {k: np.asarray(x, np.float64) for k, x in grads.items()}
+    chosen = {n.name: _element(n.name, tuple(np.shape(v[n.name])), element) for n in p.order}
+    out: list[Stage] = []
+    for n in p.order:
+        e = chosen[n.name]
+        formula = n.name if n.is_source else f"{n.name} = {expression(n)}"
+        out.append(Stage(FORWARD, n.name, n.kind, e, v[n.name], formula, (), float(v[n.name][e])))
+    seeded = [o.name for o in differentiated_outputs(graph, options)]
+    returned = graph.outputs()[: len(p.sources)]
+    for n in reversed(p.order):
+        e = chosen[n.name]
+        terms = _seeds(graph, options, n.name, e, v, seeded, returned) + _consumers(graph, n.name, e, v, g)
+        result = float(sum(t.share for t in terms))
+        out.append(
+            Stage(BACKWARD, n.name, n.kind, e, g[n.name], _chain(n.name, e, terms, result), tuple(terms), result)
+        )
+    return out
+
+
+def _seeds(graph, options, name, e, v, seeded, returned) -> list[Term]:
+    """The returned outputs of `name`: the loss (∂L/∂loss = 1), each differentiated auxiliary
+    output (∂sum(z)/∂z = 1) and, cut, those stop_gradient or has_aux leaves out of L."""
+    terms = []
+    for k, o in enumerate(graph.outputs()):
+        if o.inputs.get("x") != name:
+            continue
+        one = np.ones(np.shape(v[name]))
+        text = f"∂L/∂{name} = 1" if k == 0 else f"∂sum({name})/∂{name} = 1"
+        if o.name in seeded:
+            terms.append(Term(o.name, "", text, one, 1.0, 1.0, 1.0))
+        elif o in returned:
+            note = (
+                Msg("Backprop", "returned through ops.stop_gradient: not part of L")
+                if options.stop_gradient
+                else Msg("Backprop", "returned as auxiliary data (has_aux=True): not part of L")
+            )
+            terms.append(Term(o.name, "", text, one * 0, None, None, 0.0, True, note))
+    return terms
+
+
+def _consumers(graph, name, e, v, g) -> list[Term]:
+    """Each port of a computing node fed by `name`: the VJP of that op on its upstream gradient."""
+    terms = []
+    for c in graph.topo_order():
+        if c.is_source or c.kind == "Output":
+            continue
+        k = OPS[c.kind]
+        # its ports' sources, then the Parameters it holds itself (a Dense node's weight and bias)
+        fed = [c.inputs.get(q) for q in k.ports] + [owned_name(c.name, o.name) for o in k.params]
+        slots = list(k.ports) + [o.name for o in k.params]
+        for i, port in enumerate(slots):
+            if fed[i] != name:
+                continue
+            ins = [v[f] for f in fed]
+            attrs = k.attr_values(c.attrs)
+            if k.blocks_gradient:
+                note = Msg("Backprop", "ops.stop_gradient: no gradient flows back through {node}").format(node=c.name)
+                terms.append(Term(c.name, port, k.derivatives[i], g[c.name], None, 0.0, 0.0, True, note))
+                continue
+            with np.errstate(all="ignore"):
+                share = np.asarray(k.backward(g[c.name], *ins, v[c.name], **attrs)[i], np.float64)
+            share = share.reshape(np.shape(v[name]))
+            up_at = local = None
+            out_shape = np.shape(v[c.name])
+            if out_shape == () or (out_shape == np.shape(v[name]) and c.kind not in ("MatMul", "Transpose")):
+                up_at = float(g[c.name]) if out_shape == () else float(g[c.name][e])
+                with np.errstate(all="ignore"):
+                    ones = np.ones(out_shape)
+                    local = float(
+                        np.asarray(k.backward(ones, *ins, v[c.name], **attrs)[i]).reshape(np.shape(v[name]))[e]
+                    )
+            terms.append(Term(c.name, port, k.derivatives[i], g[c.name], up_at, local, float(share[e])))
+    return terms
+
+
+def _chain(name: str, e: tuple[int, ...], terms: list[Term], result: float) -> str:
+    """ "∂L/∂b[0] = ∂L/∂z[0] · ∂z[0]/∂b[0] = 0.326 · 1 = 0.326", one product per term, summed."""
+    live = [t for t in terms if not t.cut]
+    left = f"∂L/∂{_at(name, e)}"
+    if not live:
+        return f"{left} = 0"
+    symbols, numbers = [], []
+    for t in live:
+        if t.port == "":
+            symbols.append(t.formula.split(" = ")[0].replace(f"∂{name}", f"∂{_at(name, e)}"))
+            numbers.append(fmt_number(t.share))
+        elif t.local is not None:
+            up_idx = () if np.ndim(t.upstream) == 0 else e
+            symbols.append(f"∂L/∂{_at(t.via, up_idx)} · ∂{_at(t.via, up_idx)}/∂{_at(name, e)}")
+            numbers.append(f"{fmt_number(t.upstream_at)} · {fmt_number(t.local)}")
+        else:
+            symbols.append(f"(VJP of {t.via} on ∂L/∂{t.via}){_index(e)}")
+            numbers.append(fmt_number(t.share))
+    return f"{left} = {' + '.join(symbols)} = {' + '.join(numbers)} = {fmt_number(result)}"
+
+
+def _index(e: tuple[int, ...]) -> str:
+    return f"[{','.join(map(str, e))}]" if e else ""
