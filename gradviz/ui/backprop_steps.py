@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
 
 from .language import tr_msg
 from ..model.backprop import BackpropError, stages
 from . import theme
+from .shortcuts import window_action
 from .spotlight import MARGIN, SpotlightCard
 
 BACKPROP_KEY, NEXT_KEY, PREVIOUS_KEY = "B", "Right", "Left"
@@ -90,14 +91,7 @@ class BackpropSteps:
         self._enable()
 
     def _action(self, text: str, key: str, name: str, fn) -> QAction:
-        a = QAction(text, self.w)
-        a.setObjectName(name)
-        a.setShortcut(QKeySequence(key))
-        a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if fn is not None:
-            a.triggered.connect(fn)
-        self.w.addAction(a)
-        return a
+        return window_action(self.w, text, key, name, fn)
 
     def _enable(self) -> None:
         on = bool(self.stages)

@@ -35,6 +35,19 @@ PRESENTATION_KEY = "F5"
 _MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 
 
+def window_action(window, text: str, key: str, name: str, fn) -> QAction:
+    """An action of the window with its key, named `name`, calling `fn` (None: wired later);
+    added to the window itself, so its key works with the menu bar hidden too."""
+    a = QAction(text, window)
+    a.setObjectName(name)
+    a.setShortcut(QKeySequence(key))
+    a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    if fn is not None:
+        a.triggered.connect(fn)
+    window.addAction(a)
+    return a
+
+
 class TextKeys(QObject):
     """Installed on a read-only text view: it claims the keys that type (Qt's shortcut
     override), as an editable text field does, so that Space, S and F stay with it."""
@@ -131,14 +144,7 @@ class Shortcuts:
             view.installEventFilter(self._text_keys)
 
     def _action(self, text: str, key: str, name: str, fn) -> QAction:
-        a = QAction(text, self.w)
-        a.setObjectName(name)
-        a.setShortcut(QKeySequence(key))
-        a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if fn is not None:
-            a.triggered.connect(fn)
-        self.w.addAction(a)  # works with the menu bar hidden too
-        return a
+        return window_action(self.w, text, key, name, fn)
 
     def _press(self, button) -> None:
         """Do what the button does, if it may; else say why in the status bar."""
