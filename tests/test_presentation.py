@@ -4,7 +4,7 @@ numbers legible at 1280x720, presentation mode enlarges every text 1.5x and puts
 exactly, and the lecture's keys work wherever the focus is except in a text field."""
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QGuiApplication, QKeySequence, QPen
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QDockWidget, QLabel, QTableWidget, QTabBar
 
@@ -105,6 +105,21 @@ def test_a_window_restored_larger_than_the_screen_is_made_to_fit(qtbot, open_on,
         assert s.availableGeometry().contains(w.frameGeometry()), w.frameGeometry()
     finally:
         w.close()
+
+
+def test_a_frame_the_window_manager_adds_after_showing_still_fits(qtbot, open_on, monkeypatch):
+    """Under a window manager the title bar arrives after the window is shown (openbox on a
+    1280x720 Xvfb screen): the window then reached past the screen's bottom, its status bar cut off."""
+    w = open_on("1280x720")
+    avail = w.screen().availableGeometry()
+    w.resize(avail.width(), avail.height())  # fitted before the frame was known
+    bare = w.frameGeometry
+    monkeypatch.setattr(w, "frameGeometry", lambda: bare().adjusted(-2, -40, 2, 2))  # a title bar, borders
+    assert not avail.contains(w.frameGeometry())
+    w.move(w.pos() + QPoint(1, 0))  # the window manager reparents the window: Qt sends a move
+    _settle(qtbot, w)
+    # the size with its frame fits (move() places the frame itself, which a stand-in frame cannot show)
+    assert w.frameGeometry().size() == avail.size(), (w.frameGeometry(), avail)
 
 
 # -- nothing cut off ---------------------------------------------------------------------------------

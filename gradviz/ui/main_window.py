@@ -314,6 +314,15 @@ class MainWindow(QMainWindow):
         if (x, y) != (g.left(), g.top()):
             self.move(x, y)
 
+    def moveEvent(self, event) -> None:
+        super().moveEvent(event)
+        # a window manager adds its frame after the window is shown: the frame's size is known
+        # only now, and a window that fitted the screen without it reaches past its bottom edge
+        frame = self.frameGeometry().size() - self.geometry().size()
+        if frame != getattr(self, "_frame_fitted", None):
+            self._frame_fitted = frame
+            self.fit_to_screen()
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         # a narrow window: the status bar's mode (also in the call and the Training dock) leaves
