@@ -3,12 +3,14 @@ its run, the same preset resets, one step draws points, the readout never widens
 heat maps have a stable scale with a colour bar, messages say what happened, deleting edges and
 nodes prints nothing, and the program tab says when no program can be generated."""
 
+import re
 import sys
 
 import numpy as np
 import pytest
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QColor
 
 from conftest import wait_nodes_at, wait_state
 from reference import grads_for, replay
@@ -149,6 +151,37 @@ def test_one_step_draws_every_sample_as_a_dot_until_there_are_many(qtbot, win):
     p.refresh(force=True)
     assert p.loss_curve.opts["symbol"] is None
     assert all(_dots(d) == ([], []) for d in p.param_dots + p.grad_dots)
+
+
+def test_the_plots_keys_are_over_the_lines_not_on_them(qtbot, win):
+    """The parameters' and gradients' legends sat inside plots about 100 px high, over the curves
+    they named (1280x720). Their key is in the title row now: each tensor's mark in the colour of
+    its lines, the gradient norm dashed, and what each tensor's lines are in the tooltip."""
+    from gradviz.ui import theme
+
+    win.resize(1280, 720)
+    win.show()
+    qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
+    wait_nodes_at(qtbot, win, 1)
+    p = win.plots
+    p.refresh(force=True)
+    qtbot.wait(0)
+    for plot, curves, names in (
+        (win.paramPlot, p.param_curves, ["w", "b"]),
+        (win.gradPlot, p.grad_curves, ["w", "b", "‖grad‖"]),
+    ):
+        item = plot.getPlotItem()
+        assert item.legend is None
+        # each entry: a mark in its colour (solid, or dashed for the norm), then the name
+        key = re.findall(r"color:(#[0-9a-f]{6})'>([━┅])</span>&nbsp;<span[^>]*>([^<]*)</span>", item.titleLabel.text)
+        want = [(c.opts["pen"].color().name(), "━", n) for (c, _o, _s), n in zip(curves, names)]
+        if "‖grad‖" in names:
+            want.append((QColor(theme.NORM_COLOR).name(), "┅", "‖grad‖"))
+        assert key == want
+        # the title row, key included, is above the lines
+        title_box = item.titleLabel.mapRectToScene(item.titleLabel.boundingRect())
+        assert title_box.bottom() <= item.vb.mapRectToScene(item.vb.boundingRect()).top() + 1
+        assert plot.toolTip().splitlines() == ["w (15 elements)", "b (3 elements)"]
 
 
 def test_the_plot_readout_never_widens_the_window_and_starts_empty_for_a_new_run(qtbot, win):

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QClipboard, QFontMetricsF, QGuiApplication
+from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -58,6 +59,19 @@ _NAME = re.compile(r"<[^>]*>|&#?\w+;|(∂[A-Za-z0-9_]+/∂[A-Za-z0-9_]+|[A-Za-z_
 SMALLEST_NAME = 0.8  # a name wider than a rich-text line is drawn down to this much smaller, whole
 
 
+def _fitting_size(font: QFont, name: str, width: float, fits: float) -> float:
+    """The point size, from `fits` times the font's down to SMALLEST_NAME times it, at which the
+    name is no wider than `width`: hinted glyphs do not narrow in proportion to the size."""
+    small = QFont(font)
+    size = round(font.pointSizeF() * fits, 1)
+    while size > font.pointSizeF() * SMALLEST_NAME:
+        small.setPointSizeF(size)
+        if QFontMetricsF(small).horizontalAdvance(name) <= width:
+            break
+        size = round(size - 0.1, 1)
+    return size
+
+
 def breakable(text: str, label: QLabel) -> str:
     """Text (plain or HTML) for a word-wrapped label whose lines break before or after a whole
     name, never inside one: Qt's word wrap never breaks a word, so "binary_cross_entropy_with_logits(z,"
@@ -80,7 +94,7 @@ def breakable(text: str, label: QLabel) -> str:
         if wide > width:
             fits = width / wide * 0.98  # (rounding of the smaller size)
             if rich and fits >= SMALLEST_NAME and font.pointSizeF() > 0:
-                joined = f"<span style='font-size:{font.pointSizeF() * fits:.1f}pt'>{joined}</span>"
+                joined = f"<span style='font-size:{_fitting_size(font, name, width, fits):.1f}pt'>{joined}</span>"
             else:
                 joined = joined.replace("_", "_" + BREAK)
         return joined + BREAK + stuck if stuck else joined
@@ -115,19 +129,23 @@ class LessonPanel(QWidget):
         self.stepIndicator.setObjectName("lessonStepIndicator")
         self.stepIndicator.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stepIndicator.setFont(theme.font(13, bold=True))
-        self.setupButton = QPushButton()
+        # Set up again: a small button in the same row (a row of its own took the room of two
+        # lines of text under the training options at 1280x720); its name is its tooltip
+        self.setupButton = QToolButton()
         self.setupButton.setObjectName("lessonSetup")
+        self.setupButton.setText("⟲")
         for b in (self.prevButton, self.nextButton, self.setupButton):
-            b.setFont(theme.font(11, bold=b is not self.setupButton))
+            b.setFont(theme.font(11, bold=True))
         nav.addWidget(self.prevButton)
-        nav.addWidget(self.stepIndicator)
+        nav.addWidget(self.stepIndicator, 1)
+        nav.addWidget(self.setupButton)
         nav.addWidget(self.nextButton)
         outer.addLayout(nav)
 
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.titleLabel = self._label("lessonTitle", 14, bold=True)
+        self.titleLabel = self._label("lessonTitle", 13, bold=True)
         self.textLabel = self._label("lessonText", 12)
         self.textLabel.setTextFormat(Qt.TextFormat.RichText)
         self._unwrapped: dict[str, str] = {}  # the title's and the text's own text, before breakable
@@ -143,9 +161,6 @@ class LessonPanel(QWidget):
             b.clicked.connect(lambda _=False, k=key: self.follow(k))
             self.links[key] = b
             self.linkRow.addWidget(b)
-        # a row of its own (the dock stays narrow on a 1024-pixel screen), scrolled with the text
-        # (the dock stays short under the training options)
-        lay.addWidget(self.setupButton)
         lay.addWidget(self.titleLabel)
         lay.addWidget(self.textLabel)
         lay.addLayout(self.linkRow)
@@ -334,7 +349,9 @@ class LessonPanel(QWidget):
         if k == "kept":
             return self.tr("Not set up: the current session was kept.")
         if k == "differs":
-            return self.tr("The graph or the options now differ from this step: press Set up again.")
+            return self.tr(
+                "The graph or the options now differ from this step: press ⟲ (Set up again) to put them back."
+            )
         return ""
 
     def _show_note(self) -> None:
@@ -402,8 +419,7 @@ class LessonPanel(QWidget):
         step, n = self.step, len(plan.PLAN)
         self.prevButton.setText(self.tr("◀ Previous"))
         self.nextButton.setText(self.tr("Next ▶"))
-        self.setupButton.setText(self.tr("Set up again"))
-        self.setupButton.setToolTip(self.tr("Put the graph and the options back as this step sets them"))
+        self.setupButton.setToolTip(self.tr("Set up again: put the graph and the options back as this step sets them"))
         self.prevButton.setEnabled(self.index > 0)
         self.nextButton.setEnabled(self.index < n - 1)
         self.stepIndicator.setText(self.tr("{step} / {total}").format(step=self.index + 1, total=n))

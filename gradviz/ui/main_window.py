@@ -222,6 +222,9 @@ class MainWindow(QMainWindow):
         self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.LeftDockWidgetArea, "lessonDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
         self.findChild(QDockWidget, "lessonDock").raise_()
+        # their tabs name them, under them: no title bar row (two more lines of the lesson's text)
+        for name in ("inspectorDock", "problemsDock", "lessonDock"):
+            self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
 
     def _build_status_bar(self) -> None:
         # status bar: its passing messages cut with "…" before the permanent labels

@@ -8,12 +8,13 @@ about a thousand points otherwise, so a million-step run redraws as fast as a sh
 
 from __future__ import annotations
 
+import html
 import time
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
@@ -75,17 +76,31 @@ def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
 
 def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
     """The title and axis labels in the current language (title, ylabel: marked in context
-    PlotPanel); `note`, already translated, in small type under the title (what the plot shows
-    of a large run)."""
+    PlotPanel), the key of the plot's lines after the title (`w.gv_key`: (name, colour, dashed));
+    `note`, already translated, in small type under the title (what the plot shows of a large
+    run). The key is in the title row, not over the lines: a legend inside a plot 100 pixels
+    high covered the curves it named."""
     w.gv_titles = (title, ylabel)
     w.gv_note = note
     small = f"<br><span style='font-size:9pt'>{note}</span>" if note else ""
     w.setTitle(
         f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>"
+        + _key_html(getattr(w, "gv_key", ()))
         + small
     )
     w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
+
+
+def _key_html(key) -> str:
+    """The key after a title: each line's mark in its colour, then its name; the entries may
+    wrap between them, never inside one."""
+    marks = [
+        f"<span style='font-size:12pt; color:{QColor(color).name()}'>{'┅' if dashed else '━'}</span>"
+        f"&nbsp;<span style='font-size:11pt'>{html.escape(name)}</span>"
+        for name, color, dashed in key
+    ]
+    return ("&nbsp;&nbsp; " + " &nbsp; ".join(marks)) if marks else ""
 
 
 TITLE_ROW = 30  # px: pyqtgraph's title row, kept while the title is one line
@@ -269,7 +284,6 @@ class PlotPanel(QWidget):
         self.grad_curves: list = []
         self.norm_curve = None
         self.images: list[tuple[pg.ImageItem, str, int, tuple]] = []
-        self._legend_names: dict = {}  # legend curve -> (tensor, elements), to retitle in another language
         self.heat_bars: list[pg.ColorBarItem] = []  # under each heat map: its colours' numbers
         self.heat_scales: list[float] = []  # each heat map's S: colours from -S to +S (model/colorscale.py)
         self.heat_titles: list[tuple[pg.LabelItem, str, bool]] = []  # (label, tensor, is a gradient)
@@ -295,14 +309,9 @@ class PlotPanel(QWidget):
             self._retranslate()
 
     def _retranslate(self) -> None:
-        """Titles, axes, legends and line labels in the new language (language.py does the widgets)."""
+        """Titles, keys, axes and line labels in the new language (language.py does the widgets)."""
         self._note_thinning(force=True)
-        for w in (self.lossPlot, self.paramPlot, self.gradPlot):
-            legend = w.plotItem.legend
-            for sample, label in legend.items if legend is not None else ():
-                if sample.item in self._legend_names:
-                    label._gv_full = self._element_label(*self._legend_names[sample.item])  # fit_labels cuts it
-                    label.setText(label._gv_full)
+        self._describe_lines()
         for c in self.cursors:
             c.label.setFormat(self.tr("step {value:.0f}"))
         for ln in self.bad_lines:
@@ -312,6 +321,16 @@ class PlotPanel(QWidget):
         self.fit_labels()
         if self.history is not None and self.history.n:
             self.refresh(force=True)
+
+    def _describe_lines(self) -> None:
+        """The parameter and gradient plots' keys (each tensor in its node's colour, the norm
+        dashed) and, as their tooltips, what each tensor's lines are (its elements, or a summary)."""
+        for w, curves in ((self.paramPlot, self.param_curves), (self.gradPlot, self.grad_curves)):
+            key = [(item.name(), item.opts["pen"].color(), False) for item, _off, _size in curves]
+            if w is self.gradPlot and curves:
+                key.append(("‖grad‖", theme.NORM_COLOR, True))
+            w.gv_key = tuple(key)
+            w.setToolTip("\n".join(self._element_label(item.name(), size) for item, _off, size in curves))
 
     def _element_label(self, name: str, size: int) -> str:
         full = self.history.param_layout.summaries.get(name) if self.history is not None else None
@@ -364,22 +383,9 @@ class PlotPanel(QWidget):
         self.fit_labels()
 
     def fit_labels(self) -> None:
-        """Nothing cut off: a legend wider than half its plot names only the tensors (their
-        colours are the nodes' colours in the graph; where even that does not fit, no legend),
-        and the heat maps' state line wraps to their column; the titles wrap to their plots."""
+        """Nothing cut off: the titles (with their keys) wrap to their plots, and the heat maps'
+        state line wraps to their column."""
         self.fit_titles()
-        for w in (self.paramPlot, self.gradPlot):
-            legend = w.plotItem.legend
-            if legend is None:
-                continue
-            room = w.plotItem.vb.width()
-            for _sample, label in legend.items:
-                label.setText(label.__dict__.setdefault("_gv_full", label.text))
-            if legend.boundingRect().width() > 0.6 * room:
-                for _sample, label in legend.items:
-                    label.setText(label._gv_full.split(" (")[0])
-            legend.updateSize()
-            legend.setVisible(legend.boundingRect().width() <= room)  # too narrow even so: the node colours say it
         # the heat maps' state line wraps to their column instead of running off its edge
         self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
         if self.heat_caption is not None:
@@ -405,10 +411,6 @@ class PlotPanel(QWidget):
         self._version = -1
         for w in (self.paramPlot, self.gradPlot):
             w.clear()
-            if w.plotItem.legend is not None:
-                if w.plotItem.legend.scene() is not None:
-                    w.plotItem.legend.scene().removeItem(w.plotItem.legend)
-                w.plotItem.legend = None
         self.loss_curve.setData([], [])
         self.bad_marks.setData([], [])
         for ln in self.bad_lines:
@@ -424,7 +426,6 @@ class PlotPanel(QWidget):
         self.readout.setText(self._readout_hint())  # the last run's numbers are not this run's
         self.heat.clear()
         self.images = []
-        self._legend_names = {}
         self.heat_bars = []
         self.heat_scales = []
         self.heat_titles = []
@@ -433,12 +434,11 @@ class PlotPanel(QWidget):
         self._ranges = {}
         self.lossPlot.getPlotItem().vb.setXRange(0, 10, padding=0)  # until the first steps arrive
         if history is None:
+            self._describe_lines()
             self._note_thinning(force=True)
             self.show_step(None)
             return
         pl, gl = history.param_layout, history.grad_layout
-        self.paramPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
-        self.gradPlot.addLegend(offset=(8, 8), labelTextSize="11pt", brush=(255, 255, 255, 150))
         self.param_curves = self._tensor_curves(self.paramPlot, pl, pl, "params")
         self.grad_curves = self._tensor_curves(self.gradPlot, gl, pl, "grads")
         self.param_dots = self._tensor_dots(self.paramPlot, pl, pl)
@@ -477,6 +477,7 @@ class PlotPanel(QWidget):
             off += size
         self.heat.setVisible(bool(self.images))
         self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
+        self._describe_lines()
         self.fit_labels()
         self._note_thinning(force=True)
         self.show_step(None)  # last: a history that holds steps already (an opened run) is drawn
@@ -503,8 +504,7 @@ class PlotPanel(QWidget):
         off = self.history.columns(kind).start
         for name, size in zip(layout.names, layout.sizes):
             pi = color_layout.names.index(name) if name in color_layout.names else 0
-            item = _lines(w, theme.param_color(pi), self._element_label(name, size))
-            self._legend_names[item] = (name, size)
+            item = _lines(w, theme.param_color(pi), name)
             out.append((item, off, size))
             off += size
         return out

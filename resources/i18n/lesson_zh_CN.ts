@@ -155,8 +155,12 @@
         <translation>未设置：当前会话已保留。</translation>
     </message>
     <message>
-        <source>The graph or the options now differ from this step: press Set up again.</source>
-        <translation>计算图或选项已与本步不同：点击“重新设置”恢复。</translation>
+        <source>The graph or the options now differ from this step: press ⟲ (Set up again) to put them back.</source>
+        <translation>计算图或选项已与本步不同：点击 ⟲（重新设置）恢复。</translation>
+    </message>
+    <message>
+        <source>Set up again: put the graph and the options back as this step sets them</source>
+        <translation>重新设置：把计算图和选项恢复为本步的设置</translation>
     </message>
     <message>
         <source>◀ Previous</source>
@@ -165,14 +169,6 @@
     <message>
         <source>Next ▶</source>
         <translation>下一步 ▶</translation>
-    </message>
-    <message>
-        <source>Set up again</source>
-        <translation>重新设置</translation>
-    </message>
-    <message>
-        <source>Put the graph and the options back as this step sets them</source>
-        <translation>把计算图和选项恢复为本步的设置</translation>
     </message>
     <message>
         <source>{step} / {total}</source>
