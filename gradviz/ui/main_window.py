@@ -322,9 +322,11 @@ class MainWindow(QMainWindow):
         # a window manager adds its frame after the window is shown: the frame's size is known
         # only now, and a window that fitted the screen without it reaches past its bottom edge
         frame = self.frameGeometry().size() - self.geometry().size()
-        if frame != getattr(self, "_frame_fitted", None):
+        if frame != self._frame_fitted:
             self._frame_fitted = frame
             self.fit_to_screen()
+
+    _frame_fitted = None  # the frame size the window last fitted the screen with
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
