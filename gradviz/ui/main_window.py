@@ -30,7 +30,8 @@ from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.runstate import Control, Phase, RunState, permissions
-from ..model.steps import end_message, loss_at, nodes_caption, progress
+from ..model.shown import NodeData, ShownNodes
+from ..model.steps import end_message, loss_at, progress
 from ..model.session import Session
 from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -54,7 +55,8 @@ from .live_label import LiveLabel
 from .menu_style import style_menus
 from .code_in import CodeIn, ProgramEditor, dropped_program
 from .status_bar import StatusBar
-from .timetravel import TimeTravel
+from .parts import Feedback
+from .timetravel import TimeTravel, live_data
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -120,9 +122,11 @@ class MainWindow(QMainWindow):
         self.document = SessionDocument(session, self)
         self._built_key: dict | None = None
         self._closing = False
+        self._build_status_bar()  # first: the parts' messages go to it (parts.Feedback)
+        self.feedback = Feedback(self.statusBar(), self.show_error, self.dismiss_error)
+        self.shown = ShownNodes()  # what the nodes show (model/shown.py): the graph and its caption follow it
         self._build_centre()  # the banner, the program's call, the graph editor; the palette in the menu bar's row
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
-        self._build_status_bar()
         self._menus()
         self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
@@ -136,6 +140,8 @@ class MainWindow(QMainWindow):
     def _build_centre(self) -> None:
         self.scene = GraphScene(self.document, self)
         self.graphView = GraphView(self.scene)
+        self.shown.observe(self._paint_nodes)
+        self.shown.observe(lambda _shown: self._update_caption())
         central = QWidget()
         cl = QVBoxLayout(central)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -187,7 +193,17 @@ class MainWindow(QMainWindow):
             self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
         )
         self.plots = PlotPanel()
-        self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
+        # the history slider above the plots, the update table in the inspector
+        self.timeTravel = TimeTravel(
+            self.controller,
+            self.shown,
+            self.plots,
+            lambda: self.document.options,
+            self.permissions,
+            self.feedback,
+            self.controls.lrSpin.setValue,
+            self,
+        )
         plots_box = QWidget()
         pl = QVBoxLayout(plots_box)
         pl.setContentsMargins(0, 0, 0, 0)
@@ -218,7 +234,16 @@ class MainWindow(QMainWindow):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
-        self.lesson = LessonPanel(self)
+        self.lesson = LessonPanel(
+            self.store,
+            self.document,
+            self.controller,
+            self.shown,
+            self.experiments,
+            self.files.may_discard,
+            self.graphView.fit,
+            self.findChild,
+        )
         self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.LeftDockWidgetArea, "lessonDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
         self.findChild(QDockWidget, "lessonDock").raise_()
@@ -242,7 +267,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(w)
 
     def _wire(self) -> None:
-        self.timeTravel.shownChanged.connect(self._update_caption)
+        self.scene.nodeSelected.connect(self.timeTravel.node_selected)
         self.scene.nodeSelected.connect(self.inspector.show_node)
         self.scene.nodeSelected.connect(self._node_selected)
         self.document.graphChanged.connect(self._graph_changed)
@@ -251,6 +276,7 @@ class MainWindow(QMainWindow):
         self.document.sessionReplaced.connect(self._update_title)  # another preset, File > New
         self.controls.presetChosen.connect(self.files.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
+        self.controls.stepClicked.connect(lambda: self.timeTravel.show_step(None))  # a new step: the live nodes
         self.controls.stepClicked.connect(self.controller.step)
         self.controls.resetClicked.connect(self.reset)
         self.controls.cancelClicked.connect(self.controller.cancel)
@@ -560,8 +586,7 @@ class MainWindow(QMainWindow):
         if problems:
             self._built_key = None
             self._show_no_program(problems)
-            self.scene.set_node_data(None, None)
-            self.graphView.set_shown_step(-1)
+            self.shown.clear()
             self._update_buttons()
             return
         key = _structure_key(self.document.session)
@@ -626,8 +651,7 @@ class MainWindow(QMainWindow):
         self.plots.set_history(c.history)
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.program if c.info is not None else "")
-        self.scene.set_node_data(None, None)
-        self.graphView.set_shown_step(-1)
+        self.shown.clear()
         self._update_buttons()
         self._update_status()
 
@@ -638,10 +662,22 @@ class MainWindow(QMainWindow):
         self._update_status(caption=False)
 
     def _on_nodes(self, nodes) -> None:
-        if not self.timeTravel.showing_past:  # else the nodes show the slider's step
-            self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts, step=nodes.updates)
-            self.graphView.set_shown_step(nodes.updates)
-        self._update_status()
+        # shown unless the nodes show a past step; the caption follows what they show
+        shown = self.shown.live_arrived(live_data(nodes))
+        self._update_status(caption=not shown)
+
+    def _paint_nodes(self, shown: ShownNodes) -> None:
+        """The graph shows what model.shown says: new numbers on the nodes, and their step."""
+        if shown.data is not self._painted:
+            self._painted = shown.data
+            d = shown.data
+            if d is None:
+                self.scene.set_node_data(None, None)
+            else:
+                self.scene.set_node_data(d.values, d.grads, d.parts, step=d.updates)
+        self.graphView.set_shown_step(shown.updates)
+
+    _painted: NodeData | None = None
 
     def _on_ended(self, reason: str, step: int) -> None:
         self.plots.refresh(force=True)  # a divergence's banner comes with its state (_state_changed)
@@ -716,16 +752,8 @@ class MainWindow(QMainWindow):
     def _update_caption(self) -> None:
         """Say what the numbers on the nodes are, and what L means with the current options."""
         c, o = self.controller, self.document.options
-        if self.document.session.problems():
-            first = self.tr("Nodes: fix the problems to see values")
-        elif self.timeTravel.showing_past:
-            first = tr_msg(self.timeTravel.caption())
-        elif c.recorded:
-            first = self.tr("Nodes: not computed for a saved run (press Reset to train it again)")
-        elif c.nodes is None:
-            first = self.tr("Nodes: values not computed yet")
-        else:
-            first = tr_msg(nodes_caption(c.nodes.updates, c.step_count))
+        live = c.nodes.updates if c.nodes is not None else None
+        first = tr_msg(self.shown.caption(bool(self.document.session.problems()), c.recorded, live, c.step_count))
         second = tr_msg(objective_caption(self.document.graph, o))
         self.graphView.set_caption(f"{first}\n{second}")
 
