@@ -43,7 +43,7 @@ from .error_banner import ErrorBanner
 from .graph_view import NEW_H, W_NEW, GraphScene, GraphView
 from .inspector import Inspector
 from .language import tr_msg
-from .files import SessionFiles
+from .files import SessionFiles, asker, startup_session
 from .persistence import AppStore
 from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
@@ -111,11 +111,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("GradViz: MindSpore autodiff, live"))
         self.store = store
-        self.files = SessionFiles(self, store, ask)
-        restored_from_autosave = False
-        if session is None and store is not None:
-            session, restored_from_autosave = self.files.startup_session()
-        session = session or load_preset("tutorial")
+        ask = ask or asker(self)  # how questions are asked (tests answer them)
+        session, restored_from_autosave, startup_problems = self._first_session(session, store, ask)
         # the engine process imports MindSpore (the longest part of start-up): start it before building the widgets
         self.controller = TrainingController(self, make_client)  # make_client: the engine client's factory
         self.controller.start_engine(session.options.mode, session.options.device)
@@ -125,17 +122,57 @@ class MainWindow(QMainWindow):
         self._build_status_bar()  # first: the parts' messages go to it (parts.Feedback)
         self.feedback = Feedback(self.statusBar(), self.show_error, self.dismiss_error)
         self.shown = ShownNodes()  # what the nodes show (model/shown.py): the graph and its caption follow it
+        self.files = self._session_files(store, ask, startup_problems)  # the File menu's work
         self._build_centre()  # the banner, the program's call, the graph editor; the palette in the menu bar's row
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
         self._menus()
         self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
         self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
-        self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
-        self.backprop = BackpropSteps(self)  # Run > Step through backprop (B, → and ←)
+        self.shortcuts = self._shortcuts()  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+        self.backprop = BackpropSteps(  # Run > Step through backprop (B, → and ←)
+            self, self.scene, self.graphView, self.document, self.shortcuts.runMenu, self.statusBar()
+        )
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
         QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
         self._wire()
         self._restore_layout(store, restored_from_autosave)
+
+    @staticmethod
+    def _first_session(session: Session | None, store: AppStore | None, ask) -> tuple[Session, bool, list[str]]:
+        """The session to open: the one given; else, with a store, an autosave after a crash or
+        the last session; else the tutorial. With whether it came from an autosave, and the
+        problems to report once the window is up."""
+        restored, problems = False, list(store.problems) if store is not None else []
+        if session is None and store is not None:
+            session, restored, problems = startup_session(store, ask)
+        return session or load_preset("tutorial"), restored, problems
+
+    def _session_files(self, store: AppStore | None, ask, startup_problems: list[str]) -> SessionFiles:
+        return SessionFiles(
+            store,
+            ask,
+            self.document,
+            self.controller,
+            self.feedback,
+            forget_run=self.forget_run,
+            adopt_run=self.adopt_run,
+            fit_graph=lambda: self.graphView.fit(),  # made after the files
+            sync_controls=lambda: self.controls.sync_from_document(),
+            startup_problems=startup_problems,
+            parent=self,
+        )
+
+    def _shortcuts(self) -> Shortcuts:
+        return Shortcuts(
+            self,
+            self.controls,
+            (self.fileMenu, self.editMenu, self.viewMenu),
+            self.fitAction,
+            self.exports,
+            self.set_presentation,
+            self.set_theme,
+            self.statusBar(),
+        )
 
     def _build_centre(self) -> None:
         self.scene = GraphScene(self.document, self)
@@ -293,7 +330,7 @@ class MainWindow(QMainWindow):
         c.ended.connect(self._on_ended)
         c.errorOccurred.connect(self.show_error)
         c.message.connect(self._status_message)
-        self.files.watch(self.document)
+        self.files.watch()
 
     def _restore_layout(self, store: AppStore | None, restored_from_autosave: bool) -> None:
         """The size, the docks' layout and the theme a store remembers; then the first refresh."""
@@ -443,8 +480,18 @@ class MainWindow(QMainWindow):
                 a.setObjectName("newAction")
         self.recentMenu = m.addMenu(self.tr("Open &recent"))
         self.recentMenu.setObjectName("recentMenu")
-        self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
-        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
+        self.recentMenu.aboutToShow.connect(lambda: f.fill_recent_menu(self.recentMenu))
+        # File > Export (Ctrl+E) and each plot's context menu
+        self.exports = WindowExports(
+            self,
+            self.graphView,
+            self.plots,
+            self.controller,
+            self.timeTravel,
+            self.files,
+            self.permissions,
+            self.feedback,
+        )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()
         q = m.addAction(self.tr("&Quit"))
