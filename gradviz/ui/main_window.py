@@ -127,11 +127,7 @@ class MainWindow(QMainWindow):
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
         self._menus()
         self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
-        self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
-        self.shortcuts = self._shortcuts()  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
-        self.backprop = BackpropSteps(  # Run > Step through backprop (B, → and ←)
-            self, self.scene, self.graphView, self.document, self.shortcuts.runMenu, self.statusBar()
-        )
+        self._build_parts()  # presentation mode and the themes, the Run menu and its keys, backprop
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
         QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
         self._wire()
@@ -162,16 +158,35 @@ class MainWindow(QMainWindow):
             parent=self,
         )
 
-    def _shortcuts(self) -> Shortcuts:
-        return Shortcuts(
+    def _build_parts(self) -> None:
+        self.presenter = Presenter(  # presentation mode and the themes (View menu)
             self,
-            self.controls,
-            (self.fileMenu, self.editMenu, self.viewMenu),
-            self.fitAction,
-            self.exports,
-            self.set_presentation,
-            self.set_theme,
-            self.statusBar(),
+            controller=self.controller,
+            node_palette=self.palette,
+            corner_bar=self.cornerBar,
+            call_view=self.callView,
+            scene=self.scene,
+            graph_view=self.graphView,
+            controls=self.controls,
+            plots=self.plots,
+        )
+        self.shortcuts = Shortcuts(  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+            self,
+            controls=self.controls,
+            menus=(self.fileMenu, self.editMenu, self.viewMenu),
+            fit_action=self.fitAction,
+            exports=self.exports,
+            set_presentation=self.set_presentation,
+            set_theme=self.set_theme,
+            status=self.statusBar(),
+        )
+        self.backprop = BackpropSteps(  # Run > Step through backprop (B, → and ←)
+            self,
+            scene=self.scene,
+            graph_view=self.graphView,
+            document=self.document,
+            run_menu=self.shortcuts.runMenu,
+            status=self.statusBar(),
         )
 
     def _build_centre(self) -> None:
@@ -225,7 +240,9 @@ class MainWindow(QMainWindow):
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         # a tab beside the plots, where the program's lines have the window's width (four tabs
         # under the training options were elided to "N…", "P…" at 1280x720)
-        self.programEditor = ProgramEditor(self, self.codeView)  # editable: Apply (Ctrl+Enter), code_in.py
+        self.programEditor = ProgramEditor(
+            self.document, self.codeView, self
+        )  # editable: Apply (Ctrl+Enter), code_in.py
         self._dock(
             self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
         )
@@ -235,11 +252,11 @@ class MainWindow(QMainWindow):
             self.controller,
             self.shown,
             self.plots,
-            lambda: self.document.options,
-            self.permissions,
-            self.feedback,
-            self.controls.lrSpin.setValue,
-            self,
+            options=lambda: self.document.options,
+            permissions=self.permissions,
+            feedback=self.feedback,
+            set_lr=self.controls.lrSpin.setValue,
+            parent=self,
         )
         plots_box = QWidget()
         pl = QVBoxLayout(plots_box)
@@ -276,10 +293,10 @@ class MainWindow(QMainWindow):
             self.document,
             self.controller,
             self.shown,
-            self.experiments,
-            self.files.may_discard,
-            self.graphView.fit,
-            self.findChild,
+            experiments=self.experiments,
+            may_discard=self.files.may_discard,
+            fit_graph=self.graphView.fit,
+            find=self.findChild,
         )
         self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.LeftDockWidgetArea, "lessonDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
@@ -484,13 +501,13 @@ class MainWindow(QMainWindow):
         # File > Export (Ctrl+E) and each plot's context menu
         self.exports = WindowExports(
             self,
-            self.graphView,
-            self.plots,
-            self.controller,
-            self.timeTravel,
-            self.files,
-            self.permissions,
-            self.feedback,
+            graph_view=self.graphView,
+            plots=self.plots,
+            controller=self.controller,
+            time_travel=self.timeTravel,
+            files=self.files,
+            permissions=self.permissions,
+            feedback=self.feedback,
         )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()
@@ -512,8 +529,11 @@ class MainWindow(QMainWindow):
         e.addAction(self.redoAction)
         dl = e.addAction(self.tr("&Delete selection"))
         dl.triggered.connect(self.scene.delete_selection)
-        self.codeIn = CodeIn(self)  # File > Open Python code…, Edit > Paste code, a dropped .py file
-        self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
+        # File > Open Python code…, Edit > Paste code, a dropped .py file
+        self.codeIn = CodeIn(
+            self.document, self.files, self.feedback, self.forget_run, lambda: self.graphView.fit(), self
+        )
+        self.importCodeAction, self.pasteCodeAction = self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
         v = self.menuBar().addMenu(self.tr("&View"))
         fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
