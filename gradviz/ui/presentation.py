@@ -99,7 +99,7 @@ class Presenter(QObject):
         self, host: QMainWindow, controller, node_palette, corner_bar, call_view, scene, graph_view, controls, plots
     ):
         super().__init__(host)
-        self.w = host
+        self.host = host
         self.node_palette, self.corner_bar, self.call_view = node_palette, corner_bar, call_view
         self.scene, self.graph_view, self.controls, self.plots = scene, graph_view, controls, plots
         self._applied = theme.Look()  # what the widgets are styled for now
@@ -139,10 +139,10 @@ class Presenter(QObject):
             return
         entering, leaving = look.presenting and not before.presenting, before.presenting and not look.presenting
         if entering:
-            self._normal_state = self.w.saveState()
-            self._geometry, self._window_state = self.w.geometry(), self.w.windowState()
+            self._normal_state = self.host.saveState()
+            self._geometry, self._window_state = self.host.geometry(), self.host.windowState()
             self._palette_visible = self.node_palette.isVisibleTo(self.corner_bar)
-            self._status_visible = self.w.statusBar().isVisibleTo(self.w)
+            self._status_visible = self.host.statusBar().isVisibleTo(self.host)
         theme.set_look(look)
         app = QApplication.instance()
         if look.dark != before.dark:
@@ -164,7 +164,7 @@ class Presenter(QObject):
         QTimer.singleShot(0, self.graph_view.fit)  # once the docks have their new sizes
 
     def _enter(self) -> None:
-        w, c = self.w, self.controls
+        w, c = self.host, self.controls
         self.node_palette.setVisible(False)
         for name in HIDDEN_DOCKS:
             d = w.findChild(QDockWidget, name)
@@ -190,7 +190,7 @@ class Presenter(QObject):
         w.showFullScreen()
 
     def _leave(self) -> None:
-        w = self.w
+        w = self.host
         w.setWindowState(self._window_state)
         if self._geometry is not None and not self._window_state & Qt.WindowState.WindowMaximized:
             w.setGeometry(self._geometry)
@@ -215,10 +215,10 @@ class Presenter(QObject):
         w.statusBar().setVisible(self._status_visible)
 
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.w and event.type() == QEvent.Type.Resize:
+        if obj is self.host and event.type() == QEvent.Type.Resize:
             if self._applied.presenting:
                 self._place_options()
-            elif self._pending_state is not None and self.w.size() == self._geometry.size():
+            elif self._pending_state is not None and self.host.size() == self._geometry.size():
                 QTimer.singleShot(0, self._restore_layout)
         return False
 
@@ -226,23 +226,23 @@ class Presenter(QObject):
         if self._pending_state is None or self._applied.presenting:
             return
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the normal fonts' sizes first
-        self.w.restoreState(self._pending_state)
-        if self.w.size() == self._geometry.size():
+        self.host.restoreState(self._pending_state)
+        if self.host.size() == self._geometry.size():
             self._pending_state = None
-            self.w.removeEventFilter(self)
+            self.host.removeEventFilter(self)
 
     def _place_options(self) -> None:
         """The options in the menu bar's row where they fit beside the menus and run buttons,
         else in a row under the call."""
-        bar = self.w.menuBar()
+        bar = self.host.menuBar()
         menus = sum(bar.actionGeometry(a).width() for a in bar.actions() if a.isVisible())
         need = menus + self.runButtons.sizeHint().width() + self.optionsRow.sizeHint().width() + 24
         corner = self.corner_bar.layout()
         in_corner = corner.indexOf(self.optionsRow) >= 0
-        if need <= self.w.width() and not in_corner:
+        if need <= self.host.width() and not in_corner:
             self._detach_options()
             corner.addWidget(self.optionsRow)
-        elif need > self.w.width() and (in_corner or self.optionsRow.parentWidget() is None):
+        elif need > self.host.width() and (in_corner or self.optionsRow.parentWidget() is None):
             self._detach_options()
             layout, index = _Places.find(self.call_view.parentWidget().layout(), self.call_view)
             layout.insertWidget(index + 1, self.optionsRow)
@@ -259,7 +259,7 @@ class Presenter(QObject):
     def _scale_widget_fonts(self, old: float, new: float) -> None:
         """Every widget that set its own font gets it at the new scale. A widget first met now
         was made at the old scale (theme.font), so its font at scale 1 is its font / old."""
-        widgets = [self.w, *self.w.findChildren(QWidget)]
+        widgets = [self.host, *self.host.findChildren(QWidget)]
         for wd in widgets:
             if not wd.testAttribute(Qt.WidgetAttribute.WA_SetFont):
                 continue
@@ -281,7 +281,7 @@ class Presenter(QObject):
     def _restyle_plots(self) -> None:
         """Every pyqtgraph item in the window, styled for the look (the originals recorded)."""
         look = self._applied
-        for gv in self.w.findChildren(pg.GraphicsView):
+        for gv in self.host.findChildren(pg.GraphicsView):
             bg = getattr(gv, "_gv_background", None)
             if bg is None:
                 bg = gv._gv_background = gv.backgroundBrush().color()
