@@ -220,11 +220,25 @@ def returned_structure(graph: Graph, options: Options) -> str:
     return f"({value}, {g})"
 
 
-def returned_values(graph: Graph, options: Options) -> list[str]:
+def returned_values(graph: Graph, options: Options, template: str = "mindspore") -> list[str]:
     """What `function` returns, as written after `return`: `loss`, `loss, z` or
-    `loss, ops.stop_gradient(z)` (the sources of the returned Outputs)."""
+    `loss, ops.stop_gradient(z)` (the sources of the returned Outputs; the gradient stop spelled
+    as the op table's StopGradient in `template`: `z.detach()` in PyTorch)."""
     p = plan(graph, options)
-    return p.sources[:1] + [f"ops.stop_gradient({s})" if p.stop else s for s in p.sources[1:]]
+    stop = OPS["StopGradient"]
+    return p.sources[:1] + [stop.expression(template, {"x": s}) if p.stop else s for s in p.sources[1:]]
+
+
+def function_source(graph: Graph, options: Options, template: str = "mindspore") -> list[str]:
+    """The lines of `def function(inputs, parameters)`, the graph's forward pass in the op table's
+    `template` language: the one writer of it for the training program and both exported scripts."""
+    p = plan(graph, options)
+    lines = [f"def function({', '.join(p.args)}):"]
+    lines += [f"{_INDENT}{n.name} = {expression(n, template)}" for n in p.computed]
+    if template == "pytorch" and p.stop:
+        lines.append(f"{_INDENT}# ops.stop_gradient(z) in MindSpore is z.detach() in PyTorch")
+    lines.append(f"{_INDENT}return {', '.join(returned_values(graph, options, template))}")
+    return lines
 
 
 def differentiated_outputs(graph: Graph, options: Options) -> list[Node]:
@@ -297,10 +311,7 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w("")
     w("")
     rets = returned_values(graph, options)
-    w(f"def function({', '.join(args)}):")
-    for n in computed:
-        w(f"{_INDENT}{n.name} = {expression(n)}")
-    w(f"{_INDENT}return {', '.join(rets)}")
+    L += function_source(graph, options)
     w("")
     w("")
     if options.api == "cell":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .codegen import differentiated_outputs, expression, grad_call, plan
+from .codegen import differentiated_outputs, function_source, grad_call, plan
 from .formatting import shorten
 from .graph import INITIALIZERS, Graph, init_draw
 from .optimizers import OPTIMIZERS
@@ -80,8 +80,8 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     g: Graph = session.graph
     o = session.options
     pl = plan(g, o)
-    computed, inputs, params, trainable, args = pl.computed, pl.inputs, pl.params, pl.trainable, pl.args
-    has_aux, stop, srcs, local = pl.has_aux, pl.stop, pl.sources, pl.local
+    inputs, params, trainable, args = pl.inputs, pl.params, pl.trainable, pl.args
+    has_aux, local = pl.has_aux, pl.local
     L = _header(session, "MindSpore")
     L += [
         "import numpy as np",
@@ -97,10 +97,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
         elif n.kind == "Parameter":
             rg = "" if n.requires_grad else ", requires_grad=False"
             L.append(f"{n.name} = Parameter({_value(n, 'Tensor', 'mindspore.float32')}, name='{n.name}'{rg})")
-    rets = [srcs[0]] + [f"ops.stop_gradient({s})" if stop else s for s in srcs[1:]]
-    L += ["", "", f"def function({', '.join(args)}):"]
-    L += [f"{_I}{n.name} = {expression(n)}" for n in computed]
-    L += [f"{_I}return {', '.join(rets)}", "", ""]
+    L += ["", "", *function_source(g, o), "", ""]
     opt = OPTIMIZERS[o.optimizer]
     if o.api == "cell":
         attr = attr_names or {p: p for p in params}
@@ -165,8 +162,8 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
     g: Graph = session.graph
     o = session.options
     pl = plan(g, o)
-    computed, trainable, args = pl.computed, pl.trainable, pl.args
-    aux_on, srcs, local = pl.aux_on, pl.sources, pl.local
+    trainable, args = pl.trainable, pl.args
+    aux_on, local = pl.aux_on, pl.local
     diff = len(differentiated_outputs(g, o))
     L = _header(session, "PyTorch")
     L += [
@@ -180,12 +177,7 @@ def pytorch_parts(session: Session) -> tuple[str, str]:
             L.append(f"{n.name} = {_value(n, 'torch.tensor', 'dtype=torch.float32')}")
         elif n.kind == "Parameter":
             L.append(f"{n.name} = {_value(n, 'torch.tensor', 'dtype=torch.float32')}.requires_grad_({n.requires_grad})")
-    L += ["", "", f"def function({', '.join(args)}):"]
-    L += [f"{_I}{n.name} = {expression(n, 'pytorch')}" for n in computed]
-    rets = [srcs[0]] + [f"{s}.detach()" if o.stop_gradient else s for s in srcs[1:]]
-    if aux_on and o.stop_gradient:
-        L.append(f"{_I}# ops.stop_gradient(z) in MindSpore is z.detach() in PyTorch")
-    L += [f"{_I}return {', '.join(rets)}", "", ""]
+    L += ["", "", *function_source(g, o, "pytorch"), "", ""]
     L.append(f"optimizer = {OPTIMIZERS[o.optimizer].code('pytorch', '[' + ', '.join(trainable) + ']', o.lr)}")
     defs = "\n".join(L) + "\n"
     L = [

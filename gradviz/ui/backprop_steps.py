@@ -63,13 +63,14 @@ class ChainRuleCard(QFrame):
 
 
 class BackpropSteps:
-    """The three actions, added to the Run menu; the stages taken when B turns stepping on."""
+    """The three actions, added to the Run menu; the stages taken when B turns stepping on.
+    `host`: the widget the actions' keys work in; the numbers come from `scene`'s nodes."""
 
-    def __init__(self, window):
-        self.w = window
+    def __init__(self, host, scene, graph_view, document, run_menu, status):
+        self.host, self.scene, self.view, self.document, self.status = host, scene, graph_view, document, status
         self.stages: list = []
         self.index = -1
-        self.card = ChainRuleCard(window.graphView)
+        self.card = ChainRuleCard(graph_view)
         self.action = self._action(
             QCoreApplication.translate("Backprop", "Step through &backprop"), BACKPROP_KEY, "backpropAction", None
         )
@@ -84,14 +85,14 @@ class BackpropSteps:
             "backpropPrevious",
             self.previous,
         )
-        menu = window.shortcuts.runMenu
+        menu = run_menu
         menu.addSeparator()
         for a in (self.action, self.nextAction, self.previousAction):
             menu.addAction(a)
         self._enable()
 
     def _action(self, text: str, key: str, name: str, fn) -> QAction:
-        return window_action(self.w, text, key, name, fn)
+        return window_action(self.host, text, key, name, fn)
 
     def _enable(self) -> None:
         on = bool(self.stages)
@@ -105,10 +106,10 @@ class BackpropSteps:
             try:
                 self.stages = self._stages()
             except BackpropError as e:
-                self.w.statusBar().showMessage(tr_msg(e.args[0]), 10000)
+                self.status.showMessage(tr_msg(e.args[0]), 10000)
         if on and not self.stages:
-            if not self.w.statusBar().currentMessage():
-                self.w.statusBar().showMessage(
+            if not self.status.currentMessage():
+                self.status.showMessage(
                     QCoreApplication.translate("Backprop", "Train a step first: backprop needs the nodes' numbers"),
                     10000,
                 )
@@ -119,10 +120,10 @@ class BackpropSteps:
         self._show(0 if self.stages else -1)
 
     def _stages(self) -> list:
-        items = self.w.scene.items_by_name
+        items = self.scene.items_by_name
         values = {n: i.value for n, i in items.items() if i.value is not None}
         grads = {n: i.grad for n, i in items.items() if i.grad is not None}
-        doc = self.w.document
+        doc = self.document
         names = [n.name for n in doc.graph.nodes if n.kind != "Output"]
         if not names or any(n not in values or n not in grads for n in names):
             return []
@@ -140,14 +141,14 @@ class BackpropSteps:
 
     def _show(self, index: int) -> None:
         self.index = index
-        view = self.w.graphView
+        view = self.view
         if index < 0:
             view.set_backprop_stage("")
             self.card.hide()
             return
         st = self.stages[index]
         view.set_backprop_stage(st.key)
-        scene = self.w.scene
+        scene = self.scene
         scene.clearSelection()
         item = scene.items_by_name.get(st.node)
         if item is not None:

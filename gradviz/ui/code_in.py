@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import (
+    QAction,
     QColor,
     QKeySequence,
     QPainter,
@@ -40,6 +42,7 @@ from ..model.code_import import CodeError, CodeProblem, import_code, import_file
 from ..model.formatting import show_path
 from ..model.session import Session
 from .language import tr_msg
+from .parts import Feedback
 
 CHECK_MS = 250  # the pasted code is checked this long after the last key
 
@@ -125,30 +128,42 @@ class ImportCodeDialog(QDialog):
 
 
 class CodeIn(QObject):
-    """The window's ways in for code: each opens the imported session as a new session."""
+    """The window's ways in for code: each opens the imported session as a new session in
+    `document`, after `files`' question for unsaved work (its worker reads a file);
+    `forget_run()` makes that a fresh run, `fit_graph()` refits the graph; `parent` is the
+    widget the dialogs belong to."""
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.w = window
+    def __init__(
+        self,
+        document,
+        files,
+        feedback: Feedback,
+        forget_run: Callable[[], None],
+        fit_graph: Callable[[], None],
+        parent: QWidget,
+    ):
+        super().__init__(parent)
+        self.document, self.files, self.feedback = document, files, feedback
+        self._forget_run, self._fit_graph, self._dialogs = forget_run, fit_graph, parent
         self.dialog: ImportCodeDialog | None = None
 
-    def add_actions(self, file_menu, edit_menu, before=None) -> None:
+    def add_actions(self, file_menu, edit_menu, before=None) -> tuple[QAction, QAction]:
+        """File > Open Python code… (before `before`) and Edit > Paste code…, which it returns."""
         a = file_menu.addAction(self.tr("Open &Python code…"))
         if before is not None:
             file_menu.removeAction(a)
             file_menu.insertAction(before, a)
         a.setObjectName("importCodeAction")
         a.triggered.connect(self.open_dialog)
-        self.w.importCodeAction = a
         p = edit_menu.addAction(self.tr("&Paste code…"))
         p.setObjectName("pasteCodeAction")
         p.setShortcut(QKeySequence("Ctrl+Shift+V"))
         p.triggered.connect(self.paste_dialog)
-        self.w.pasteCodeAction = p
+        return a, p
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, self.tr("Open Python code"), "", self.tr("Python programs (*.py);;All files (*)")
+            self._dialogs, self.tr("Open Python code"), "", self.tr("Python programs (*.py);;All files (*)")
         )
         if path:
             self.open_file(path)
@@ -157,7 +172,7 @@ class CodeIn(QObject):
         """Read the program at `path` into a new session, on a worker (a program may be 1 MB);
         its problems in the error banner, the session untouched. Returns the job (None if the
         user kept the unsaved session)."""
-        if not self.w.files.may_discard():
+        if not self.files.may_discard():
             return None
 
         def work(progress, cancelled):
@@ -167,15 +182,15 @@ class CodeIn(QObject):
             e = job.error
             if isinstance(e, CodeError):
                 lines = [tr_msg(p.at(e.where)) if e.where else tr_msg(p.message) for p in e.problems]
-                self.w.show_error(
+                self.feedback.show_error(
                     self.tr("Could not import the code: {problem}").format(problem=lines[0]), "\n".join(lines)
                 )
             elif isinstance(e, MemoryError):
-                self.w.show_error(
+                self.feedback.show_error(
                     self.tr("Could not import the code {path}: not enough memory").format(path=show_path(path))
                 )
             elif e is not None:
-                self.w.show_error(
+                self.feedback.show_error(
                     self.tr("Could not import the code {path}: {error}").format(path=show_path(path), error=repr(e))[
                         :300
                     ]
@@ -183,28 +198,28 @@ class CodeIn(QObject):
             else:
                 self._open(job.result)
 
-        return self.w.files.job(self.tr("Reading the code {path}…").format(path=show_path(path, 80)), work, done)
+        return self.files.job(self.tr("Reading the code {path}…").format(path=show_path(path, 80)), work, done)
 
     def paste_dialog(self) -> ImportCodeDialog:
         """Edit > Paste code: the dialog, with the clipboard's text in it."""
         from PySide6.QtGui import QGuiApplication
 
         text = QGuiApplication.clipboard().text() if QGuiApplication.clipboard() is not None else ""
-        self.dialog = ImportCodeDialog(self.w, text)
+        self.dialog = ImportCodeDialog(self._dialogs, text)
         self.dialog.accepted.connect(lambda: self.adopt(self.dialog.session))
         self.dialog.open()
         return self.dialog
 
     def adopt(self, session: Session | None) -> bool:
-        if session is None or not self.w.files.may_discard():
+        if session is None or not self.files.may_discard():
             return False
         self._open(session)
         return True
 
     def _open(self, session: Session) -> None:
-        self.w.forget_run()
-        self.w.document.replace_session(session)
-        QTimer.singleShot(0, self.w.graphView.fit)
+        self._forget_run()
+        self.document.replace_session(session)
+        QTimer.singleShot(0, self._fit_graph)
 
 
 def dropped_program(mime) -> str | None:
@@ -223,9 +238,9 @@ class ProgramEditor(QObject):
     step, or marks the problems at their lines and leaves the graph as it was. Editing the graph
     regenerates the program, as before."""
 
-    def __init__(self, window, view: QPlainTextEdit):
-        super().__init__(window)
-        self.w, self.view = window, view
+    def __init__(self, document, view: QPlainTextEdit, parent=None):
+        super().__init__(parent)
+        self.document, self.view = document, view
         view.setReadOnly(False)
         code_editor(view)
         self.panel = QWidget()
@@ -250,7 +265,7 @@ class ProgramEditor(QObject):
             sc.activated.connect(self.apply)
 
     def apply(self) -> bool:
-        doc = self.w.document
+        doc = self.document
         self.view.setExtraSelections([])
         if doc.locked:
             self.problems.setText(self.tr("Pause or reset training to apply the program"))

@@ -41,15 +41,16 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsItem, QGraphicsView, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsItem, QGraphicsView, QMainWindow, QMenu, QWidget
 
 from ..formats.svg import flatten_cosmetic_strokes
 from ..formats.frames import DEFAULT_FRAMES, TooFewSteps, frame_steps, gif_bytes
 from ..formats.table import write_csv
 from ..model.formatting import show_path
-from ..model.runstate import Control
+from ..model.runstate import Control, Permissions
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_bytes, probe_output
 from .language import tr_msg
+from .parts import Feedback
 
 PICTURE_FORMATS = ("png", "svg")
 SHARP = 2.0  # the graph and the plots are drawn at twice their size in a PNG: crisp on a projector
@@ -197,14 +198,17 @@ def rgb_array(img: QImage) -> np.ndarray:
 # -- the animated GIF ---------------------------------------------------------------------------------
 class GifRecorder(QObject):
     """Moves the time-travel cursor to each step in turn, waits until the nodes show that step
-    (the engine evaluates them), grabs the window, and emits `finished` with the frames in
-    `frames` (RGB arrays) or a reason in `error`. The cursor goes back where it was."""
+    (the engine evaluates them), grabs `picture` (the window), and emits `finished` with the
+    frames in `frames` (RGB arrays) or a reason in `error`. The cursor goes back where it was."""
 
     finished = Signal()
 
-    def __init__(self, window, steps: list[int]):
-        super().__init__(window)
-        self.w, self.steps = window, list(steps)
+    def __init__(
+        self, picture: QWidget, time_travel, controller, permissions: Callable[[], Permissions], steps: list[int]
+    ):
+        super().__init__(picture)
+        self.picture, self.tt, self.c, self._permissions = picture, time_travel, controller, permissions
+        self.steps = list(steps)
         self.frames: list[np.ndarray] = []
         self.error = ""
         self.done = False
@@ -215,7 +219,7 @@ class GifRecorder(QObject):
         self._deadline = QDeadlineTimer()
 
     def start(self) -> GifRecorder:
-        tt = self.w.timeTravel
+        tt = self.tt
         self._restore = None if tt.at_last else tt.shown  # None: the default (the last step, finished)
         self._next()
         return self
@@ -224,46 +228,68 @@ class GifRecorder(QObject):
         if len(self.frames) == len(self.steps):
             self._finish("")
             return
-        if not self.w.isVisible():
+        if not self.picture.isVisible():
             self._finish(self.tr("The window was closed while recording."))
             return
-        if not self.w.permissions().ok(Control.SCRUB):
-            self._finish(tr_msg(self.w.permissions().why(Control.SCRUB)) or self.tr("The run changed while recording."))
+        if not self._permissions().ok(Control.SCRUB):
+            self._finish(tr_msg(self._permissions().why(Control.SCRUB)) or self.tr("The run changed while recording."))
             return
         self._deadline = QDeadlineTimer(FRAME_WAIT_MS)
-        self.w.timeTravel.show_step(self.steps[len(self.frames)])
+        self.tt.show_step(self.steps[len(self.frames)])
         self._poll()
 
     def _poll(self) -> None:
-        tt, c = self.w.timeTravel, self.w.controller
+        tt, c = self.tt, self.c
         step = self.steps[len(self.frames)]
         ready = (tt.shown == step and tt.past is not None) or not c.past_values_known
         if not ready and c.engine_running and not self._deadline.hasExpired():
             self._timer.start(POLL_MS)
             return
-        self.frames.append(rgb_array(self.w.grab().toImage()))
+        self.frames.append(rgb_array(self.picture.grab().toImage()))
         self._next()
 
     def _finish(self, error: str) -> None:
         self._timer.stop()
         self.error, self.done = error, True
-        if self.w.permissions().ok(Control.SCRUB):
-            self.w.timeTravel.show_step(self._restore)
+        if self._permissions().ok(Control.SCRUB):
+            self.tt.show_step(self._restore)
         self.finished.emit()
 
 
 # -- the window's exports ------------------------------------------------------------------------------
 class WindowExports(QObject):
     """File > Export and Ctrl+E (`exportAction`), and export entries in each plot's context menu.
-    Their texts are set in retranslate(), again whenever the language changes."""
+    Their texts are set in retranslate(), again whenever the language changes.
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.w = window
+    `host` is used as a Qt widget only: the window's picture, where Ctrl+E works and its menu
+    opens, the dialogs' parent. `files` writes on a worker (SessionFiles.job) and has the JSON
+    Lines dialog; `time_travel` moves through the run for the GIF."""
+
+    def __init__(
+        self,
+        host: QMainWindow,
+        graph_view,
+        plots,
+        controller,
+        time_travel,
+        files,
+        permissions: Callable[[], Permissions],
+        feedback: Feedback,
+    ):
+        super().__init__(host)
+        self.host, self.graph_view, self.plots, self.c, self.tt, self.files = (
+            host,
+            graph_view,
+            plots,
+            controller,
+            time_travel,
+            files,
+        )
+        self._permissions, self.feedback = permissions, feedback
         self.folder = ""  # where the last export went: the next dialog opens there
         self.recorder: GifRecorder | None = None
         self.gif_job = None
-        self.menu = QMenu(window)
+        self.menu = QMenu(host)
         self.menu.setObjectName("exportMenu")
         self.menu.setToolTipsVisible(True)
         self.picture_actions: dict[tuple[str, str], QAction] = {}
@@ -281,12 +307,12 @@ class WindowExports(QObject):
         self.csvAction.triggered.connect(self.csv_dialog)
         self.jsonlAction = self.menu.addAction("")
         self.jsonlAction.setObjectName("exportJsonlAction")
-        self.jsonlAction.triggered.connect(self.w.files.export_dialog)
+        self.jsonlAction.triggered.connect(files.export_dialog)
         self.gifAction = self.menu.addAction("")
         self.gifAction.setObjectName("exportGifAction")
         self.gifAction.triggered.connect(self.gif_dialog)
         self.menu.aboutToShow.connect(self.update_actions)
-        window.controller.stateChanged.connect(lambda _run: self.update_actions())
+        controller.stateChanged.connect(lambda _run: self.update_actions())
 
         # Ctrl+E opens this menu wherever the focus is; the File menu lists the key beside it
         self.action = self.menu.menuAction()
@@ -294,7 +320,7 @@ class WindowExports(QObject):
         self.action.setShortcut(QKeySequence("Ctrl+E"))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(self.popup)  # the key; choosing the entry opens the submenu
-        window.addAction(self.action)
+        host.addAction(self.action)
 
         # each plot's right-click menu: these entries instead of pyqtgraph's Export... dialog
         self.plot_actions: dict[tuple[str, str], QAction] = {}
@@ -357,7 +383,7 @@ class WindowExports(QObject):
     def _job_ok(self, job, what: str) -> bool:
         """A file job's outcome: True if it wrote; else says why (cancelled, or the problem)."""
         if isinstance(job.error, Cancelled):
-            self.w.statusBar().showMessage(self.tr("Export cancelled: nothing was written"), MESSAGE_MS)
+            self.feedback.status.showMessage(self.tr("Export cancelled: nothing was written"), MESSAGE_MS)
         elif isinstance(job.error, FileProblem):
             self._failed(what, job.error)
         elif job.error is not None:
@@ -366,11 +392,11 @@ class WindowExports(QObject):
 
     def popup(self) -> None:
         """Ctrl+E: the export menu, in the middle of the window."""
-        self.menu.popup(self.w.mapToGlobal(self.w.rect().center()))
+        self.menu.popup(self.host.mapToGlobal(self.host.rect().center()))
 
     def update_actions(self) -> None:
         """History exports need steps and a pause; the GIF, a history to travel through."""
-        perms = self.w.permissions()
+        perms = self._permissions()
         for a, control, tip in (
             (self.csvAction, Control.SAVE_RUN, self.tr("Every step, one column per element, for a spreadsheet")),
             (self.jsonlAction, Control.SAVE_RUN, self.tr("Every step, in the format of gradviz run")),
@@ -382,23 +408,23 @@ class WindowExports(QObject):
     # -- messages -----------------------------------------------------------------------------
     def _wrote(self, path: str, what: str) -> None:
         self.folder = os.path.dirname(os.path.abspath(path))
-        self.w.statusBar().showMessage(
+        self.feedback.status.showMessage(
             self.tr("Wrote {what} to {path}").format(what=what, path=full_path(path)), MESSAGE_MS
         )
 
     def _failed(self, what: str, problem) -> None:
-        self.w.show_error(self.tr("Could not export {what}. {problem}").format(what=what, problem=problem))
+        self.feedback.show_error(self.tr("Could not export {what}. {problem}").format(what=what, problem=problem))
 
     # -- pictures ------------------------------------------------------------------------------
     def target(self, what: str):
-        return {"window": self.w, "graph": self.w.graphView}.get(what) or getattr(self.w.plots, what)
+        return {"window": self.host, "graph": self.graph_view}.get(what) or getattr(self.plots, what)
 
     def picture(self, what: str, fmt: str) -> tuple[bytes, QSize]:
         """The bytes of a picture of `what` (window, graph, lossPlot, paramPlot, gradPlot)."""
         if what == "window":
-            return widget_picture(self.w, fmt)
+            return widget_picture(self.host, fmt)
         if what == "graph":
-            return graph_picture(self.w.graphView, fmt)
+            return graph_picture(self.graph_view, fmt)
         return widget_picture(self.target(what), fmt, SHARP, PLOT_SIZE)
 
     def save_picture(self, what: str, path: str) -> bool:
@@ -428,13 +454,13 @@ class WindowExports(QObject):
             self.save_picture(what, path)
 
     def _ask_path(self, title: str, name: str, filter_: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.w, title, os.path.join(self.folder or os.getcwd(), name), filter_)
+        path, _ = QFileDialog.getSaveFileName(self.host, title, os.path.join(self.folder or os.getcwd(), name), filter_)
         return path
 
     # -- the history ---------------------------------------------------------------------------
     def save_csv(self, path: str):
         """The history as CSV, written on a worker thread (progress, Cancel); None if there is none."""
-        h = self.w.controller.history
+        h = self.c.history
         what = self.tr("the history as CSV")
         if h is None or not h.n:
             self._failed(what, self.tr("There is no history yet: train a few steps first."))
@@ -449,7 +475,7 @@ class WindowExports(QObject):
             if self._job_ok(job, what):
                 self._wrote(path, self.tr("{n} steps as CSV").format(n=job.result))
 
-        return self.w.files.job(self.tr("Writing the history to {path}…").format(path=full_path(path)), work, done)
+        return self.files.job(self.tr("Writing the history to {path}…").format(path=full_path(path)), work, done)
 
     def csv_dialog(self) -> None:
         path = self._ask_path(self.tr("Export the history as CSV"), "gradviz-history.csv", self.tr("CSV table (*.csv)"))
@@ -463,8 +489,8 @@ class WindowExports(QObject):
         if self.recorder is not None and not self.recorder.done:
             self._failed(what, self.tr("A GIF is being recorded already."))
             return None
-        perms = self.w.permissions()
-        h = self.w.controller.history
+        perms = self._permissions()
+        h = self.c.history
         try:
             if not perms.ok(Control.SCRUB):
                 raise ValueError(tr_msg(perms.why(Control.SCRUB)))
@@ -475,12 +501,16 @@ class WindowExports(QObject):
         except (ValueError, TooFewSteps) as e:  # FileProblem is a ValueError
             self._failed(what, e)
             return None
-        rec = GifRecorder(self.w, steps)
+        rec = self.gif_recorder(steps)
         self.recorder = rec
-        self.w.statusBar().clearMessage()  # the frames show the window: no stale message in them
+        self.feedback.status.clearMessage()  # the frames show the window: no stale message in them
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         rec.finished.connect(lambda: self._recorded(rec, path))
         return rec.start()
+
+    def gif_recorder(self, steps: list[int]) -> GifRecorder:
+        """A recorder of the window at these steps (start() it)."""
+        return GifRecorder(self.host, self.tt, self.c, self._permissions, steps)
 
     def _recorded(self, rec: GifRecorder, path: str) -> None:
         QApplication.restoreOverrideCursor()
@@ -500,7 +530,7 @@ class WindowExports(QObject):
                 h, w = frames[0].shape[:2]
                 self._wrote(path, self.tr("an animated GIF of {n} frames ({w}x{h})").format(n=job.result, w=w, h=h))
 
-        self.gif_job = self.w.files.job(self.tr("Writing the GIF to {path}…").format(path=full_path(path)), work, done)
+        self.gif_job = self.files.job(self.tr("Writing the GIF to {path}…").format(path=full_path(path)), work, done)
 
     def gif_dialog(self) -> None:
         path = self._ask_path(

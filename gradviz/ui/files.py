@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 import importlib.util
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from ..formats.run_reader import read_history
 from ..safe_io import Cancelled, FileProblem, SafeOutput, atomic_write_text
@@ -25,19 +27,104 @@ from ..model.graph import Graph
 from ..model.session import Options, Session, SessionError, load_session, save_session
 from .jobs import FileJob
 from .language import tr_msg
+from .parts import Feedback
 from .persistence import move_aside
 
 AUTOSAVE_MS = 2000
 B = QMessageBox.StandardButton
 
 
+def asker(parent: QWidget) -> Callable:
+    """The app's way to ask a question: a message box over `parent`."""
+    return lambda title, text, buttons: QMessageBox.question(parent, title, text, buttons)
+
+
+def startup_session(store, ask) -> tuple[Session | None, bool, list[str]]:
+    """After a crash, offer the autosaves of windows that are gone (newest first); else the
+    session of the last clean exit. Returns (session or None, restored from an autosave, the
+    problems to report). An autosave that cannot be read is renamed aside and reported."""
+    problems = list(store.problems)
+    for path in store.orphaned_autosaves():
+        try:
+            where = QCoreApplication.translate("SessionFiles", "the autosave {name}").format(name=show_path(path.name))
+            s = Session.from_json(store.read_autosave(path), where)
+        except (FileProblem, SessionError) as e:
+            try:
+                kept = move_aside(path)
+                problems.append(
+                    QCoreApplication.translate("SessionFiles", "{problem} It was kept as {kept}.").format(
+                        problem=tr_msg(e), kept=show_path(kept)
+                    )
+                )
+            except OSError as err:
+                problems.append(
+                    QCoreApplication.translate(
+                        "SessionFiles", "{problem} It could not be moved aside ({error})."
+                    ).format(problem=tr_msg(e), error=err.strerror or err)
+                )
+            continue
+        if (
+            ask(
+                QCoreApplication.translate("SessionFiles", "Restore session?"),
+                QCoreApplication.translate(
+                    "SessionFiles", "GradViz did not close cleanly last time. Restore the session you were editing?"
+                ),
+                B.Yes | B.No,
+            )
+            == B.Yes
+        ):
+            try:  # this window's autosave holds it from now on
+                store.write_autosave(s.to_json())
+                if path != store.autosave_path:
+                    store.clear_autosave(path)
+            except FileProblem:
+                pass  # the orphan stays where it was
+            return s, True, problems
+        store.clear_autosave(path)  # read, offered and declined
+    text = store.text("lastSession")
+    if text:
+        try:
+            return (
+                Session.from_json(text, QCoreApplication.translate("SessionFiles", "the last session")),
+                False,
+                problems,
+            )
+        except SessionError:
+            pass
+    return None, False, problems
+
+
 class SessionFiles(QObject):
-    def __init__(self, window, store, ask=None):
-        super().__init__(window)
-        self.w = window
-        self.store = store
-        if ask is not None:
-            self.ask = ask  # how questions are asked (tests answer them)
+    """The File menu's work on `document` and the runs of `controller`. `parent` is the widget
+    the dialogs belong to; `forget_run()` makes the next session change a fresh run,
+    `adopt_run(session, recorded)` shows a run read from a file, `fit_graph()` refits the graph,
+    `sync_controls()` puts the controls back as the document is."""
+
+    def __init__(
+        self,
+        store,
+        ask,
+        document,
+        controller,
+        feedback: Feedback,
+        *,
+        forget_run: Callable[[], None],
+        adopt_run: Callable[[Session, tuple], None],
+        fit_graph: Callable[[], None],
+        sync_controls: Callable[[], None],
+        startup_problems: list[str] | None = None,
+        parent: QWidget,
+    ):
+        super().__init__(parent)
+        self.store, self.document, self.c, self.feedback = store, document, controller, feedback
+        self.ask = ask  # how questions are asked (tests answer them)
+        self._forget_run, self._adopt_run, self._fit_graph, self._sync_controls = (
+            forget_run,
+            adopt_run,
+            fit_graph,
+            sync_controls,
+        )
+        self._dialogs = parent
         self._autosave = QTimer(self)
         self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
@@ -45,69 +132,17 @@ class SessionFiles(QObject):
         self._closed = False
         self._autosave_failed = False
         self.jobs: list[FileJob] = []
-        self.startup_problems: list[str] = list(store.problems) if store is not None else []
+        self.startup_problems: list[str] = startup_problems or []
 
-    def ask(self, title: str, text: str, buttons) -> QMessageBox.StandardButton:
-        """A question for the user."""
-        return QMessageBox.question(self.w, title, text, buttons)
-
-    def watch(self, document) -> None:
-        document.graphChanged.connect(self._schedule_autosave)
-        document.optionsChanged.connect(self._schedule_autosave)
-
-    @property
-    def document(self):
-        return self.w.document
+    def watch(self) -> None:
+        """Autosave the document's edits from now on (once the window is made)."""
+        self.document.graphChanged.connect(self._schedule_autosave)
+        self.document.optionsChanged.connect(self._schedule_autosave)
 
     # -- start-up and closing ----------------------------------------------------------------
-    def startup_session(self) -> tuple[Session | None, bool]:
-        """After a crash, offer the autosaves of windows that are gone (newest first); else the
-        session of the last clean exit. Returns (session or None, restored from an autosave).
-        An autosave that cannot be read is renamed aside and reported (startup_problems)."""
-        for path in self.store.orphaned_autosaves():
-            try:
-                where = self.tr("the autosave {name}").format(name=show_path(path.name))
-                s = Session.from_json(self.store.read_autosave(path), where)
-            except (FileProblem, SessionError) as e:
-                try:
-                    kept = move_aside(path)
-                    self.startup_problems.append(
-                        self.tr("{problem} It was kept as {kept}.").format(problem=tr_msg(e), kept=show_path(kept))
-                    )
-                except OSError as err:
-                    self.startup_problems.append(
-                        self.tr("{problem} It could not be moved aside ({error}).").format(
-                            problem=tr_msg(e), error=err.strerror or err
-                        )
-                    )
-                continue
-            if (
-                self.ask(
-                    self.tr("Restore session?"),
-                    self.tr("GradViz did not close cleanly last time. Restore the session you were editing?"),
-                    B.Yes | B.No,
-                )
-                == B.Yes
-            ):
-                try:  # this window's autosave holds it from now on
-                    self.store.write_autosave(s.to_json())
-                    if path != self.store.autosave_path:
-                        self.store.clear_autosave(path)
-                except FileProblem:
-                    pass  # the orphan stays where it was
-                return s, True
-            self.store.clear_autosave(path)  # read, offered and declined
-        text = self.store.text("lastSession")
-        if text:
-            try:
-                return Session.from_json(text, self.tr("the last session")), False
-            except SessionError:
-                pass
-        return None, False
-
     def report_startup_problems(self) -> None:
         if self.startup_problems:
-            self.w.show_error(" ".join(self.startup_problems))
+            self.feedback.show_error(" ".join(self.startup_problems))
 
     def close(self) -> None:
         """A clean exit: remember the session, and leave no autosave to restore next time."""
@@ -140,23 +175,23 @@ class SessionFiles(QObject):
         if not self.may_discard():
             return False
         o = self.document.options
-        self.w.forget_run()
+        self._forget_run()
         self.document.replace_session(Session(Graph(), Options(device=o.device, speed=o.speed)))
-        QTimer.singleShot(0, self.w.graphView.fit)
+        QTimer.singleShot(0, self._fit_graph)
         return True
 
     def load_preset(self, name: str) -> None:
         if not self.may_discard():
-            self.w.controls.sync_from_document()  # put the preset combo back
+            self._sync_controls()  # put the preset combo back
             return
         try:
             session = load_preset(name)
         except SessionError as e:
-            self.w.show_error(tr_msg(e))
+            self.feedback.show_error(tr_msg(e))
             return
-        self.w.forget_run()  # the same preset again is a fresh run too
+        self._forget_run()  # the same preset again is a fresh run too
         self.document.replace_session(session)
-        QTimer.singleShot(0, self.w.graphView.fit)
+        QTimer.singleShot(0, self._fit_graph)
 
     def open_session_file(self, path: str) -> FileJob | None:
         """Open a session, read and checked on a worker (a session may hold a million values);
@@ -175,10 +210,10 @@ class SessionFiles(QObject):
                 self.tr("Could not open the session {path}: not enough memory"),
                 self.tr("Could not open the session {path}: {error}"),
             ):
-                self.w.forget_run()
+                self._forget_run()
                 self.document.replace_session(job.result, path)
                 self._remember(path)
-                QTimer.singleShot(0, self.w.graphView.fit)
+                QTimer.singleShot(0, self._fit_graph)
 
         return self.job(self.tr("Opening the session {path}…").format(path=show_path(path, 80)), work, done)
 
@@ -191,20 +226,19 @@ class SessionFiles(QObject):
         try:
             save_session(self.document.session, path)
         except FileProblem as e:
-            self.w.show_error(self.tr("Could not save the session. {problem}").format(problem=tr_msg(e)))
+            self.feedback.show_error(self.tr("Could not save the session. {problem}").format(problem=tr_msg(e)))
             return False
         self.document.mark_saved(path)
         self._remember(path)
-        self.w.statusBar().showMessage(self.tr("Saved {path}").format(path=show_path(path)), 4000)
+        self.feedback.status.showMessage(self.tr("Saved {path}").format(path=show_path(path)), 4000)
         return True
 
     def _remember(self, path: str) -> None:
         problem = self.store.add_recent(path) if self.store is not None else None
         if problem:
-            self.w.show_error(problem)
+            self.feedback.show_error(problem)
 
-    def fill_recent_menu(self) -> None:
-        menu = self.w.recentMenu
+    def fill_recent_menu(self, menu: QMenu) -> None:
         menu.clear()
         files = self.store.recent_files() if self.store else []
         for f in files:
@@ -227,7 +261,7 @@ class SessionFiles(QObject):
         except FileProblem as e:
             if not self._autosave_failed:
                 self._autosave_failed = True
-                self.w.statusBar().showMessage(self.tr("Autosave failed: {problem}").format(problem=tr_msg(e)), 15000)
+                self.feedback.status.showMessage(self.tr("Autosave failed: {problem}").format(problem=tr_msg(e)), 15000)
             return
         self._autosave_failed = False
 
@@ -239,17 +273,17 @@ class SessionFiles(QObject):
             self.jobs.remove(job)
             done(job)
 
-        job = FileJob(self.w, label, work, finished)
+        job = FileJob(self._dialogs, label, work, finished)
         self.jobs.append(job)
         return job.start()
 
     def export_history(self, path: str) -> FileJob | None:
         """Save the run as JSON Lines, the `gradviz run` format, with the session it was trained
         with. The history is copied first (training may go on); the file is written on a worker."""
-        c = self.w.controller
+        c = self.c
         h = c.history
         if h is None or not h.n:
-            self.w.show_error(self.tr("There is no history to export yet: train a few steps first."))
+            self.feedback.show_error(self.tr("There is no history to export yet: train a few steps first."))
             return None
         run = c.session  # the session this history was trained with (not later edits)
         snapshot = copy.deepcopy(h)
@@ -267,13 +301,13 @@ class SessionFiles(QObject):
 
         def done(job: FileJob) -> None:
             if isinstance(job.error, Cancelled):
-                self.w.statusBar().showMessage(self.tr("Saving cancelled: nothing was written"), 6000)
+                self.feedback.status.showMessage(self.tr("Saving cancelled: nothing was written"), 6000)
             elif isinstance(job.error, FileProblem):
-                self.w.show_error(self.tr("Could not save the run. {problem}").format(problem=tr_msg(job.error)))
+                self.feedback.show_error(self.tr("Could not save the run. {problem}").format(problem=tr_msg(job.error)))
             elif job.error is not None:
-                self.w.show_error(self.tr("Could not save the run: {error}").format(error=repr(job.error))[:300])
+                self.feedback.show_error(self.tr("Could not save the run: {error}").format(error=repr(job.error))[:300])
             else:
-                self.w.statusBar().showMessage(
+                self.feedback.status.showMessage(
                     self.tr("Saved {n} steps to {path}").format(n=job.result, path=show_path(path)), 6000
                 )
 
@@ -283,13 +317,13 @@ class SessionFiles(QObject):
         """Say why opening `path` came to nothing (Cancel, a bad file, too little memory, anything
         else), with these messages; False if it was opened."""
         if isinstance(job.error, Cancelled):
-            self.w.statusBar().showMessage(self.tr("Opening cancelled: nothing was changed"), 6000)
+            self.feedback.status.showMessage(self.tr("Opening cancelled: nothing was changed"), 6000)
         elif isinstance(job.error, SessionError):
-            self.w.show_error(bad_file.format(problem=tr_msg(job.error)))
+            self.feedback.show_error(bad_file.format(problem=tr_msg(job.error)))
         elif isinstance(job.error, MemoryError):
-            self.w.show_error(no_memory.format(path=show_path(path)))
+            self.feedback.show_error(no_memory.format(path=show_path(path)))
         elif job.error is not None:
-            self.w.show_error(failed.format(path=show_path(path), error=repr(job.error))[:300])
+            self.feedback.show_error(failed.format(path=show_path(path), error=repr(job.error))[:300])
         return job.error is not None
 
     def open_history_file(self, path: str) -> FileJob | None:
@@ -310,27 +344,30 @@ class SessionFiles(QObject):
                 self.tr("Could not open the run {path}: {error}"),
             ):
                 session, layouts, arrays, reason = job.result
-                self.w.adopt_run(session, (layouts, arrays, reason))
+                self._adopt_run(session, (layouts, arrays, reason))
 
         return self.job(self.tr("Opening the run {path}…").format(path=show_path(path, 80)), work, done)
 
     # -- dialogs ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, self.tr("Open session"), "", self.tr("GradViz sessions (*.json);;All files (*)")
+            self._dialogs, self.tr("Open session"), "", self.tr("GradViz sessions (*.json);;All files (*)")
         )
         if path:
             self.open_session_file(path)
 
     def save_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
-            self.w, self.tr("Save session"), self.document.path or "session.json", self.tr("GradViz sessions (*.json)")
+            self._dialogs,
+            self.tr("Save session"),
+            self.document.path or "session.json",
+            self.tr("GradViz sessions (*.json)"),
         )
         return bool(path) and self.save_session_file(path)
 
     def export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self.w, self.tr("Save run with history"), "history.jsonl", self.tr("JSON Lines (*.jsonl)")
+            self._dialogs, self.tr("Save run with history"), "history.jsonl", self.tr("JSON Lines (*.jsonl)")
         )
         if path:
             self.export_history(path)
@@ -341,11 +378,11 @@ class SessionFiles(QObject):
         attrs = None
         if framework == "mindspore" and session.options.api == "cell":
             # the nn.Cell attribute names come from the engine (the window never imports MindSpore)
-            info = self.w.controller.info
+            info = self.c.info
             attrs = info.cell_attributes if info is not None else None
             names = {p.name for p in session.graph.parameters()}
             if attrs is None or set(attrs) != names:
-                self.w.show_error(
+                self.feedback.show_error(
                     self.tr("Could not export yet: wait until the engine has built this session, then try again.")
                 )
                 return False
@@ -353,18 +390,18 @@ class SessionFiles(QObject):
             text = script(session, framework, attrs)
             atomic_write_text(path, text, [self.document.path] if self.document.path else [])
         except (FileProblem, ValueError) as e:
-            self.w.show_error(self.tr("Could not export the script. {problem}").format(problem=tr_msg(e)))
+            self.feedback.show_error(self.tr("Could not export the script. {problem}").format(problem=tr_msg(e)))
             return False
         note = self.tr("Wrote {path}: run it with python {path}").format(path=show_path(path))
         if framework == "pytorch" and importlib.util.find_spec("torch") is None:
             note += self.tr(" (PyTorch is not installed here: pip install -e '.[torch]')")
-        self.w.statusBar().showMessage(note, 10000)
+        self.feedback.status.showMessage(note, 10000)
         return True
 
     def _export_script_dialog(self, framework: str) -> None:
         title = "MindSpore" if framework == "mindspore" else "PyTorch"
         path, _ = QFileDialog.getSaveFileName(
-            self.w,
+            self._dialogs,
             self.tr("Export as {framework} script").format(framework=title),
             f"gradviz_{framework}.py",
             self.tr("Python scripts (*.py)"),
@@ -380,7 +417,7 @@ class SessionFiles(QObject):
 
     def open_history_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, self.tr("Open run with history"), "", self.tr("JSON Lines (*.jsonl);;All files (*)")
+            self._dialogs, self.tr("Open run with history"), "", self.tr("JSON Lines (*.jsonl);;All files (*)")
         )
         if path:
             self.open_history_file(path)

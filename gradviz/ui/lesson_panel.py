@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import html
 import re
-from types import SimpleNamespace
+from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model import lesson_plan as plan
+from ..model.shown import ShownNodes
 from . import theme
 from .controller import LIVE_OPTIONS
 
@@ -109,13 +110,30 @@ class LessonPanel(QWidget):
 
     stepChanged = Signal(int)
 
-    def __init__(self, window, parent=None):
+    def __init__(
+        self,
+        store,
+        document,
+        controller,
+        shown: ShownNodes,
+        experiments,
+        may_discard: Callable[[], bool],
+        fit_graph: Callable[[], None],
+        find: Callable[[type, str], QObject | None],
+        parent=None,
+    ):
+        """`shown`: what the nodes show (the numbers the texts quote); `experiments`: the panel
+        whose tabs a step links to; `may_discard`: the window's question before replacing the
+        user's work; `find(type, name)`: a widget of the window by its object name (the controls
+        a step names, the docks it shows)."""
         super().__init__(parent)
         self.setObjectName("lessonPanel")
-        self.w = window
+        self.store, self.document, self.c, self.shown = store, document, controller, shown
+        self.experiments = experiments
+        self._may_discard, self._fit_graph, self._find = may_discard, fit_graph, find
         self.numbers: dict = {}
         self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
-        stored = window.store.text(STORE_KEY) if window.store is not None else ""
+        stored = store.text(STORE_KEY) if store is not None else ""
         self.index = plan.index_of(stored) or 0
 
         outer = QVBoxLayout(self)
@@ -186,16 +204,16 @@ class LessonPanel(QWidget):
         self.prevButton.clicked.connect(self.previous)
         self.nextButton.clicked.connect(self.next)
         self.setupButton.clicked.connect(self.set_up)
-        c = window.controller
+        c = controller
         # pastNodes reaches the time travel first (it connected first): its step is the one shown
         for signal in (c.nodesChanged, c.pastNodes, c.ended, c.built, c.stateChanged):
             signal.connect(self.refresh)
-        window.document.graphChanged.connect(self._session_edited)
-        window.document.optionsChanged.connect(self._session_edited)
+        document.graphChanged.connect(self._session_edited)
+        document.optionsChanged.connect(self._session_edited)
         clipboard = QGuiApplication.clipboard()
         clipboard.dataChanged.connect(self._copied)  # bound methods: disconnected with the panel
         clipboard.selectionChanged.connect(self._selected)
-        if not plan.matches(self.step, window.document.session):  # e.g. a session restored at start-up
+        if not plan.matches(self.step, document.session):  # e.g. a session restored at start-up
             self.note_kind = "differs"
         self.retranslate()
 
@@ -268,23 +286,23 @@ class LessonPanel(QWidget):
             self.index = old
             self.retranslate()
             return False
-        if self.w.store is not None:
-            self.w.store.set_value(STORE_KEY, self.step.id)
+        if self.store is not None:
+            self.store.set_value(STORE_KEY, self.step.id)
         self.stepChanged.emit(index)
         return True
 
     def set_up(self) -> bool:
         """Put the window where the step is (see the module's docstring); False if the user kept
         a session it would have replaced."""
-        w, step = self.w, self.step
-        doc, c = w.document, w.controller
+        step = self.step
+        doc, c = self.document, self.c
         target = plan.setup_session(step)
         want = plan.setup_options(step)
         same_graph = plan.same_graph(step, doc.session)
         new_run = not same_graph or any(getattr(doc.options, k) != v for k, v in want.items() if k not in LIVE_OPTIONS)
         # a graph of the plan is no one's work, whatever options were changed on it
         own_work = not same_graph and doc.modified and not any(plan.same_graph(s, doc.session) for s in plan.PLAN)
-        if own_work and not w.files.may_discard():  # the user's own work: the window's usual question
+        if own_work and not self._may_discard():  # the user's own work: the window's usual question
             self._set_note("kept")
             return False
         was_busy = c.run.busy
@@ -303,7 +321,7 @@ class LessonPanel(QWidget):
             else:
                 target.options.device, target.options.speed = doc.options.device, speed
                 doc.replace_session(target)
-                QTimer.singleShot(0, w.graphView.fit)
+                QTimer.singleShot(0, self._fit_graph)
         finally:
             self._setting_up = False
         self._set_note("restarted" if was_busy and new_run else "paused" if was_busy else "")
@@ -315,7 +333,7 @@ class LessonPanel(QWidget):
         """Scroll every control the step's text names into view (the learning rate sat below the
         Training dock's fold at 1280x720)."""
         for name in self.step.controls:
-            widget = self.w.findChild(QWidget, name)
+            widget = self._find(QWidget, name)
             area = widget.parentWidget() if widget is not None else None
             while area is not None and not isinstance(area, QScrollArea):
                 area = area.parentWidget()
@@ -328,7 +346,7 @@ class LessonPanel(QWidget):
         """The user changed the graph or an option: say when the step's set-up no longer holds."""
         if self._setting_up:
             return
-        if plan.matches(self.step, self.w.document.session):
+        if plan.matches(self.step, self.document.session):
             if self.note_kind == "differs":
                 self._set_note("")
         elif self.note_kind != "differs":
@@ -362,34 +380,34 @@ class LessonPanel(QWidget):
     # -- links ---------------------------------------------------------------------------------------
     def follow(self, key: str) -> None:
         """Show the part of the window a step points to."""
-        w = self.w
+        ex = self.experiments
         if key == "program":
-            dock = w.findChild(QDockWidget, "codeDock")
+            dock = self._find(QDockWidget, "codeDock")
         else:
-            tab = {"variants": w.experiments.variants, "parity": w.experiments.parity}[key]
-            for i in range(w.experiments.count()):
-                page = w.experiments.widget(i)
+            tab = {"variants": ex.variants, "parity": ex.parity}[key]
+            for i in range(ex.count()):
+                page = ex.widget(i)
                 if page is tab or (isinstance(page, QScrollArea) and page.widget() is tab):
-                    w.experiments.setCurrentIndex(i)
-            dock = w.findChild(QDockWidget, "experimentsDock")
+                    ex.setCurrentIndex(i)
+            dock = self._find(QDockWidget, "experimentsDock")
         dock.show()
         dock.raise_()
 
     # -- showing -------------------------------------------------------------------------------------
     def observed(self) -> plan.Observed:
-        c, tt = self.w.controller, self.w.timeTravel
+        c, shown = self.c, self.shown
         n, h = c.nodes, c.history
         steps = h.steps[: h.n] if h is not None else np.zeros(0)
         loss = h.loss[: h.n] if h is not None else np.zeros(0)
-        if tt.at_last and tt.past is not None:  # the numbers the nodes show: the plots' last step
-            n = SimpleNamespace(**tt.past)
+        if shown.at_last and shown.past is not None:  # the numbers the nodes show: the plots' last step
+            n = shown.past
         return plan.Observed(
             n.values if n is not None else None,
             n.grads if n is not None else None,
             n.parts if n is not None else {},
             steps,
             loss,
-            self.w.document.options,
+            self.document.options,
         )
 
     def refresh(self, *_args) -> None:
@@ -441,7 +459,7 @@ class LessonPanel(QWidget):
 
     def _show_code(self) -> None:
         """The step's code: one piece under its title, several each after a comment naming it."""
-        pieces = plan.code(self.step, self.w.document.session)
+        pieces = plan.code(self.step, self.document.session)
         one = len(pieces) == 1
         self.codeTitle.setText(tr(pieces[0][0]) if one else "")
         self.codeTitle.setVisible(one)

@@ -30,7 +30,8 @@ from ..model.formatting import fmt_number, shorten
 from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.runstate import Control, Phase, RunState, permissions
-from ..model.steps import end_message, loss_at, nodes_caption, progress
+from ..model.shown import NodeData, ShownNodes
+from ..model.steps import end_message, loss_at, progress
 from ..model.session import Session
 from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -42,7 +43,7 @@ from .error_banner import ErrorBanner
 from .graph_view import NEW_H, W_NEW, GraphScene, GraphView
 from .inspector import Inspector
 from .language import tr_msg
-from .files import SessionFiles
+from .files import SessionFiles, asker, startup_session
 from .persistence import AppStore
 from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
@@ -54,7 +55,8 @@ from .live_label import LiveLabel
 from .menu_style import style_menus
 from .code_in import CodeIn, ProgramEditor, dropped_program
 from .status_bar import StatusBar
-from .timetravel import TimeTravel
+from .parts import Feedback
+from .timetravel import TimeTravel, live_data
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -109,33 +111,89 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("GradViz: MindSpore autodiff, live"))
         self.store = store
-        self.files = SessionFiles(self, store, ask)
-        restored_from_autosave = False
-        if session is None and store is not None:
-            session, restored_from_autosave = self.files.startup_session()
-        session = session or load_preset("tutorial")
+        ask = ask or asker(self)  # how questions are asked (tests answer them)
+        session, restored_from_autosave, startup_problems = self._first_session(session, store, ask)
         # the engine process imports MindSpore (the longest part of start-up): start it before building the widgets
         self.controller = TrainingController(self, make_client)  # make_client: the engine client's factory
         self.controller.start_engine(session.options.mode, session.options.device)
         self.document = SessionDocument(session, self)
         self._built_key: dict | None = None
         self._closing = False
+        self._build_status_bar()  # first: the parts' messages go to it (parts.Feedback)
+        self.feedback = Feedback(self.statusBar(), self.show_error, self.dismiss_error)
+        self.shown = ShownNodes()  # what the nodes show (model/shown.py): the graph and its caption follow it
+        self.files = self._session_files(store, ask, startup_problems)  # the File menu's work
         self._build_centre()  # the banner, the program's call, the graph editor; the palette in the menu bar's row
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
-        self._build_status_bar()
         self._menus()
         self.setAcceptDrops(True)  # a .py file dropped on the window is imported (code_in.py)
-        self.presenter = Presenter(self)  # presentation mode and the themes (View menu)
-        self.shortcuts = Shortcuts(self)  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
-        self.backprop = BackpropSteps(self)  # Run > Step through backprop (B, → and ←)
+        self._build_parts()  # presentation mode and the themes, the Run menu and its keys, backprop
         style_menus(self)  # every menu is made by now: none cuts its Chinese items short
         QApplication.instance().focusChanged.connect(self._focus_changed)  # bound: disconnected with the window
         self._wire()
         self._restore_layout(store, restored_from_autosave)
 
+    @staticmethod
+    def _first_session(session: Session | None, store: AppStore | None, ask) -> tuple[Session, bool, list[str]]:
+        """The session to open: the one given; else, with a store, an autosave after a crash or
+        the last session; else the tutorial. With whether it came from an autosave, and the
+        problems to report once the window is up."""
+        restored, problems = False, list(store.problems) if store is not None else []
+        if session is None and store is not None:
+            session, restored, problems = startup_session(store, ask)
+        return session or load_preset("tutorial"), restored, problems
+
+    def _session_files(self, store: AppStore | None, ask, startup_problems: list[str]) -> SessionFiles:
+        return SessionFiles(
+            store,
+            ask,
+            self.document,
+            self.controller,
+            self.feedback,
+            forget_run=self.forget_run,
+            adopt_run=self.adopt_run,
+            fit_graph=lambda: self.graphView.fit(),  # made after the files
+            sync_controls=lambda: self.controls.sync_from_document(),
+            startup_problems=startup_problems,
+            parent=self,
+        )
+
+    def _build_parts(self) -> None:
+        self.presenter = Presenter(  # presentation mode and the themes (View menu)
+            self,
+            controller=self.controller,
+            node_palette=self.palette,
+            corner_bar=self.cornerBar,
+            call_view=self.callView,
+            scene=self.scene,
+            graph_view=self.graphView,
+            controls=self.controls,
+            plots=self.plots,
+        )
+        self.shortcuts = Shortcuts(  # Run menu, F, F5, Ctrl+E, Help > Keyboard shortcuts
+            self,
+            controls=self.controls,
+            menus=(self.fileMenu, self.editMenu, self.viewMenu),
+            fit_action=self.fitAction,
+            exports=self.exports,
+            set_presentation=self.set_presentation,
+            set_theme=self.set_theme,
+            status=self.statusBar(),
+        )
+        self.backprop = BackpropSteps(  # Run > Step through backprop (B, → and ←)
+            self,
+            scene=self.scene,
+            graph_view=self.graphView,
+            document=self.document,
+            run_menu=self.shortcuts.runMenu,
+            status=self.statusBar(),
+        )
+
     def _build_centre(self) -> None:
         self.scene = GraphScene(self.document, self)
         self.graphView = GraphView(self.scene)
+        self.shown.observe(self._paint_nodes)
+        self.shown.observe(lambda _shown: self._update_caption())
         central = QWidget()
         cl = QVBoxLayout(central)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -182,12 +240,24 @@ class MainWindow(QMainWindow):
         self.codeView.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         # a tab beside the plots, where the program's lines have the window's width (four tabs
         # under the training options were elided to "N…", "P…" at 1280x720)
-        self.programEditor = ProgramEditor(self, self.codeView)  # editable: Apply (Ctrl+Enter), code_in.py
+        self.programEditor = ProgramEditor(
+            self.document, self.codeView, self
+        )  # editable: Apply (Ctrl+Enter), code_in.py
         self._dock(
             self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
         )
         self.plots = PlotPanel()
-        self.timeTravel = TimeTravel(self)  # the history slider above the plots, the update table in the inspector
+        # the history slider above the plots, the update table in the inspector
+        self.timeTravel = TimeTravel(
+            self.controller,
+            self.shown,
+            self.plots,
+            options=lambda: self.document.options,
+            permissions=self.permissions,
+            feedback=self.feedback,
+            set_lr=self.controls.lrSpin.setValue,
+            parent=self,
+        )
         plots_box = QWidget()
         pl = QVBoxLayout(plots_box)
         pl.setContentsMargins(0, 0, 0, 0)
@@ -218,7 +288,16 @@ class MainWindow(QMainWindow):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
-        self.lesson = LessonPanel(self)
+        self.lesson = LessonPanel(
+            self.store,
+            self.document,
+            self.controller,
+            self.shown,
+            experiments=self.experiments,
+            may_discard=self.files.may_discard,
+            fit_graph=self.graphView.fit,
+            find=self.findChild,
+        )
         self._dock(self.lesson.title(), self.lesson, Qt.DockWidgetArea.LeftDockWidgetArea, "lessonDock")
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "lessonDock"))
         self.findChild(QDockWidget, "lessonDock").raise_()
@@ -245,7 +324,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(w)
 
     def _wire(self) -> None:
-        self.timeTravel.shownChanged.connect(self._update_caption)
+        self.scene.nodeSelected.connect(self.timeTravel.node_selected)
         self.scene.nodeSelected.connect(self.inspector.show_node)
         self.scene.nodeSelected.connect(self._node_selected)
         self.document.graphChanged.connect(self._graph_changed)
@@ -254,6 +333,7 @@ class MainWindow(QMainWindow):
         self.document.sessionReplaced.connect(self._update_title)  # another preset, File > New
         self.controls.presetChosen.connect(self.files.load_preset)
         self.controls.startClicked.connect(self.toggle_start)
+        self.controls.stepClicked.connect(lambda: self.timeTravel.show_step(None))  # a new step: the live nodes
         self.controls.stepClicked.connect(self.controller.step)
         self.controls.resetClicked.connect(self.reset)
         self.controls.cancelClicked.connect(self.controller.cancel)
@@ -270,7 +350,7 @@ class MainWindow(QMainWindow):
         c.ended.connect(self._on_ended)
         c.errorOccurred.connect(self.show_error)
         c.message.connect(self._status_message)
-        self.files.watch(self.document)
+        self.files.watch()
 
     def _restore_layout(self, store: AppStore | None, restored_from_autosave: bool) -> None:
         """The size, the docks' layout and the theme a store remembers; then the first refresh."""
@@ -431,8 +511,18 @@ class MainWindow(QMainWindow):
                 a.setObjectName("newAction")
         self.recentMenu = m.addMenu(self.tr("Open &recent"))
         self.recentMenu.setObjectName("recentMenu")
-        self.recentMenu.aboutToShow.connect(f.fill_recent_menu)
-        self.exports = WindowExports(self)  # File > Export (Ctrl+E) and each plot's context menu
+        self.recentMenu.aboutToShow.connect(lambda: f.fill_recent_menu(self.recentMenu))
+        # File > Export (Ctrl+E) and each plot's context menu
+        self.exports = WindowExports(
+            self,
+            graph_view=self.graphView,
+            plots=self.plots,
+            controller=self.controller,
+            time_travel=self.timeTravel,
+            files=self.files,
+            permissions=self.permissions,
+            feedback=self.feedback,
+        )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()
         q = m.addAction(self.tr("&Quit"))
@@ -453,8 +543,11 @@ class MainWindow(QMainWindow):
         e.addAction(self.redoAction)
         dl = e.addAction(self.tr("&Delete selection"))
         dl.triggered.connect(self.scene.delete_selection)
-        self.codeIn = CodeIn(self)  # File > Open Python code…, Edit > Paste code, a dropped .py file
-        self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
+        # File > Open Python code…, Edit > Paste code, a dropped .py file
+        self.codeIn = CodeIn(
+            self.document, self.files, self.feedback, self.forget_run, lambda: self.graphView.fit(), self
+        )
+        self.importCodeAction, self.pasteCodeAction = self.codeIn.add_actions(m, e, before=self.recentMenu.menuAction())
         v = self.menuBar().addMenu(self.tr("&View"))
         fit = v.addAction(self.tr("&Fit graph"))
         fit.triggered.connect(self.graphView.fit)
@@ -574,8 +667,7 @@ class MainWindow(QMainWindow):
         if problems:
             self._built_key = None
             self._show_no_program(problems)
-            self.scene.set_node_data(None, None)
-            self.graphView.set_shown_step(-1)
+            self.shown.clear()
             self._update_buttons()
             return
         key = _structure_key(self.document.session)
@@ -640,8 +732,7 @@ class MainWindow(QMainWindow):
         self.plots.set_history(c.history)
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.program if c.info is not None else "")
-        self.scene.set_node_data(None, None)
-        self.graphView.set_shown_step(-1)
+        self.shown.clear()
         self._update_buttons()
         self._update_status()
 
@@ -652,10 +743,22 @@ class MainWindow(QMainWindow):
         self._update_status(caption=False)
 
     def _on_nodes(self, nodes) -> None:
-        if not self.timeTravel.showing_past:  # else the nodes show the slider's step
-            self.scene.set_node_data(nodes.values, nodes.grads, nodes.parts, step=nodes.updates)
-            self.graphView.set_shown_step(nodes.updates)
-        self._update_status()
+        # shown unless the nodes show a past step; the caption follows what they show
+        shown = self.shown.live_arrived(live_data(nodes))
+        self._update_status(caption=not shown)
+
+    def _paint_nodes(self, shown: ShownNodes) -> None:
+        """The graph shows what model.shown says: new numbers on the nodes, and their step."""
+        if shown.data is not self._painted:
+            self._painted = shown.data
+            d = shown.data
+            if d is None:
+                self.scene.set_node_data(None, None)
+            else:
+                self.scene.set_node_data(d.values, d.grads, d.parts, step=d.updates)
+        self.graphView.set_shown_step(shown.updates)
+
+    _painted: NodeData | None = None
 
     def _on_ended(self, reason: str, step: int) -> None:
         self.plots.refresh(force=True)  # a divergence's banner comes with its state (_state_changed)
@@ -730,16 +833,8 @@ class MainWindow(QMainWindow):
     def _update_caption(self) -> None:
         """Say what the numbers on the nodes are, and what L means with the current options."""
         c, o = self.controller, self.document.options
-        if self.document.session.problems():
-            first = self.tr("Nodes: fix the problems to see values")
-        elif self.timeTravel.showing_past:
-            first = tr_msg(self.timeTravel.caption())
-        elif c.recorded:
-            first = self.tr("Nodes: not computed for a saved run (press Reset to train it again)")
-        elif c.nodes is None:
-            first = self.tr("Nodes: values not computed yet")
-        else:
-            first = tr_msg(nodes_caption(c.nodes.updates, c.step_count))
+        live = c.nodes.updates if c.nodes is not None else None
+        first = tr_msg(self.shown.caption(bool(self.document.session.problems()), c.recorded, live, c.step_count))
         second = tr_msg(objective_caption(self.document.graph, o))
         self.graphView.set_caption(f"{first}\n{second}")
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QHBoxLayout,
+    QMainWindow,
     QSizePolicy,
     QStyleFactory,
     QWidget,
@@ -89,11 +90,18 @@ class _Places:
 
 
 class Presenter(QObject):
-    """Applies theme.LOOK to one window (MainWindow), and records what to put back."""
+    """Applies theme.LOOK to one window, and records what to put back. `host` is used as a Qt
+    window only (its docks, state, geometry, menu bar, widgets and fonts); the parts it moves or
+    restyles are given: the node palette and the menu bar's corner row, the call, the graph, the
+    training controls (their run buttons and options move in presentation mode) and the plots."""
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.w = window
+    def __init__(
+        self, host: QMainWindow, controller, node_palette, corner_bar, call_view, scene, graph_view, controls, plots
+    ):
+        super().__init__(host)
+        self.host = host
+        self.node_palette, self.corner_bar, self.call_view = node_palette, corner_bar, call_view
+        self.scene, self.graph_view, self.controls, self.plots = scene, graph_view, controls, plots
         self._applied = theme.Look()  # what the widgets are styled for now
         self._normal_state = None  # the window's dock layout before presenting
         self._palette_visible = True
@@ -102,7 +110,7 @@ class Presenter(QObject):
         self._app_font = QFont(QApplication.font())
         self._style = QApplication.style().name()
         # a new run's curves and legends are made by the window's own slot: restyle after it
-        window.controller.built.connect(lambda: QTimer.singleShot(0, self._restyle_plots))
+        controller.built.connect(lambda: QTimer.singleShot(0, self._restyle_plots))
         self._geometry = None  # the window's geometry and state before presenting (full screen)
         self._window_state = Qt.WindowState.WindowNoState
         self._plot_options: dict = {}
@@ -118,7 +126,7 @@ class Presenter(QObject):
         self.optionsRow.setObjectName("lectureOptions")
         QHBoxLayout(self.optionsRow).setContentsMargins(8, 0, 8, 0)
         self.optionsRow.setVisible(False)
-        window.cornerBar.layout().addWidget(self.runButtons)
+        corner_bar.layout().addWidget(self.runButtons)
 
     @property
     def look(self) -> theme.Look:
@@ -131,10 +139,10 @@ class Presenter(QObject):
             return
         entering, leaving = look.presenting and not before.presenting, before.presenting and not look.presenting
         if entering:
-            self._normal_state = self.w.saveState()
-            self._geometry, self._window_state = self.w.geometry(), self.w.windowState()
-            self._palette_visible = self.w.palette.isVisibleTo(self.w.cornerBar)
-            self._status_visible = self.w.statusBar().isVisibleTo(self.w)
+            self._normal_state = self.host.saveState()
+            self._geometry, self._window_state = self.host.geometry(), self.host.windowState()
+            self._palette_visible = self.node_palette.isVisibleTo(self.corner_bar)
+            self._status_visible = self.host.statusBar().isVisibleTo(self.host)
         theme.set_look(look)
         app = QApplication.instance()
         if look.dark != before.dark:
@@ -146,18 +154,18 @@ class Presenter(QObject):
         self._scale_widget_fonts(before.scale, look.scale)
         self._applied = look
         self._restyle_plots()
-        self.w.callView.restyle()
-        self.w.scene.restyle()
+        self.call_view.restyle()
+        self.scene.restyle()
         if entering:
             self._enter()
         elif leaving:
             self._leave()
-        self.w.graphView.viewport().update()
-        QTimer.singleShot(0, self.w.graphView.fit)  # once the docks have their new sizes
+        self.graph_view.viewport().update()
+        QTimer.singleShot(0, self.graph_view.fit)  # once the docks have their new sizes
 
     def _enter(self) -> None:
-        w, c = self.w, self.w.controls
-        w.palette.setVisible(False)
+        w, c = self.host, self.controls
+        self.node_palette.setVisible(False)
         for name in HIDDEN_DOCKS:
             d = w.findChild(QDockWidget, name)
             if d is not None:
@@ -169,7 +177,7 @@ class Presenter(QObject):
             self._lesson_title = lesson.titleBarWidget()
             lesson.setTitleBarWidget(QWidget())  # its tab is its title, as for the plots' docks
         w.findChild(QDockWidget, "plotsDock").raise_()
-        plots = w.plots  # the plots' options and hover readout: for the desk, not the room
+        plots = self.plots  # the plots' options and hover readout: for the desk, not the room
         self._plot_options = {wd: wd.isVisibleTo(plots) for wd in (plots.logCheck, plots.followCheck, plots.readout)}
         for wd in self._plot_options:
             wd.setVisible(False)
@@ -182,7 +190,7 @@ class Presenter(QObject):
         w.showFullScreen()
 
     def _leave(self) -> None:
-        w = self.w
+        w = self.host
         w.setWindowState(self._window_state)
         if self._geometry is not None and not self._window_state & Qt.WindowState.WindowMaximized:
             w.setGeometry(self._geometry)
@@ -203,14 +211,14 @@ class Presenter(QObject):
         if lesson is not None and self._lesson_title is not False:
             lesson.setTitleBarWidget(self._lesson_title)
             self._lesson_title = False
-        w.palette.setVisible(self._palette_visible)
+        self.node_palette.setVisible(self._palette_visible)
         w.statusBar().setVisible(self._status_visible)
 
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.w and event.type() == QEvent.Type.Resize:
+        if obj is self.host and event.type() == QEvent.Type.Resize:
             if self._applied.presenting:
                 self._place_options()
-            elif self._pending_state is not None and self.w.size() == self._geometry.size():
+            elif self._pending_state is not None and self.host.size() == self._geometry.size():
                 QTimer.singleShot(0, self._restore_layout)
         return False
 
@@ -218,25 +226,25 @@ class Presenter(QObject):
         if self._pending_state is None or self._applied.presenting:
             return
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the normal fonts' sizes first
-        self.w.restoreState(self._pending_state)
-        if self.w.size() == self._geometry.size():
+        self.host.restoreState(self._pending_state)
+        if self.host.size() == self._geometry.size():
             self._pending_state = None
-            self.w.removeEventFilter(self)
+            self.host.removeEventFilter(self)
 
     def _place_options(self) -> None:
         """The options in the menu bar's row where they fit beside the menus and run buttons,
         else in a row under the call."""
-        bar = self.w.menuBar()
+        bar = self.host.menuBar()
         menus = sum(bar.actionGeometry(a).width() for a in bar.actions() if a.isVisible())
         need = menus + self.runButtons.sizeHint().width() + self.optionsRow.sizeHint().width() + 24
-        corner = self.w.cornerBar.layout()
+        corner = self.corner_bar.layout()
         in_corner = corner.indexOf(self.optionsRow) >= 0
-        if need <= self.w.width() and not in_corner:
+        if need <= self.host.width() and not in_corner:
             self._detach_options()
             corner.addWidget(self.optionsRow)
-        elif need > self.w.width() and (in_corner or self.optionsRow.parentWidget() is None):
+        elif need > self.host.width() and (in_corner or self.optionsRow.parentWidget() is None):
             self._detach_options()
-            layout, index = _Places.find(self.w.callView.parentWidget().layout(), self.w.callView)
+            layout, index = _Places.find(self.call_view.parentWidget().layout(), self.call_view)
             layout.insertWidget(index + 1, self.optionsRow)
         self.optionsRow.setVisible(True)
 
@@ -251,7 +259,7 @@ class Presenter(QObject):
     def _scale_widget_fonts(self, old: float, new: float) -> None:
         """Every widget that set its own font gets it at the new scale. A widget first met now
         was made at the old scale (theme.font), so its font at scale 1 is its font / old."""
-        widgets = [self.w, *self.w.findChildren(QWidget)]
+        widgets = [self.host, *self.host.findChildren(QWidget)]
         for wd in widgets:
             if not wd.testAttribute(Qt.WidgetAttribute.WA_SetFont):
                 continue
@@ -273,14 +281,14 @@ class Presenter(QObject):
     def _restyle_plots(self) -> None:
         """Every pyqtgraph item in the window, styled for the look (the originals recorded)."""
         look = self._applied
-        for gv in self.w.findChildren(pg.GraphicsView):
+        for gv in self.host.findChildren(pg.GraphicsView):
             bg = getattr(gv, "_gv_background", None)
             if bg is None:
                 bg = gv._gv_background = gv.backgroundBrush().color()
             gv.setBackground(QColor(theme.PLOT_BG) if look.dark else bg)
             for item in gv.scene().items():
                 _restyle_item(item, look)
-        self.w.plots.fit_labels()  # titles and their keys at their new size, in the room they have
+        self.plots.fit_labels()  # titles and their keys at their new size, in the room they have
 
 
 def _pt_of(size, default: float) -> float:

@@ -60,7 +60,6 @@ def take_screenshot(
     from ..model.runstate import Phase
     from ..safe_io import FileProblem, atomic_write_bytes
     from . import language, theme
-    from .exports import GifRecorder
     from .main_window import MainWindow
 
     cmd = "gradviz screenshot"
@@ -109,7 +108,7 @@ def take_screenshot(
     app.processEvents()
     try:
         if fmt == "gif":
-            rec = GifRecorder(w, frame_steps(c.history.steps, frames)).start()
+            rec = w.exports.gif_recorder(frame_steps(c.history.steps, frames)).start()
             if not wait(lambda: rec.done) or rec.error:
                 print(f"{cmd}: error: the GIF could not be recorded ({rec.error or c.state})", file=sys.stderr)
                 w.close()

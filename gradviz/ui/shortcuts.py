@@ -10,14 +10,18 @@ enabled; otherwise the status bar says why."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QStatusBar,
     QTableWidget,
     QTableWidgetItem,
     QTextEdit,
@@ -60,12 +64,28 @@ class TextKeys(QObject):
 
 
 class Shortcuts:
-    """Adds the actions to a MainWindow's menus. `actions` lists them, in the order the Help >
-    Keyboard shortcuts dialog shows them."""
+    """Adds the actions to a window's menus. `actions` lists them, in the order the Help >
+    Keyboard shortcuts dialog shows them.
 
-    def __init__(self, window):
-        self.w = window
-        c = window.controls
+    `host` is used as a Qt widget only: its menu bar, the actions its keys work in, the parent
+    of the dialog; `controls` has the buttons the run keys press; `menus` are the File, Edit and
+    View menus; `exports` holds File > Export's menu and key; `set_presentation(on)` and
+    `set_theme(name)` switch the look; `status` says why a key does nothing now."""
+
+    def __init__(
+        self,
+        host: QMainWindow,
+        controls,
+        menus: tuple[QMenu, QMenu, QMenu],
+        fit_action: QAction,
+        exports,
+        set_presentation: Callable[[bool], None],
+        set_theme: Callable[[str], None],
+        status: QStatusBar,
+    ):
+        self.host, self.status = host, status
+        self.fileMenu, self.editMenu, self.viewMenu = menus
+        c = controls
         self.startAction = self._action(
             QCoreApplication.translate("Shortcuts", "Start / Pause"),
             START_KEY,
@@ -84,18 +104,18 @@ class Shortcuts:
             "resetAction",
             lambda: self._press(c.resetButton),
         )
-        run = QMenu(QCoreApplication.translate("Shortcuts", "&Run"), window)
+        run = QMenu(QCoreApplication.translate("Shortcuts", "&Run"), host)
         run.setObjectName("runMenu")
         for a in (self.startAction, self.stepAction, self.resetAction):
             run.addAction(a)
-        window.menuBar().insertMenu(window.viewMenu.menuAction(), run)
+        host.menuBar().insertMenu(self.viewMenu.menuAction(), run)
         self.runMenu = run
 
         # View: fit, presentation mode, theme
-        self.fitAction = window.fitAction
+        self.fitAction = fit_action
         self.fitAction.setObjectName("fitAction")
         self.fitAction.setShortcut(QKeySequence(FIT_KEY))
-        window.addAction(self.fitAction)
+        host.addAction(self.fitAction)
         self.presentationAction = self._action(
             QCoreApplication.translate("Shortcuts", "&Presentation mode"), PRESENTATION_KEY, "presentationAction", None
         )
@@ -105,13 +125,13 @@ class Shortcuts:
                 "Shortcuts", "Larger text, thicker curves, more contrast; hides the editing docks. F5 again to leave."
             )
         )
-        self.presentationAction.toggled.connect(window.set_presentation)
-        v = window.viewMenu
+        self.presentationAction.toggled.connect(set_presentation)
+        v = self.viewMenu
         first = v.actions()[1] if len(v.actions()) > 1 else None
         v.insertAction(first, self.presentationAction)
-        themes = QMenu(QCoreApplication.translate("Shortcuts", "&Theme"), window)
+        themes = QMenu(QCoreApplication.translate("Shortcuts", "&Theme"), host)
         themes.setObjectName("themeMenu")
-        group = QActionGroup(window)
+        group = QActionGroup(host)
         self.lightAction = themes.addAction(QCoreApplication.translate("Shortcuts", "&Light"))
         self.darkAction = themes.addAction(QCoreApplication.translate("Shortcuts", "&Dark"))
         for a, name, dark in (
@@ -121,30 +141,30 @@ class Shortcuts:
             a.setObjectName(name)
             a.setCheckable(True)
             group.addAction(a)
-            a.triggered.connect(lambda _=False, d=dark: window.set_theme("dark" if d else "light"))
+            a.triggered.connect(lambda _=False, d=dark: set_theme("dark" if d else "light"))
         self.lightAction.setChecked(True)
         v.insertMenu(first, themes)
         v.insertSeparator(first)
         self.themeMenu = themes
 
         # File > Export (Ctrl+E): the exports' own menu and key (ui/exports.py)
-        self.exportMenu = window.exports.menu
-        self.exportAction = window.exports.action
+        self.exportMenu = exports.menu
+        self.exportAction = exports.action
 
         # Help: the keyboard shortcuts
-        h = window.menuBar().addMenu(QCoreApplication.translate("Shortcuts", "&Help"))
+        h = host.menuBar().addMenu(QCoreApplication.translate("Shortcuts", "&Help"))
         h.setObjectName("helpMenu")
         self.keysAction = h.addAction(QCoreApplication.translate("Shortcuts", "&Keyboard shortcuts…"))
         self.keysAction.setObjectName("keysAction")
         self.keysAction.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
         self.keysAction.triggered.connect(self.show_keys)
         self.helpMenu = h
-        self._text_keys = TextKeys(window)
-        for view in window.findChildren(QPlainTextEdit) + window.findChildren(QTextEdit):
+        self._text_keys = TextKeys(host)
+        for view in host.findChildren(QPlainTextEdit) + host.findChildren(QTextEdit):
             view.installEventFilter(self._text_keys)
 
     def _action(self, text: str, key: str, name: str, fn) -> QAction:
-        return window_action(self.w, text, key, name, fn)
+        return window_action(self.host, text, key, name, fn)
 
     def _press(self, button) -> None:
         """Do what the button does, if it may; else say why in the status bar."""
@@ -154,14 +174,13 @@ class Shortcuts:
             why = button.toolTip() or QCoreApplication.translate("Shortcuts", "{button} is not available now").format(
                 button=button.text()
             )
-            self.w.statusBar().showMessage(why, 5000)
+            self.status.showMessage(why, 5000)
 
     def actions(self) -> list[QAction]:
         """Every action with a shortcut, as the Help dialog lists them."""
-        w = self.w
         out = [self.startAction, self.stepAction, self.resetAction, self.fitAction, self.presentationAction]
         seen = set(map(id, out))
-        for menu in (w.fileMenu, w.editMenu, self.exportMenu, w.viewMenu, self.helpMenu):
+        for menu in (self.fileMenu, self.editMenu, self.exportMenu, self.viewMenu, self.helpMenu):
             for a in menu.actions():
                 if not a.shortcut().isEmpty() and id(a) not in seen:
                     out.append(a)
@@ -170,7 +189,7 @@ class Shortcuts:
 
     def show_keys(self) -> QDialog:
         """Help > Keyboard shortcuts: every action with its keys, read from the actions themselves."""
-        d = QDialog(self.w)
+        d = QDialog(self.host)
         d.setObjectName("keysDialog")
         d.setWindowTitle(QCoreApplication.translate("Shortcuts", "Keyboard shortcuts"))
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -202,7 +221,7 @@ class Shortcuts:
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(d.close)
         lay.addWidget(buttons)
-        avail = self.w.screen().availableGeometry()
+        avail = self.host.screen().availableGeometry()
         d.resize(min(560, avail.width()), min(520, avail.height()))
         d.show()
         return d

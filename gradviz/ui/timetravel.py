@@ -18,9 +18,10 @@ rewinds N steps before the divergence with the learning rate times a factor."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
@@ -38,14 +39,16 @@ from PySide6.QtWidgets import (
 from ..model.divergence import RATIO_LIMIT, coach_text, first_non_finite, last_finite_step, rescue, update_table
 from ..model.ending import EndReason
 from ..model.formatting import fmt_number, fmt_tensor
-from ..model.runstate import Control, Phase
-from ..model.session import MIN_LR
-from ..model.steps import nodes_caption, state_at
+from ..model.runstate import Control, Permissions, Phase
+from ..model.session import MIN_LR, Options
+from ..model.shown import NodeData, ShownNodes
+from ..model.steps import state_at
 from ..i18n import QT_TRANSLATE_NOOP
 from . import theme
 from .language import tr_msg
 from .live_label import LiveLabel
 from .fields import ComboBox, DoubleSpinBox, SpinBox
+from .parts import Feedback
 
 TABLE_ROWS = 8  # steps in the update table: the step shown and those before it
 VIEW_SECONDS = 0.25  # while training, the update table follows the run a few times a second
@@ -170,19 +173,28 @@ class UpdateView(QWidget):
 
 
 class TimeTravel(QObject):
-    """Wires the bar, the update view, the plots, the graph scene and the controller."""
+    """Wires the bar, the update view, the plots and the controller; writes what the nodes show
+    (model.shown: a past step, or the live nodes again), which the graph view and the caption
+    observe. The window connects a node's selection to node_selected and a step to show_step(None)."""
 
-    shownChanged = Signal()  # the nodes now show another step, or the live nodes again: the caption follows
-
-    def __init__(self, window):
-        super().__init__(window)
-        self.w = window
-        self.c = window.controller
+    def __init__(
+        self,
+        controller,
+        shown: ShownNodes,
+        plots,
+        options: Callable[[], Options],
+        permissions: Callable[[], Permissions],
+        feedback: Feedback,
+        set_lr: Callable[[float], None],
+        parent=None,
+    ):
+        super().__init__(parent)
+        self.c = controller
+        self.nodes_shown = shown
+        self.plots = plots
+        self._options, self._permissions, self.feedback, self._set_lr = options, permissions, feedback, set_lr
         self.bar = TimeTravelBar()
         self.view = UpdateView()
-        self.shown: int | None = None  # the step shown; None: the live nodes (the run's current state)
-        self.at_last = False  # the step shown is the plots' last, shown by default (not from the slider)
-        self.past: dict | None = None  # (values, grads) of the shown step, once the engine sent them
         self.node = ""
         self._setting = False
         self._view_time = 0.0
@@ -200,15 +212,24 @@ class TimeTravel(QObject):
         c.nodesChanged.connect(lambda _n: self._update_view())
         c.rewound.connect(self._on_rewound)
         c.ended.connect(self._on_ended)
-        window.scene.nodeSelected.connect(self._node_selected)
-        window.controls.stepClicked.connect(lambda: self.show_step(None))  # a new step: back to the live nodes
         self._coach_button_text()
         self._sync()
 
-    # -- state --------------------------------------------------------------------------------
+    # -- state (model.shown holds it) ---------------------------------------------------------
     @property
-    def showing_past(self) -> bool:
-        return self.shown is not None
+    def shown(self) -> int | None:
+        """The past step shown; None: the live nodes (the run's current state)."""
+        return self.nodes_shown.step
+
+    @property
+    def at_last(self) -> bool:
+        """The step shown is the plots' last, shown by default (not from the slider)."""
+        return self.nodes_shown.at_last
+
+    @property
+    def past(self) -> NodeData | None:
+        """The numbers of the past step shown, once the engine sent them."""
+        return self.nodes_shown.past
 
     @property
     def shown_step(self) -> int:
@@ -218,25 +239,9 @@ class TimeTravel(QObject):
         n = self.c.nodes
         return n.updates + 1 if n is not None else 0
 
-    def _show_updates(self) -> None:
-        """graphView.shownStep: how many updates the parameters on the nodes have had (step - 1)."""
-        self.w.graphView.set_shown_step(self.shown_step - 1)
-
-    def caption(self) -> str:
-        """The graph caption's first line while a past step is shown ("" otherwise)."""
-        if self.shown is None:
-            return ""
-        if self.at_last:
-            return tr_msg(nodes_caption(self.shown - 1, self.shown))
-        if self.past is None:
-            return self.tr("Nodes: {state}, from the history slider (computing…)").format(
-                state=tr_msg(state_at(self.shown))
-            )
-        return self.tr("Nodes: {state}, from the history slider").format(state=tr_msg(state_at(self.shown)))
-
     def _sync(self) -> None:
         """Slider range and permissions after new steps or a new state."""
-        h, perms = self.c.history, self.w.permissions()
+        h, perms = self.c.history, self._permissions()
         n = h.n if h is not None else 0
         self._setting = True
         try:
@@ -302,17 +307,17 @@ class TimeTravel(QObject):
         self._coach_button_text()
         if self.bar.coachBox.isVisible() and self.c.history is not None:
             self.bar.coachLabel.setText(tr_msg(coach_text(self.c.history)))
-        self._node_selected(self.node)
+        self.node_selected(self.node)
         self._sync()
 
     def _on_built(self) -> None:
-        self.shown, self.past, self.at_last = None, None, False
-        self.w.plots.show_step(None)
+        self.nodes_shown.forget_past()
+        self.plots.show_step(None)
         self.bar.coachLabel.setText("")  # a new run: nothing to coach about
         self._sync()
 
     def _slider_moved(self, value: int) -> None:
-        if self._setting or not self.w.permissions().ok(Control.SCRUB):
+        if self._setting or not self._permissions().ok(Control.SCRUB):
             return
         self.show_step(value)
 
@@ -326,45 +331,36 @@ class TimeTravel(QObject):
         self._sync()
 
     def _show(self, step: int | None, at_last: bool = False) -> None:
-        self.shown, self.past, self.at_last = step, None, at_last
-        self.w.plots.show_step(None if at_last else step)  # the last step needs no cursor
-        self._show_updates()
+        self.plots.show_step(None if at_last else step)  # the last step needs no cursor
         if step is not None:
+            self.nodes_shown.show_past(step, at_last)
             self.c.show_step(step)
-        elif self.c.nodes is not None:
-            n = self.c.nodes
-            self.w.scene.set_node_data(n.values, n.grads, n.parts, step=n.updates)
-        else:  # a saved run: no live values
-            self.w.scene.set_node_data(None, None)
-        self.shownChanged.emit()
+        else:  # the live nodes (none for a saved run)
+            self.nodes_shown.show_live(live_data(self.c.nodes))
 
     def _on_past_nodes(self, m) -> None:
-        if m.step != self.shown:
-            return  # an answer for a step no longer shown
-        self.past = {"values": m.values, "grads": m.grads, "parts": m.parts}
-        self.w.scene.set_node_data(m.values, m.grads, m.parts, step=m.step - 1)
-        self.w.graphView.set_shown_step(m.step - 1)
-        self.shownChanged.emit()
-        self._update_view()
+        # an answer for a step no longer shown is dropped
+        if self.nodes_shown.past_arrived(m.step, NodeData(m.values, m.grads, m.parts, m.step - 1)):
+            self._update_view()
 
     # -- continuing -----------------------------------------------------------------------------
     def continue_here(self) -> None:
         """Rewind to the state before the step shown and train on with the options now set."""
         step = self.shown if self.shown is not None else self.bar.slider.value()
-        if step >= 1 and self.w.permissions().ok(Control.CONTINUE):
-            self.c.continue_from(step, self.w.document.options.lr)
+        if step >= 1 and self._permissions().ok(Control.CONTINUE):
+            self.c.continue_from(step, self._options().lr)
 
     def _on_rewound(self, step: int) -> None:
-        self.shown, self.past, self.at_last = None, None, False
-        self.w.plots.set_branches(self.c.abandoned)
-        self.w.plots.show_step(None)
-        self.w.plots.refresh(force=True)
+        self.nodes_shown.forget_past()
+        self.plots.set_branches(self.c.abandoned)
+        self.plots.show_step(None)
+        self.plots.refresh(force=True)
         self.bar.coachBox.setVisible(False)
-        self.w.dismiss_error()
-        self.w.statusBar().showMessage(
+        self.feedback.dismiss_error()
+        self.feedback.status.showMessage(
             self.tr(
                 "Went back to {state} with learning rate {lr}; the abandoned future is the faint curve on the loss plot"
-            ).format(state=tr_msg(state_at(step)), lr=fmt_number(self.w.document.options.lr)),
+            ).format(state=tr_msg(state_at(step)), lr=fmt_number(self._options().lr)),
             8000,
         )
         self._sync()
@@ -379,7 +375,7 @@ class TimeTravel(QObject):
             return
         self.bar.coachLabel.setText(tr_msg(text))
         self.bar.coachBox.setVisible(True)
-        default = rescue(h, self.w.document.options.lr)
+        default = rescue(h, self._options().lr)
         if default is not None:  # back to before the steps grew too large, with a rate that keeps them small
             self.bar.coachSteps.setValue(first_non_finite(h).step - default.step)
             self.bar.coachFactor.setValue(default.factor)
@@ -402,20 +398,20 @@ class TimeTravel(QObject):
         if bad is None:
             return None
         step = max(int(h.steps[0]), bad.step - self.bar.coachSteps.value())
-        lr = max(MIN_LR, self.w.document.options.lr * self.bar.coachFactor.value())
+        lr = max(MIN_LR, self._options().lr * self.bar.coachFactor.value())
         return step, lr
 
     def recover(self) -> None:
         """Rewind N steps before the first non-finite one and lower the learning rate."""
         target = self.recover_target()
-        if target is None or not self.w.permissions().ok(Control.CONTINUE):
+        if target is None or not self._permissions().ok(Control.CONTINUE):
             return
         step, lr = target
-        self.w.controls.lrSpin.setValue(lr)  # the option, as if typed: the spin box shows it
-        self.c.continue_from(step, self.w.document.options.lr)
+        self._set_lr(lr)  # the option, as if typed: the spin box shows it
+        self.c.continue_from(step, self._options().lr)
 
     # -- the inspector's view -------------------------------------------------------------------
-    def _node_selected(self, name: str) -> None:
+    def node_selected(self, name: str) -> None:
         self.node = name
         h = self.c.history
         v = self.view
@@ -439,18 +435,12 @@ class TimeTravel(QObject):
             v.values.setText("")
         else:
             step = self.shown_step
-            data = (
-                self.past
-                if self.shown is not None
-                else (
-                    {"values": self.c.nodes.values, "grads": self.c.nodes.grads} if self.c.nodes is not None else None
-                )
-            )
+            data = self.past if self.shown is not None else self.c.nodes
             v.title.setText(
                 self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name
             )
-            if data is not None and name in data["values"]:
-                val, grad = np.asarray(data["values"][name]), np.asarray(data["grads"].get(name, np.nan))
+            if data is not None and name in data.values:
+                val, grad = np.asarray(data.values[name]), np.asarray(data.grads.get(name, np.nan))
                 v.values.setText(self.tr("value {value}").format(value=_short(val)) + f"\n∂L/∂{name} {_short(grad)}")
             else:
                 v.values.setText(self.tr("value: not computed yet"))
@@ -484,6 +474,11 @@ class TimeTravel(QObject):
                 if col == 4 and too_big:
                     item.setForeground(QColor(theme.ERROR_COLOR))
                 v.table.setItem(r, col, item)
+
+
+def live_data(nodes) -> NodeData | None:
+    """The controller's live nodes (protocol.Nodes) as model.shown's NodeData."""
+    return None if nodes is None else NodeData(nodes.values, nodes.grads, nodes.parts, nodes.updates)
 
 
 def _short(a: np.ndarray) -> str:
