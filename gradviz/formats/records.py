@@ -54,6 +54,7 @@ class HistoryWriter:
         session: dict | None = None,
         program: str | None = None,
         kept_every: int = 1,
+        dataset: dict | None = None,
     ) -> None:
         pl, gl, al = self.layouts
         rec: dict[str, Any] = {
@@ -66,6 +67,8 @@ class HistoryWriter:
         }
         if kept_every > 1:  # a history thinned to its budget (model/history.py): the steps kept
             rec["kept_every"] = int(kept_every)
+        if dataset is not None:  # described, not copied: its batches are regenerated from this
+            rec["dataset"] = dataset
         if session is not None:
             rec["session"] = session
         if program is not None:
@@ -81,15 +84,28 @@ class HistoryWriter:
         aux: np.ndarray,
         step_ms: float,
         lr: float | None = None,
+        epoch: int | None = None,
+        batch: int | None = None,
     ) -> None:
         pl, gl, al = self.layouts
-        rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss)}
+        rec: dict[str, Any] = {"type": "step", "step": int(step)}
+        if epoch is not None:  # over a Dataset node: the epoch and the mini-batch (model/steps.py)
+            rec["epoch"], rec["batch"] = int(epoch), int(batch)
+        rec["loss"] = _num(loss)
         if lr is not None and math.isfinite(lr):
             rec["lr"] = _num(lr)  # the learning rate in force at this step
         rec["params"], rec["grads"] = _named(pl, params), _named(gl, grads)
         if al.names:
             rec["aux"] = _named(al, aux)
         rec["step_ms"] = round(float(step_ms), 4)
+        self._write(rec)
+
+    def write_eval(self, epoch: int, step: int, test_loss: float, accuracy, train_loss: float, train_accuracy) -> None:
+        """The evaluation after epoch `epoch`, at the parameters after its last step's update."""
+        rec = {"type": "eval", "epoch": int(epoch), "step": int(step), "test_loss": _num(test_loss)}
+        rec["accuracy"] = None if accuracy is None else _num(accuracy)
+        rec["train_loss"] = _num(train_loss)
+        rec["train_accuracy"] = None if train_accuracy is None else _num(train_accuracy)
         self._write(rec)
 
     def write_end(self, reason: EndReason, steps: int, message: str | None = None) -> None:
