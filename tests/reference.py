@@ -51,7 +51,7 @@ def _unbroadcast(g, shape):
 
 def backward(graph: Graph, v: dict, aux_seed: bool) -> dict:
     """Gradient of loss (+ sum of each aux output when aux_seed) w.r.t. every node."""
-    g = {n.name: np.zeros_like(v[n.name]) for n in graph.nodes if n.kind != "Output"}
+    g = {n.name: np.zeros_like(v[n.name]) for n in graph.nodes if n.kind not in ("Output", "Dataset")}
     outs = graph.outputs()
     g[outs[0].inputs["x"]] = g[outs[0].inputs["x"]] + 1.0
     if aux_seed:
