@@ -247,3 +247,81 @@ def test_gradviz_run_over_digits_writes_epochs_batches_and_evaluations(tmp_path)
     _, _, arrays, reason = read_history(out)
     assert reason == "max_steps" and list(arrays[0]) == list(range(1, 47))
     np.testing.assert_allclose(arrays[1], [r["loss"] for r in steps])
+
+
+# -- the exported scripts ---------------------------------------------------------------------------
+def _run_records(tmp_path, *args):
+    out = tmp_path / "run.jsonl"
+    assert main(["run", *args, "--out", str(out)]) == 0
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    return [r["loss"] for r in recs if r["type"] == "step"], [r for r in recs if r["type"] == "eval"]
+
+
+def _printed(text: str):
+    """(losses of the `step k loss v` lines, (accuracy %, avg loss) of the test_loop lines)."""
+    import re
+
+    steps = [float(m.group(1)) for m in re.finditer(r"^step \d+ loss (\S+)$", text, re.M)]
+    tests = [(float(a), float(b)) for a, b in re.findall(r"^ Accuracy: (\S+)%, Avg loss: (\S+) $", text, re.M)]
+    return steps, tests
+
+
+@pytest.mark.real_engine
+def test_the_exported_mindspore_script_reproduces_moons_in_its_own_process(tmp_path):
+    import subprocess
+    import sys
+
+    losses, evals = _run_records(tmp_path, "--preset", "moons", "--steps", "25")
+    path = tmp_path / "moons.py"
+    assert main(["export", "--framework", "mindspore", "--preset", "moons", "--steps", "25", "--out", str(path)]) == 0
+    text = path.read_text()
+    assert "ds.NumpySlicesDataset((train_x, train_y)" in text and "ds.SubsetSampler(epoch_order(epoch)" in text
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got, tests = _printed(done.stdout)
+    np.testing.assert_allclose(got, losses, rtol=1e-5, atol=1e-5)
+    assert "Epoch 1\n-------------------------------" in done.stdout
+    assert tests == [(round(100 * evals[0]["accuracy"], 1), round(evals[0]["test_loss"], 6))]
+
+
+@pytest.mark.real_engine
+def test_the_exported_mindspore_script_reproduces_digits(tmp_path):
+    import contextlib
+    import io
+    import runpy
+
+    import mindspore
+
+    losses, evals = _run_records(tmp_path, "--preset", "digits", "--steps", "30", "--mode", "graph")
+    path = tmp_path / "digits.py"
+    args = ["--preset", "digits", "--steps", "30", "--mode", "graph", "--out", str(path)]
+    assert main(["export", "--framework", "mindspore", *args]) == 0
+    out, real = io.StringIO(), mindspore.set_device
+    mindspore.set_device = lambda *a, **k: None  # the device is set once per process
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(path), run_name="__main__")
+    finally:
+        mindspore.set_device = real
+    got, tests = _printed(out.getvalue())
+    np.testing.assert_allclose(got, losses, rtol=1e-5, atol=1e-5)
+    assert tests == [(round(100 * evals[0]["accuracy"], 1), pytest.approx(evals[0]["test_loss"], abs=2e-6))]
+
+
+@pytest.mark.parametrize("preset", ["moons", "digits"])
+def test_the_exported_pytorch_script_reproduces_the_run(tmp_path, preset):
+    pytest.importorskip("torch", reason="PyTorch is an optional extra: pip install -e '.[torch]'")
+    import contextlib
+    import io
+
+    from gradviz.model import scripts
+
+    losses, _ = _run_records(tmp_path, "--preset", preset, "--steps", "25")
+    s = load_preset(preset)
+    s.options.steps = 25
+    text = scripts.script(s, "pytorch")
+    assert "torch.utils.data.DataLoader(" in text and "sampler=epoch_order(epoch).tolist()" in text
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(text, "exported.py", "exec"), {"__name__": "__main__"})
+    np.testing.assert_allclose(_printed(out.getvalue())[0], losses, rtol=1e-5, atol=1e-5)
