@@ -146,7 +146,10 @@ class Graph:
     def copy(self) -> Graph:
         # field by field: copy.deepcopy walks every value one by one, slowly, on the GUI thread
         return Graph(
-            [replace(n, inputs=dict(n.inputs), values=copy_values(n.values, len(n.shape))) for n in self.nodes]
+            [
+                replace(n, inputs=dict(n.inputs), attrs=dict(n.attrs), values=copy_values(n.values, len(n.shape)))
+                for n in self.nodes
+            ]
         )
 
     def inputs(self) -> list[Node]:

@@ -1,0 +1,53 @@
+"""A session over a Dataset node in the window (the engine stand-in): it trains in mini-batches,
+the Node tab edits the Dataset node's attributes, and a bad one is refused naming the field."""
+
+from PySide6.QtCore import Qt
+
+from conftest import wait_state
+
+
+def _load(qtbot, win, name):
+    win.files.load_preset(name)
+    qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.session.name == name, timeout=30_000)
+
+
+def test_a_dataset_session_trains_in_the_window(qtbot, win):
+    _load(qtbot, win, "moons")
+    assert "data" in win.scene.items_by_name
+    win.controls.maxStepsSpin.setValue(45)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == 45, timeout=30_000)
+    assert len(win.controller.history.loss) == 45
+
+
+def test_the_node_tab_edits_the_dataset_node(qtbot, win):
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
+
+    _load(qtbot, win, "moons")
+    insp = win.inspector
+    insp.show_node("data")
+    source = insp.findChild(QComboBox, "inspectorAttr_source")
+    batch = insp.findChild(QDoubleSpinBox, "inspectorAttr_batch_size")
+    assert source.currentText() == "moons" and batch.value() == 16 and batch.decimals() == 0
+    batch.setValue(32)
+    source.setCurrentText("circles")
+    qtbot.mouseClick(insp.applyButton, Qt.MouseButton.LeftButton)
+    g = win.document.graph
+    assert g["data"].attrs["batch_size"] == 32 and g["data"].attrs["source"] == "circles"
+    assert g.check()["x"] == (32, 2)  # the Inputs it feeds follow the batch size
+    win.document.undo()
+    assert win.document.graph["data"].attrs["batch_size"] == 16
+    wait_state(qtbot, win, "ready")
+
+
+def test_a_batch_larger_than_the_training_set_is_named(qtbot, win):
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    _load(qtbot, win, "moons")
+    win.inspector.show_node("data")
+    win.inspector.findChild(QDoubleSpinBox, "inspectorAttr_batch_size").setValue(400)
+    qtbot.mouseClick(win.inspector.applyButton, Qt.MouseButton.LeftButton)
+    problems = [p.message for p in win.document.graph.validate() if p.node == "data"]
+    assert problems == [
+        'Dataset "data": batch_size must be a whole number from 1 to the training set\'s 320 samples, not 400'
+    ]
