@@ -18,6 +18,26 @@ def test_a_dataset_session_trains_in_the_window(qtbot, win):
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.controller.state == "finished" and win.controller.step_count == 45, timeout=30_000)
     assert len(win.controller.history.loss) == 45
+    # an evaluation after each of the two epochs ended, drawn on the accuracy and loss plots
+    qtbot.waitUntil(lambda: len(win.plots.evals) == 2, timeout=10_000)
+    plots = win.plots
+    assert plots.accuracyPlot.isVisible() and win.findChild(type(plots.accuracyPlot), "accuracyPlot")
+    x, acc = plots.test_accuracy_curve.getData()
+    assert list(x) == [20.0, 40.0] and all(0 <= a <= 1 for a in acc)
+    assert list(plots.test_loss_curve.getData()[0]) == [20.0, 40.0]
+    assert [e["epoch"] for e in win.controller.evals] == [1, 2]
+    assert "epoch 2:" in plots.accuracyPlot.gv_note
+    # a past step shows the last evaluation at or before it
+    win.timeTravel.bar.slider.setValue(25)
+    qtbot.waitUntil(lambda: win.timeTravel.past is not None and win.timeTravel.shown == 25, timeout=10_000)
+    assert "epoch 1:" in plots.accuracyPlot.gv_note
+    win.timeTravel.bar.slider.setValue(10)
+    qtbot.waitUntil(lambda: win.timeTravel.shown == 10, timeout=10_000)
+    assert plots.accuracyPlot.gv_note == ""
+
+
+def test_a_session_without_a_dataset_has_no_accuracy_plot(qtbot, win):
+    assert not win.plots.accuracyPlot.isVisible()
 
 
 def test_the_node_tab_edits_the_dataset_node(qtbot, win):

@@ -466,6 +466,8 @@ class Engine:
         that need a known call size; steps_block(limit=steps) is then one call)."""
         if not self.graph_mode or steps < 1:
             raise ValueError(f"steps per call are for Graph mode and at least 1, not {steps!r}")
+        if self.data is not None and steps != 1:
+            raise ValueError("over a Dataset node each call trains one step (its mini-batch is the argument)")
         self._steps_per_call = int(steps)
 
     # -- Graph mode: recorded steps, several per compiled call ------------------------------------

@@ -391,7 +391,10 @@ class _Reader:
         if not isinstance(rec, dict):
             raise _Bad(f"line {ln}: expected a step record (an object), found {_kind(rec)}")
         if rec.get("type") != "step":
-            raise _Bad(f'line {ln}: "type" must be "step", "eval" or "end", found {quote(rec.get("type"), 40)}')
+            raise _Bad(
+                f'line {ln}: "type" must be "step" or "end" (or "eval" over a Dataset node), '
+                f"found {quote(rec.get('type'), 40)}"
+            )
         unknown = set(rec) - STEP_KEYS
         if unknown:
             raise _Bad(f"line {ln}: unknown field(s) {', '.join(quote(k, 40) for k in sorted(unknown)[:5])}")

@@ -51,6 +51,17 @@ def epoch_end(epoch: int, steps_per_epoch: int) -> int:
     return epoch * steps_per_epoch
 
 
+def last_eval(evals, step: int | None):
+    """The evaluation a step shows: the last one made at or before it (each at the parameters
+    after its step's update); the last of all for None, None before the first epoch ended."""
+    found = None
+    for e in evals:
+        if step is not None and e["step"] > step:
+            break
+        found = e
+    return found
+
+
 def updates_kept(steps: int, end_reason: EndReason | None) -> int:
     """How many updates the parameters have had after `steps` steps that ended (or not) this way."""
     if steps <= 0:

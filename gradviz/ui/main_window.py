@@ -624,6 +624,7 @@ class MainWindow(QMainWindow):
     def _on_built(self) -> None:
         c = self.controller
         self.plots.set_history(c.history)
+        self.plots.set_data_set(c.session is not None and c.session.graph.dataset() is not None)
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.program if c.info is not None else "")
         self.scene.set_node_data(None, None)
@@ -632,6 +633,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_tick(self) -> None:
+        self.plots.set_evals(self.controller.evals)  # redraws only when they changed
         self.plots.refresh()
         # not the caption: it is drawn over the graph, whose whole view would repaint 30 times a
         # second (the graph costs the training most of all); it follows the nodes instead

@@ -2376,8 +2376,24 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>dL/dp</translation>
     </message>
     <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
         <source>log scale</source>
         <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练集</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>{name} (summary: min, max, mean, quantiles; {samples} of {size} elements)</source>
@@ -2414,6 +2430,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>{name} ({size} elements)</source>
         <translation>{name}（{size} 个元素）</translation>
+    </message>
+    <message>
+        <source>epoch {epoch}: test {test}, train {train}, test loss {loss}</source>
+        <translation>第 {epoch} 个 epoch：测试集 {test}，训练集 {train}，测试损失 {loss}</translation>
     </message>
     <message>
         <source>abandoned: not finite</source>
