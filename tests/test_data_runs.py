@@ -325,3 +325,38 @@ def test_the_exported_pytorch_script_reproduces_the_run(tmp_path, preset):
     with contextlib.redirect_stdout(out):
         exec(compile(text, "exported.py", "exec"), {"__name__": "__main__"})
     np.testing.assert_allclose(_printed(out.getvalue())[0], losses, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (
+            lambda d: d["attrs"].update(batch_size=0),
+            'node 1 "data": batch_size must be a number from 1 to 100000, not 0',
+        ),
+        (
+            lambda d: d["attrs"].update(size=10, test_fraction=0.01),
+            'Dataset "data": test_fraction 0.01 of 10 samples leaves no test example',
+        ),
+    ],
+)
+def test_a_session_file_with_bad_data_settings_is_refused_naming_file_node_and_field(tmp_path, capsys, edit, message):
+    from gradviz.model.session import save_session
+
+    path = tmp_path / "edited.json"
+    save_session(load_preset("moons"), path)
+    d = json.loads(path.read_text())
+    edit(next(n for n in d["graph"]["nodes"] if n["kind"] == "Dataset"))
+    path.write_text(json.dumps(d))
+    assert main(["run", "--session", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "edited.json" in err and message in err
+
+
+def test_a_dense_layer_whose_in_size_does_not_match_the_data_is_named(tmp_path, capsys):
+    s = load_preset("digits")
+    s.graph["fc1"].attrs["in_channels"] = 32
+    problems = [p.message for p in s.graph.validate() if p.node == "fc1"]
+    assert problems == [
+        'Dense "fc1": flat has shape (64, 64); Dense needs (samples, in_channels) or (in_channels,) with in_channels 32'
+    ]
