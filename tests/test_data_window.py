@@ -36,6 +36,27 @@ def test_a_dataset_session_trains_in_the_window(qtbot, win):
     assert plots.accuracyPlot.gv_note == ""
 
 
+def test_a_saved_dataset_run_reads_back_with_its_epochs_and_evaluations(qtbot, win, tmp_path):
+    import json
+
+    from gradviz.formats.run_reader import read_history
+
+    _load(qtbot, win, "moons")
+    win.controls.maxStepsSpin.setValue(25)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and len(win.controller.evals) == 1, timeout=30_000)
+    path = tmp_path / "run.jsonl"
+    job = win.files.export_history(str(path))
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    assert job.error is None
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    assert recs[0]["inputs"] == {} and recs[0]["dataset"]["steps_per_epoch"] == 20
+    assert [r["type"] for r in recs[20:23]] == ["step", "eval", "step"] and recs[21]["step"] == 20
+    assert (recs[22]["epoch"], recs[22]["batch"]) == (2, 1)
+    session, _, arrays, _ = read_history(path)
+    assert session.graph.dataset() is not None and list(arrays[0]) == list(range(1, 26))
+
+
 def test_a_session_without_a_dataset_has_no_accuracy_plot(qtbot, win):
     assert not win.plots.accuracyPlot.isVisible()
 

@@ -123,12 +123,34 @@ def write_history(
     reason: str,
     session: dict | None = None,
     program: str | None = None,
+    evals: tuple = (),
 ) -> None:
-    """Write a model.history.History in this format (the app's "Save run with history")."""
+    """Write a model.history.History in this format (the app's "Save run with history"); over
+    a Dataset node, with each step's epoch and batch and the evaluations (engine Eval.to_dict())."""
+    from ..model.session import Session
+    from ..model.steps import epoch_and_batch
+
     h = history
+    spec = Session.from_dict(session).graph.data_spec() if session is not None else None
+    spe = spec.steps_per_epoch() if spec is not None else 0
+    if spec is not None:  # described, not copied
+        fed = {n.name for n in Session.from_dict(session).graph.data_inputs()}
+        inputs = {k: v for k, v in inputs.items() if k not in fed}
     w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
-    w.write_run(config, inputs, session=session, program=program, kept_every=getattr(h, "stride", 1))
+    w.write_run(
+        config,
+        inputs,
+        session=session,
+        program=program,
+        kept_every=getattr(h, "stride", 1),
+        dataset=spec.describe() if spec is not None else None,
+    )
     steps, loss, params, grads, aux, ms, lr = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms, h.lr
+    pending = sorted(evals, key=lambda e: e["step"])
     for i in range(h.n):
-        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))
+        eb = epoch_and_batch(int(steps[i]), spe) if spe else (None, None)
+        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]), *eb)
+        while pending and (pending[0]["step"] <= steps[i] and (i + 1 == h.n or pending[0]["step"] < steps[i + 1])):
+            e = pending.pop(0)
+            w.write_eval(e["epoch"], e["step"], e["test_loss"], e["accuracy"], e["train_loss"], e["train_accuracy"])
     w.write_end(reason, int(steps[-1]) if h.n else 0)

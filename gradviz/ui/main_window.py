@@ -69,6 +69,7 @@ KIND_LABELS = {
     "Input": QT_TRANSLATE_NOOP("MainWindow", "Input"),
     "Parameter": QT_TRANSLATE_NOOP("MainWindow", "Parameter"),
     "Output": QT_TRANSLATE_NOOP("MainWindow", "Output"),
+    "Dataset": QT_TRANSLATE_NOOP("MainWindow", "Dataset"),
 }
 
 

@@ -1629,6 +1629,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>输出</translation>
     </message>
     <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
         <source>GradViz: MindSpore autodiff, live</source>
         <translation>GradViz：MindSpore 自动微分，实时呈现</translation>
     </message>
