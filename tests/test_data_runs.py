@@ -72,6 +72,13 @@ def test_a_dataset_is_one_and_feeds_an_input():
     assert msgs == ['Input "x": init features takes its values from a Dataset node, and the graph has none']
 
 
+def test_only_an_input_takes_a_data_sets_batches():
+    s = _net()
+    s.graph.nodes.append(Node("w", "Parameter", shape=(8, 2), init="features"))
+    msgs = [p.message for p in s.graph.validate() if p.node == "w"]
+    assert msgs == ['Parameter "w": init features is for an Input fed by a Dataset node']
+
+
 def test_bad_batch_size_on_the_command_line_names_the_node_and_field(capsys):
     assert main(["run", "--preset", "moons", "--batch-size", "0"]) == 2
     err = capsys.readouterr().err

@@ -542,6 +542,8 @@ def check_source(n: Node) -> str | None:
         return msg
     if n.init not in INITS:
         return unknown_init(n.init)
+    if n.init in DATA_INITS:  # only an Input takes a data set's batches
+        return Msg("Graph", "init {init} is for an Input fed by a Dataset node").format(init=n.init)
     if n.init == "values":
         return _checked_values(n.values, tuple(n.shape))
     return None

@@ -1397,6 +1397,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>形状 {shape} 有 {n:,} 个元素；最多允许 {max:,} 个</translation>
     </message>
     <message>
+        <source>init {init} is for an Input fed by a Dataset node</source>
+        <translation>init {init} 只用于由 Dataset 节点提供数据的 Input</translation>
+    </message>
+    <message>
         <source>values must be numbers</source>
         <translation>值必须是数字</translation>
     </message>
