@@ -198,6 +198,8 @@ def _add_run_options(r) -> None:
 
     _add_source(r)
     add_flags(r, _ci)  # every option the option table gives a flag
+    r.add_argument("--epochs", type=int, help="over a Dataset node: train this many epochs (sets --steps)")
+    r.add_argument("--batch-size", type=int, help="over a Dataset node: the mini-batch size")
 
 
 def session_from_args(a: argparse.Namespace):
@@ -228,10 +230,34 @@ def session_from_args(a: argparse.Namespace):
     if (o.stop_gradient or o.has_aux) and not o.aux_output:
         raise BadInput("--stop-gradient and --has-aux act on the auxiliary output: add --aux-output")
     session = Session(session.graph, o, session.name)
+    _data_flags(a, session)
     problems = session.problems()
     if problems:
         raise BadInput("; ".join(problems))
     return session, next(iter(source.items()))[0] + ":" + next(iter(source.values()))
+
+
+def _data_flags(a: argparse.Namespace, session) -> None:
+    """--batch-size and --epochs onto the session's Dataset node; BadInput without one."""
+    from .model.options import OPTIONS
+
+    epochs, batch = getattr(a, "epochs", None), getattr(a, "batch_size", None)
+    if epochs is None and batch is None:
+        return
+    node = session.graph.dataset()
+    if node is None:
+        raise BadInput("--epochs and --batch-size need a session with a Dataset node")
+    if batch is not None:
+        node.attrs = dict(node.attrs, batch_size=batch)
+    problems = [p.message for p in session.graph.validate() if p.node == node.name]
+    if problems:
+        raise BadInput("--batch-size: " + problems[0] if batch is not None else problems[0])
+    if epochs is not None:
+        spec = session.graph.data_spec()
+        most = OPTIONS["steps"].high // spec.steps_per_epoch()
+        if not 1 <= epochs <= most:
+            raise BadInput(f"--epochs must be a whole number from 1 to {most:,}, not {epochs}")
+        session.options.steps = epochs * spec.steps_per_epoch()
 
 
 def _import_code(path: str):
@@ -294,6 +320,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     from .engine.run_end import finish_step
     from .model.ending import EndReason
     from .model.layout import row_slices
+    from .model.steps import epoch_and_batch
     from .safe_io import FileProblem, SafeOutput, check_output
     from .model.session import SessionError
 
@@ -322,20 +349,29 @@ def cmd_run(a: argparse.Namespace) -> int:
     pc, gc, ac = row_slices(plan.layouts[0], plan.layouts[1])
     config = dict(session.options.to_dict(), source=source)
     reason, steps = EndReason.STOPPED, 0
+    spec = session.graph.data_spec()
+    fed = {n.name for n in session.graph.data_inputs()}
+    spe = engine.steps_per_epoch
+    written = 0  # the evaluations written (one after each epoch)
     try:
         w.write_run(
             config,
-            {n: engine.initial[n] for n in engine.program.input_names},
+            {n: engine.initial[n] for n in engine.program.input_names if n not in fed},
             session=session.to_dict(),
             program=engine.program.source,
+            dataset=spec.describe() if spec is not None else None,
         )
         try:
             while stop_requested() is None:
                 r = engine.step()
                 row = plan.reduce_row(r.row)
-                w.write_step(r.step, r.loss, row[pc], row[gc], row[ac], r.step_ms, r.lr)
+                eb = epoch_and_batch(r.step, spe) if spe else (None, None)
+                w.write_step(r.step, r.loss, row[pc], row[gc], row[ac], r.step_ms, r.lr, *eb)
                 steps = r.step
                 reason = finish_step(engine, r)
+                for ev in engine.evals[written:]:  # the update of an epoch's last step was kept
+                    w.write_eval(ev.epoch, ev.step, ev.test_loss, ev.accuracy, ev.train_loss, ev.train_accuracy)
+                written = len(engine.evals)
                 if reason:
                     break
             else:

@@ -51,7 +51,7 @@ def _unbroadcast(g, shape):
 
 def backward(graph: Graph, v: dict, aux_seed: bool) -> dict:
     """Gradient of loss (+ sum of each aux output when aux_seed) w.r.t. every node."""
-    g = {n.name: np.zeros_like(v[n.name]) for n in graph.nodes if n.kind != "Output"}
+    g = {n.name: np.zeros_like(v[n.name]) for n in graph.nodes if n.kind not in ("Output", "Dataset")}
     outs = graph.outputs()
     g[outs[0].inputs["x"]] = g[outs[0].inputs["x"]] + 1.0
     if aux_seed:
@@ -144,13 +144,22 @@ class NumpyOptimizer:
 
 def replay(session, steps: int):
     """The session's training run in float64 numpy: yields (step, loss, node gradients, parameters
-    before that step's update) for steps 1..steps, with the session's optimizer and learning rate."""
+    before that step's update) for steps 1..steps, with the session's optimizer and learning rate
+    (over a Dataset node, each step on its mini-batch in the documented order)."""
+    from gradviz.model import datasets
+
     o = session.options
     trained = [n.name for n in session.graph.nodes if n.kind == "Parameter" and n.requires_grad]
     params = {k: np.asarray(v, np.float64) for k, v in initial_values(session.graph, o.seed).items() if k in trained}
     opt = NumpyOptimizer(o.optimizer, o.lr)
+    spec = session.graph.data_spec()
+    data = datasets.prepare(spec) if spec is not None else None
     for k in range(1, steps + 1):
-        loss, g, _ = grads_for(session, params)
+        batch = {}
+        if data is not None:
+            pos = data.batch_positions(k)
+            batch = {n.name: data.inputs(n.init, "train", pos).astype(np.float64) for n in session.graph.data_inputs()}
+        loss, g, _ = grads_for(session, {**params, **batch})
         yield k, loss, g, params
         params = opt.update(params, {n: g[n] for n in trained})
 

@@ -23,11 +23,12 @@ import numpy as np
 from gradviz.engine import protocol as msg
 from gradviz.engine.checkpoints import Checkpoints, LrSchedule
 from gradviz.engine.process import Outbox, Server
-from gradviz.engine.engine import NodeSnapshot, StepResult
-from gradviz.model import numeric
+from gradviz.engine.engine import Eval, NodeSnapshot, StepResult
+from gradviz.model import datasets, numeric
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.model.graph import initial_values
 from gradviz.model.layout import LOSS_COL, LR_COL, row_slices
+from gradviz.model.ops import OPS
 from gradviz.model.recording import RecordingPlan
 from gradviz.model.session import DEVICES, SessionError
 from gradviz.ui.engine_client import EngineClient
@@ -63,10 +64,21 @@ class NumpyEngine:
         self.lr_schedule = LrSchedule([(1, float(o.lr))])
         self.checkpoints = Checkpoints()  # only its budget is set (SetHistoryBudget)
         self._states: dict[int, tuple] = {}  # updates -> (params, optimizer): every step's, for rewinds
+        # over a Dataset node: each step's mini-batch in the documented order, an Eval per epoch
+        spec = g.data_spec()
+        self.data = datasets.prepare(spec) if spec is not None else None
+        self.steps_per_epoch = spec.steps_per_epoch() if spec is not None else 0
+        self._fed = {n.name: n.init for n in g.data_inputs()}
+        self.evals: list[Eval] = []
 
     # -- training ---------------------------------------------------------------------------------
-    def _evaluate(self, params: dict):
+    def _data(self, part: str, positions=None) -> dict:
+        return {n: self.data.inputs(init, part, positions).astype(np.float64) for n, init in self._fed.items()}
+
+    def _evaluate(self, params: dict, step: int | None = None):
         sources = {k: np.asarray(v, np.float64) for k, v in self.initial.items()}
+        if step is not None and self.data is not None:
+            sources.update(self._data("train", self.data.batch_positions(step)))
         sources.update(params)
         values = numeric.forward(self.session.graph, sources)
         return values, numeric.backward(self.session.graph, values, numeric.seeds(self.session))
@@ -81,7 +93,7 @@ class NumpyEngine:
 
     def _train_one(self) -> np.ndarray:
         self._states[self.updates] = (copy.deepcopy(self.params), copy.deepcopy(self.optimizer))
-        values, grads = self._evaluate(self.params)
+        values, grads = self._evaluate(self.params, self.updates + 1)
         row = np.zeros(self._width, np.float32)
         with np.errstate(all="ignore"):
             row[LOSS_COL] = values[self.session.graph.loss_output().inputs["x"]]
@@ -92,7 +104,22 @@ class NumpyEngine:
             row[self._aux_cols] = self.aux_layout.flatten(aux)
             self.params = self.optimizer.update(self.params, {n: grads[n] for n in self.program.trainable_names})
         self.updates += 1
+        if self.data is not None and self.updates % self.steps_per_epoch == 0:
+            self.evals.append(self._eval(self.updates // self.steps_per_epoch))
         return row
+
+    def _eval(self, epoch: int) -> Eval:
+        g = self.session.graph
+        loss_node = g[g.loss_output().inputs["x"]]
+        scores = loss_node.inputs[OPS[loss_node.kind].ports[0]]
+        out = []
+        for part, labels in (("test", self.data.test_y), ("train", self.data.train_y)):
+            sources = {k: np.asarray(v, np.float64) for k, v in self.initial.items()}
+            sources.update(self._data(part))
+            sources.update(self.params)
+            values = numeric.forward(g, sources)
+            out += [float(values[loss_node.name]), float(np.mean(values[scores].argmax(1) == labels))]
+        return Eval(epoch, self.updates, out[0], out[1], out[2], out[3])
 
     def steps_block(self, limit: int | None = None):
         if limit is not None and limit < 1:
@@ -120,6 +147,7 @@ class NumpyEngine:
             self.session.options.lr = self.optimizer.lr
         self._states = {k: v for k, v in self._states.items() if k <= updates}
         self.updates = updates
+        self.evals = [e for e in self.evals if e.step <= updates]
 
     def set_lr(self, lr: float) -> None:
         if not (np.isfinite(lr) and lr > 0):

@@ -141,6 +141,6 @@ def test_the_backprop_command_refuses_an_element_outside_a_shape(capsys):
 def test_a_graph_with_layers_is_refused_with_a_message_naming_the_layer():
     from gradviz.model.backprop import BackpropError
 
-    s = load_preset("dense")
+    s = load_preset("moons")
     with pytest.raises(BackpropError, match="fc1"):
         stages(s.graph, s.options, {}, {}, 0)

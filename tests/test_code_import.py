@@ -193,6 +193,17 @@ def _has_layers(name: str) -> bool:
 
 
 READ_BACK = [n for n in preset_names() if not _has_layers(n)]
+# the reader does not take a data set's pipeline (mindspore.dataset, the epochs) yet either
+SCRIPT_READ_BACK = [n for n in READ_BACK if load_preset(n).graph.dataset() is None]
+
+
+def test_an_exported_script_over_a_data_set_is_refused_at_its_lines_for_now():
+    names = [n for n in READ_BACK if n not in SCRIPT_READ_BACK]
+    assert names
+    for name in names:
+        with pytest.raises(CodeError) as e:
+            import_code(mindspore_script(load_preset(name)))
+        assert e.value.problems and all(p.line > 0 for p in e.value.problems)
 
 
 def test_a_program_with_layers_is_refused_at_its_lines_for_now():
@@ -206,7 +217,7 @@ def test_a_program_with_layers_is_refused_at_its_lines_for_now():
         assert e.value.problems and all(p.line > 0 for p in e.value.problems)
 
 
-@pytest.mark.parametrize("name", READ_BACK)
+@pytest.mark.parametrize("name", SCRIPT_READ_BACK)
 def test_every_preset_and_option_set_comes_back_from_its_exported_script(name):
     preset = load_preset(name)
     for o in _option_sets(preset):

@@ -144,7 +144,8 @@ def test_gradient_check_at_the_runs_current_parameters(qtbot, win, preset):
     qtbot.waitUntil(lambda: tab.result is not m, timeout=TASK)
     m = wait_result(qtbot, tab)
     assert m.updates == 3
-    _, _, g, params = list(replay(s, 4))[-1]  # the parameters after 3 updates, float64
+    _, _, _, params = list(replay(s, 4))[-1]  # the parameters after 3 updates, float64
+    _, g, _ = grads_for(s, params)  # at the run's Inputs (over a Dataset node, its first batch)
     for p, r in m.check.params.items():
         np.testing.assert_allclose(r.autodiff, g[p], rtol=1e-4, atol=1e-6)
         np.testing.assert_allclose(r.numeric, g[p], rtol=1e-4, atol=1e-6)  # float64 differences at float32 params

@@ -213,7 +213,7 @@ def mutated_sessions(draw):
     for _ in range(draw(st.integers(1, 3))):
         n = draw(st.sampled_from(nodes))
         what = draw(st.sampled_from(["kind", "shape", "wire", "rename", "frozen", "output"]))
-        if what == "kind" and "inputs" in n and n["kind"] != "Output":
+        if what == "kind" and "inputs" in n and n["kind"] != "Output" and OPS[n["kind"]].ports:
             ports = len(OPS[n["kind"]].ports)
             kind = draw(st.sampled_from([k.name for k in OPS.values() if k.computes and len(k.ports) == ports]))
             n["inputs"] = dict(zip(OPS[kind].ports, n["inputs"].values()))

@@ -29,6 +29,7 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.State: msg.State(1, "paused"),
         msg.Nodes: msg.Nodes(1, 4, {"w": 1.0}, {"w": 2.0}),
         msg.Ended: msg.Ended(1, "max_steps", 9),
+        msg.Evals: msg.Evals(1, ({"type": "eval", "epoch": 1, "step": 4},)),
         msg.Error: msg.Error(1, "E", "tb"),
         msg.Fatal: msg.Fatal("F", "tb"),
         msg.ComputeVariants: msg.ComputeVariants(1, 2, {"a": 1}),

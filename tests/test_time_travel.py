@@ -81,7 +81,7 @@ def test_the_slider_shows_past_steps_on_plots_nodes_and_inspector(qtbot, win):
     assert win.scene.items_by_name["loss"].value == pytest.approx(loss, rel=1e-5)
     assert "step 7 (parameters after 6 updates)" in win.graphView.caption
     # the plots: a cursor at step 7 on each, and the heat map of w at step 7
-    assert [c.value() for c in win.plots.cursors] == [7, 7, 7] and all(c.isVisible() for c in win.plots.cursors)
+    assert [c.value() for c in win.plots.cursors] == [7, 7, 7, 7] and all(c.isVisible() for c in win.plots.cursors)
     assert win.plots.heat_step == 7
     img = win.plots.images[0][0].image
     np.testing.assert_array_equal(img, row["w"])

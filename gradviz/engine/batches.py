@@ -1,8 +1,15 @@
 """A training set's mini-batches through mindspore.dataset, in the order model/datasets.py defines.
 
-Epoch e visits the training set in `datasets.epoch_order` (RandomState(seed + e).permutation):
-a SubsetSampler over that order, then `batch` (the last batch may be short), so the batches are
-the ones any framework reproduces from the documented order.
+Epoch e visits the training set in `datasets.epoch_order` (RandomState(seed + e).permutation),
+in batches of `batch_size`, the last of each epoch possibly short.
+
+- `epoch_batches`: the textbook pipeline, as the exported MindSpore script writes it: a
+  `NumpySlicesDataset` with a `SubsetSampler` over that order, then `batch`.
+- `chunk_batches`, what the engine trains on: the same batches, each one element of a
+  `NumpySlicesDataset` that serves several epochs. Making a pipeline costs tens of milliseconds
+  and reading it sample by sample tens of microseconds a sample, more than a step of these
+  networks; one element a batch costs about a tenth of a millisecond. A short batch is padded to
+  the full size in the pipeline and cut back here (its `rows` column).
 """
 
 from __future__ import annotations
@@ -12,6 +19,9 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..model.datasets import epoch_order
+
+CHUNK_STEPS = 512  # about this many steps (whole epochs, at least one) per pipeline
+CHUNK_FLOATS = 1 << 22  # and at most about this many numbers gathered for it
 
 
 def epoch_batches(
@@ -25,3 +35,29 @@ def epoch_batches(
         (features, targets), column_names=["x", "y"], sampler=ds.SubsetSampler(order.tolist())
     ).batch(batch_size, drop_remainder=False)
     yield from data.create_tuple_iterator(output_numpy=True, num_epochs=1)
+
+
+def chunk_epochs(n_train: int, batch_size: int, width: int) -> int:
+    """How many epochs one pipeline of chunk_batches serves (`width`: numbers per sample)."""
+    per_epoch = -(-n_train // batch_size)
+    return max(1, min(CHUNK_STEPS // per_epoch, CHUNK_FLOATS // max(1, per_epoch * batch_size * width)))
+
+
+def chunk_batches(
+    features: np.ndarray, targets: np.ndarray, batch_size: int, seed: int, first_epoch: int, epochs: int
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """(epoch, batch (1-based), features, targets) of each mini-batch of epochs first_epoch to
+    first_epoch + epochs - 1, through one mindspore.dataset pipeline."""
+    import mindspore.dataset as ds
+
+    n = len(features)
+    per_epoch = -(-n // batch_size)
+    pad = per_epoch * batch_size - n
+    orders = [epoch_order(n, seed, e) for e in range(first_epoch, first_epoch + epochs)]
+    # each epoch's order padded with its own first positions to whole batches (cut back below)
+    pos = np.stack([np.concatenate([o, o[:pad]]) for o in orders]).reshape(-1, batch_size)
+    rows = np.tile([batch_size] * (per_epoch - 1) + [batch_size - pad], epochs).astype(np.int32)
+    data = ds.NumpySlicesDataset({"x": features[pos], "y": targets[pos], "rows": rows}, sampler=ds.SequentialSampler())
+    for i, (x, y, k) in enumerate(data.create_tuple_iterator(output_numpy=True, num_epochs=1)):
+        k = int(k)
+        yield first_epoch + i // per_epoch, i % per_epoch + 1, x[:k], y[:k]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..model import datasets
 from ..model.codegen import Program, batch_source, generate, run_layouts
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
@@ -28,6 +29,7 @@ from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
 from ..model.recording import RecordingPlan
 from .checkpoints import GRAPH_INTERVAL, INTERVAL, Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
+from ..model.steps import epoch_and_batch
 
 _module_ids = itertools.count(1)
 SMALL_TENSOR = 128  # elements: up to this size a tensor is read with tolist() (see _read_into)
@@ -40,6 +42,31 @@ MAX_CALL_FLOATS = 1 << 22  # a call's rows, and a block's: at most this many flo
 # Flat out, steps_block() trains a block: calls until BLOCK_STEPS steps or BLOCK_SECONDS
 BLOCK_STEPS, BLOCK_SECONDS = 64, 0.01
 _gen_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class Eval:
+    """The evaluation after an epoch over a Dataset node: at the parameters after `step`
+    updates (its last step's), the loss and accuracy on the test set and on the training set,
+    each computed over the whole set at once (accuracy None where the loss has no class scores)."""
+
+    epoch: int
+    step: int
+    test_loss: float
+    accuracy: float | None
+    train_loss: float
+    train_accuracy: float | None
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "eval",
+            "epoch": self.epoch,
+            "step": self.step,
+            "test_loss": self.test_loss,
+            "accuracy": self.accuracy,
+            "train_loss": self.train_loss,
+            "train_accuracy": self.train_accuracy,
+        }
 
 
 @dataclass
@@ -199,6 +226,22 @@ class Engine:
         init = initial_values(g, o.seed)
         self.initial = init
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]
+        # over a Dataset node: each step's mini-batch in the documented order (engine/batches.py);
+        # the Inputs above hold the first one, which the node values show
+        spec = g.data_spec()
+        self.data = datasets.prepare(spec) if spec is not None else None
+        self.steps_per_epoch = spec.steps_per_epoch() if spec is not None else 0
+        fed = {n.name: n.init for n in g.data_inputs()}
+        self._data_inits = [fed.get(n) for n in self.program.input_names]
+        self._step_inputs = self._inputs
+        self._feed: list | None = None  # [next epoch, next batch, iterator, its last epoch]
+        self.evals: list[Eval] = []  # one per epoch ended, in order (rewind drops the later ones)
+        self._eval_fn = None  # gv_values compiled (_evaluate_on)
+        loss_src = g[g.loss_output().inputs["x"]]
+        self._loss_node = loss_src.name
+        self._scores = None  # the class scores the accuracy reads, and the loss kind
+        if OPS[loss_src.kind].role == "loss":
+            self._scores = (loss_src.inputs[OPS[loss_src.kind].ports[0]], loss_src.kind)
         # MindSpore names Parameters apart from the node names: the optimizer keys its own state by
         # them, next to attributes such as `learning_rate`, so a node may be called anything
         self._params = {
@@ -215,6 +258,8 @@ class Engine:
         # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps, columns)
         self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
         self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
+        if self.data is not None:  # a new batch each step: one step per call, the batch its arguments
+            self._steps_per_call = 1
         self._copy_outputs: bool | None = None  # read outputs' storage directly (_run_into, _train_into)
         self._snapshot = None  # gv_snapshot as it runs now (_snapshot_fn)
         self._snapshot_refused = False  # PyNative: the compiled side pass failed; PyNative's is kept
@@ -327,6 +372,7 @@ class Engine:
         self._assign_lr(self.lr_schedule.at(updates + 1))
         self.lr_schedule.truncate(updates + 1)
         self.checkpoints.drop_after(updates)
+        self.evals = [e for e in self.evals if e.step <= updates]
 
     def _assign_lr(self, lr: float) -> None:
         from mindspore import Tensor, ops
@@ -335,11 +381,71 @@ class Engine:
         self._lr = self.session.options.lr = float(lr)
 
     def _replay_step(self) -> None:
+        self._feed_step()
         if self.graph_mode:
             self._run_into(self._rows(1))
         else:
-            loss, _, _ = self._module.train_step(*self._inputs)
+            loss, _, _ = self._module.train_step(*self._step_inputs)
             loss.item()
+
+    # -- data sets ------------------------------------------------------------------------------
+    def _feed_step(self) -> None:
+        """Over a Dataset node: the next step's mini-batch into the step's Inputs."""
+        if self.data is None:
+            return
+        from mindspore import Tensor
+
+        from .batches import chunk_batches, chunk_epochs
+
+        d, spe = self.data, self.steps_per_epoch
+        epoch, batch = epoch_and_batch(self.updates + 1, spe)
+        f = self._feed
+        if f is None or (f[0], f[1]) != (epoch, batch) or epoch > f[3]:
+            n = chunk_epochs(len(d.train_x), d.spec.batch_size, d.train_x.shape[1] + 1)
+            it = chunk_batches(d.train_x, d.train_y, d.spec.batch_size, d.spec.seed, epoch, n)
+            for _ in range(batch - 1):
+                next(it)
+            f = self._feed = [epoch, batch, it, epoch + n - 1]
+        _, _, x, y = next(f[2])
+        f[0], f[1] = (epoch, batch + 1) if batch < spe else (epoch + 1, 1)
+        classes = d.spec.classes()
+        self._step_inputs = [
+            t if init is None else Tensor(datasets.as_input(init, x, y, classes))
+            for t, init in zip(self._inputs, self._data_inits)
+        ]
+
+    def _after_step(self) -> None:
+        """Over a Dataset node: after an epoch's last step (its update made), the evaluation."""
+        k = self.updates + 1
+        if self.data is not None and k % self.steps_per_epoch == 0:
+            self.evals.append(self.evaluate(k // self.steps_per_epoch, k))
+
+    def evaluate(self, epoch: int, step: int) -> Eval:
+        """The loss and accuracy on the test set and on the training set at the parameters now."""
+        test_loss, acc = self._evaluate_on("test")
+        train_loss, train_acc = self._evaluate_on("train")
+        return Eval(epoch, step, test_loss, acc, train_loss, train_acc)
+
+    def _evaluate_on(self, part: str) -> tuple[float, float | None]:
+        from mindspore import Tensor
+
+        d = self.data
+        inputs = [
+            t if init is None else Tensor(d.inputs(init, part)) for t, init in zip(self._inputs, self._data_inits)
+        ]
+        if self._eval_fn is None:  # compiled in both modes: after every epoch, it must cost little
+            self._eval_fn = self._ms.jit(self._module.gv_values)
+        values = dict(zip(self.program.node_names, self._eval_fn(*inputs, *self._param_list)))
+        loss = float(values[self._loss_node].asnumpy())
+        if self._scores is None:
+            return loss, None
+        scores = values[self._scores[0]].asnumpy().reshape(len(inputs[0]), -1)
+        if scores.shape[1] > 1:
+            predicted = scores.argmax(axis=1)
+        else:  # one score a sample: a logit (BCEWithLogits) or a prediction of the label
+            predicted = (scores[:, 0] > (0.0 if self._scores[1] == "BCEWithLogits" else 0.5)).astype(int)
+        labels = d.train_y if part == "train" else d.test_y
+        return loss, float(np.mean(predicted == labels))
 
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:
@@ -347,7 +453,7 @@ class Engine:
         steps_block, which compiles and measures the candidate steps per call)."""
         if not self.graph_mode:
             return False
-        return not self._steps_per_call if batch else 1 not in self._batches
+        return not self._steps_per_call if batch and self.data is None else 1 not in self._batches
 
     @property
     def batch_size(self) -> int:
@@ -360,6 +466,8 @@ class Engine:
         that need a known call size; steps_block(limit=steps) is then one call)."""
         if not self.graph_mode or steps < 1:
             raise ValueError(f"steps per call are for Graph mode and at least 1, not {steps!r}")
+        if self.data is not None and steps != 1:
+            raise ValueError("over a Dataset node each call trains one step (its mini-batch is the argument)")
         self._steps_per_call = int(steps)
 
     # -- Graph mode: recorded steps, several per compiled call ------------------------------------
@@ -369,7 +477,7 @@ class Engine:
         adjacent columns joined, each copied at once); and how many float32 values it returns."""
         if steps not in self._batches:
             env = {f"{GV}recorded_step": self._module.gv_recorded_step, f"{GV}inputs": tuple(self._inputs)}
-            mod = _load_source(batch_source(self.program, steps), env)
+            mod = _load_source(batch_source(self.program, steps, arguments=self.data is not None), env)
             cols = [self._out_cols[k] for k in self.program.batch_outputs(steps)]
             need = steps * sum(c.stop - c.start for c in cols)
             if steps == 1:
@@ -393,7 +501,8 @@ class Engine:
         if steps == 1:
             self._params_into(recs[0])
         fn, outs, need = self._batch_fn(steps)
-        flat = fn()  # the Inputs are compiled in (codegen.batch_source)
+        # the Inputs are compiled in (codegen.batch_source), a Dataset's batches are the arguments
+        flat = fn(*self._step_inputs) if self.data is not None else fn()
         if flat.nbytes != 4 * need:
             raise RuntimeError(f"MindSpore returned {flat.nbytes} bytes for {need} float32 values")
         if self._copy_outputs is None:  # the first call: can the output be read in place?
@@ -524,13 +633,15 @@ class Engine:
     def _train_into(self, recs: np.ndarray) -> None:
         """len(recs) steps (Graph mode: one compiled call; PyNative: one step), recorded into
         `recs` (from _rows)."""
+        self._feed_step()
         if self.graph_mode:
             self._run_into(recs)
+            self._after_step()
             return
         # PyNative: each tensor copied into one row (cheaper than extra ops to pack them)
         row = recs[0]
         self._params_into(row)
-        loss, aux, grads = self._module.train_step(*self._inputs)
+        loss, aux, grads = self._module.train_step(*self._step_inputs)
         row[LOSS_COL] = loss.item()
         if self._copy_outputs is None:  # the first step: can the gradients be read in place?
             self._copy_outputs = all(_shares_storage(t) for t in grads)
@@ -544,6 +655,7 @@ class Engine:
             grads, slots = (), slots[len(grads) :]
         for t, (a, b, small) in zip((*grads, *aux), slots):  # an auxiliary output may be a view
             _read_into(row[a:b], t, small)
+        self._after_step()
 
     def _unalias(self, recs: np.ndarray) -> None:
         for aux, param, shape, chain in self._aux_views:

@@ -91,6 +91,8 @@ class Server:
         self.session = None  # the session built last (an error names what it needs)
         self._reset_batch()
 
+    _evals_sent: tuple = ()
+
     def _reset_batch(self):
         self.b_steps, self.b_rows, self.b_ms = [], [], []
 
@@ -225,6 +227,7 @@ class Server:
         self.ended, self.end_reason = False, None
         self._reset_batch()
         self.send(msg.Rewound(self.run_id, m.step))
+        self.send_evals()
         if m.train:
             self.start()
         else:
@@ -293,6 +296,7 @@ class Server:
             self.engine.close()
         self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
+        self._evals_sent = ()
         session = self.session = Session.from_dict(session_dict)
         profile = prepared_for()
         if profile is not None and profile != (session.options.mode, session.options.device):
@@ -433,7 +437,16 @@ class Server:
         self.b_ms.extend([t_ms] * len(rows))
         return False
 
+    def send_evals(self) -> None:
+        """The run's evaluations, whenever they changed (an epoch ended, a rewind dropped some)."""
+        e = self.engine
+        evals = tuple(v.to_dict() for v in getattr(e, "evals", ()))
+        if e is not None and evals != self._evals_sent:
+            self._evals_sent = evals
+            self.send(msg.Evals(self.run_id, evals))
+
     def flush(self) -> None:
+        self.send_evals()
         if not self.b_steps:
             return
         self.send(

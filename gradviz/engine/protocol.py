@@ -361,6 +361,15 @@ class NodesAt:
 
 
 @message
+class Evals:
+    """Over a Dataset node: every evaluation of the run so far, one per epoch ended (after a
+    rewind, the ones before it), as engine.Eval.to_dict() gives them."""
+
+    run_id: int
+    evals: tuple
+
+
+@message
 class Rewound:
     """The engine went back to the state before `step`: the history keeps the steps before it."""
 
@@ -431,6 +440,7 @@ REPLIES = (
     Gone,
     NodesAt,
     Rewound,
+    Evals,
     *TASK_REPLIES,
     *(t.result for t in TASKS),
 )

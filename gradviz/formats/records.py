@@ -54,6 +54,7 @@ class HistoryWriter:
         session: dict | None = None,
         program: str | None = None,
         kept_every: int = 1,
+        dataset: dict | None = None,
     ) -> None:
         pl, gl, al = self.layouts
         rec: dict[str, Any] = {
@@ -66,6 +67,8 @@ class HistoryWriter:
         }
         if kept_every > 1:  # a history thinned to its budget (model/history.py): the steps kept
             rec["kept_every"] = int(kept_every)
+        if dataset is not None:  # described, not copied: its batches are regenerated from this
+            rec["dataset"] = dataset
         if session is not None:
             rec["session"] = session
         if program is not None:
@@ -81,15 +84,28 @@ class HistoryWriter:
         aux: np.ndarray,
         step_ms: float,
         lr: float | None = None,
+        epoch: int | None = None,
+        batch: int | None = None,
     ) -> None:
         pl, gl, al = self.layouts
-        rec: dict[str, Any] = {"type": "step", "step": int(step), "loss": _num(loss)}
+        rec: dict[str, Any] = {"type": "step", "step": int(step)}
+        if epoch is not None:  # over a Dataset node: the epoch and the mini-batch (model/steps.py)
+            rec["epoch"], rec["batch"] = int(epoch), int(batch)
+        rec["loss"] = _num(loss)
         if lr is not None and math.isfinite(lr):
             rec["lr"] = _num(lr)  # the learning rate in force at this step
         rec["params"], rec["grads"] = _named(pl, params), _named(gl, grads)
         if al.names:
             rec["aux"] = _named(al, aux)
         rec["step_ms"] = round(float(step_ms), 4)
+        self._write(rec)
+
+    def write_eval(self, epoch: int, step: int, test_loss: float, accuracy, train_loss: float, train_accuracy) -> None:
+        """The evaluation after epoch `epoch`, at the parameters after its last step's update."""
+        rec = {"type": "eval", "epoch": int(epoch), "step": int(step), "test_loss": _num(test_loss)}
+        rec["accuracy"] = None if accuracy is None else _num(accuracy)
+        rec["train_loss"] = _num(train_loss)
+        rec["train_accuracy"] = None if train_accuracy is None else _num(train_accuracy)
         self._write(rec)
 
     def write_end(self, reason: EndReason, steps: int, message: str | None = None) -> None:
@@ -107,12 +123,34 @@ def write_history(
     reason: str,
     session: dict | None = None,
     program: str | None = None,
+    evals: tuple = (),
 ) -> None:
-    """Write a model.history.History in this format (the app's "Save run with history")."""
+    """Write a model.history.History in this format (the app's "Save run with history"); over
+    a Dataset node, with each step's epoch and batch and the evaluations (engine Eval.to_dict())."""
+    from ..model.session import Session
+    from ..model.steps import epoch_and_batch
+
     h = history
+    spec = Session.from_dict(session).graph.data_spec() if session is not None else None
+    spe = spec.steps_per_epoch() if spec is not None else 0
+    if spec is not None:  # described, not copied
+        fed = {n.name for n in Session.from_dict(session).graph.data_inputs()}
+        inputs = {k: v for k, v in inputs.items() if k not in fed}
     w = HistoryWriter(fp, h.param_layout, h.grad_layout, h.aux_layout)
-    w.write_run(config, inputs, session=session, program=program, kept_every=getattr(h, "stride", 1))
+    w.write_run(
+        config,
+        inputs,
+        session=session,
+        program=program,
+        kept_every=getattr(h, "stride", 1),
+        dataset=spec.describe() if spec is not None else None,
+    )
     steps, loss, params, grads, aux, ms, lr = h.steps, h.loss, h.params, h.grads, h.aux, h.step_ms, h.lr
+    pending = sorted(evals, key=lambda e: e["step"])
     for i in range(h.n):
-        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]))
+        eb = epoch_and_batch(int(steps[i]), spe) if spe else (None, None)
+        w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]), *eb)
+        while pending and (pending[0]["step"] <= steps[i] and (i + 1 == h.n or pending[0]["step"] < steps[i + 1])):
+            e = pending.pop(0)
+            w.write_eval(e["epoch"], e["step"], e["test_loss"], e["accuracy"], e["train_loss"], e["train_accuracy"])
     w.write_end(reason, int(steps[-1]) if h.n else 0)

@@ -33,8 +33,9 @@ CHUNK_BYTES = 4 * 1024 * 1024
 MAX_STEP = 2**53  # step numbers are read as float64: exact up to here
 F32_MAX = float(np.finfo(np.float32).max)
 READ_SHARE = 0.25  # of the progress bar: reading the bytes; the rest is parsing
-HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program", "kept_every"}
-STEP_KEYS = {"type", "step", "loss", "lr", "params", "grads", "aux", "step_ms"}
+HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program", "kept_every", "dataset"}
+STEP_KEYS = {"type", "step", "epoch", "batch", "loss", "lr", "params", "grads", "aux", "step_ms"}
+EVAL_KEYS = {"type", "epoch", "step", "test_loss", "accuracy", "train_loss", "train_accuracy"}
 END_KEYS = {"type", "reason", "steps", "message"}
 # a JSON number in a value position (after ": ", ", " or "["), never a digit inside a key
 _VALUE_NUMBER = re.compile(r"(?:(?<=: )|(?<=, )|(?<=\[))-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
@@ -110,6 +111,7 @@ class _Reader:
     def __init__(self, raw: bytes, where: str, progress, cancelled):
         self.raw, self.where = raw, where
         self.progress, self.cancelled = progress, cancelled
+        self.evals: list[dict] = []  # the evaluation records, checked, in order
 
     # -- the run record ----------------------------------------------------------------------------
     def read(self):
@@ -210,12 +212,16 @@ class _Reader:
                     f"{shorten(json.dumps(got), 80)})"
                 )
         inputs = head.get("inputs", {})
-        if not isinstance(inputs, dict) or sorted(inputs) != sorted(program.input_names):
+        fed = {n.name for n in s.graph.data_inputs()}  # a Dataset's Inputs: described, not copied
+        written = [n for n in program.input_names if n not in fed]
+        if not isinstance(inputs, dict) or sorted(inputs) != sorted(written):
             found = sorted(inputs)[:5] if isinstance(inputs, dict) else _kind(inputs)
-            raise _Bad(
-                f'{ln}: "inputs" must hold {", ".join(program.input_names) or "nothing"}, found {shorten(found, 80)}'
-            )
-        for name in program.input_names:
+            raise _Bad(f'{ln}: "inputs" must hold {", ".join(written) or "nothing"}, found {shorten(found, 80)}')
+        spec = s.graph.data_spec()
+        self.steps_per_epoch = spec.steps_per_epoch() if spec is not None else 0
+        if head.get("dataset") != (spec.describe() if spec is not None else None):
+            raise _Bad(f'{ln}: "dataset" does not describe the run\'s Dataset node')
+        for name in written:
             self._check_tensor(inputs[name], shapes[name], f'{ln}: "inputs" "{name}"')
         if not isinstance(head.get("program", ""), str):
             raise _Bad(f'{ln}: "program" must be text')
@@ -247,13 +253,16 @@ class _Reader:
         """The step line GradViz writes, cut into the text between its numbers."""
         pl, gl, al = self.layouts
         buf = io.StringIO()
+        data = self.steps_per_epoch > 0  # over a Dataset: each step says its epoch and batch
         HistoryWriter(buf, pl, gl, al).write_step(
-            1, 0.0, np.zeros(pl.total), np.zeros(gl.total), np.zeros(al.total), 0.0, lr=0.5
+            1, 0.0, np.zeros(pl.total), np.zeros(gl.total), np.zeros(al.total), 0.0, 0.5, *((1, 1) if data else ())
         )
         line = buf.getvalue().rstrip("\n")
         self.segments = [s.encode() for s in _VALUE_NUMBER.split(line)]
-        self.width = len(self.segments) - 1  # step, loss, lr, params, grads, aux, step_ms
-        assert self.width == 4 + pl.total + gl.total + al.total, "template and layout disagree"
+        # the numbers of a line: step, (epoch, batch), loss, lr, params, grads, aux, step_ms
+        self.width = len(self.segments) - 1
+        self.row_width = 4 + pl.total + gl.total + al.total  # a row leaves epoch and batch out
+        assert self.width == self.row_width + 2 * data, "template and layout disagree"
         self.canon = _canon(line.encode())
         # the segments holding keys go first, whole; what is left between numbers is punctuation
         self.keyed = sorted({s for s in self.segments if re.search(rb"[A-Za-z0-9_]", s)}, key=len, reverse=True)
@@ -293,7 +302,7 @@ class _Reader:
             if self.progress is not None:
                 self.progress(READ_SHARE + (1 - READ_SHARE) * min(pos, n) / n)
         self.line_numbers = np.concatenate(first_lines) if first_lines else np.zeros(0, np.int64)
-        table = np.concatenate(rows) if rows else np.zeros((0, self.width))
+        table = np.concatenate(rows) if rows else np.zeros((0, self.row_width))
         return table, reason, end_steps, end_line
 
     def _fast(self, chunk: bytes, count: int) -> np.ndarray | None:
@@ -312,7 +321,19 @@ class _Reader:
                 return None
         if values.size != count * self.width:
             return None
-        return values.reshape(count, self.width)
+        values = values.reshape(count, self.width)
+        if self.width == self.row_width:
+            return values
+        eb = values[:, 1:3]
+        if not np.array_equal(eb, self._epoch_batch(values[:, 0])):
+            return None  # the slow path names the line
+        return np.delete(values, (1, 2), axis=1)
+
+    def _epoch_batch(self, steps: np.ndarray) -> np.ndarray:
+        """(epoch, batch) of each step (model/steps.py's definition, on arrays)."""
+        spe = self.steps_per_epoch
+        k = steps.astype(np.int64) - 1
+        return np.stack([k // spe + 1, k % spe + 1], axis=1).astype(np.float64)
 
     def _slow_chunk(self, chunk: bytes, lineno: int):
         """Line by line: runs of lines in GradViz's own form in bulk, any other line with json."""
@@ -356,6 +377,9 @@ class _Reader:
                 reason, end_steps = self._end_record(rec, ln)
                 end_line = ln
                 continue
+            if isinstance(rec, dict) and rec.get("type") == "eval":
+                self.evals.append(self._eval_record(rec, ln))
+                continue
             rows.append(self._step_row(rec, ln)[None, :])
             lines.append(np.array([ln]))
         flush(len(split))
@@ -367,7 +391,10 @@ class _Reader:
         if not isinstance(rec, dict):
             raise _Bad(f"line {ln}: expected a step record (an object), found {_kind(rec)}")
         if rec.get("type") != "step":
-            raise _Bad(f'line {ln}: "type" must be "step" or "end", found {quote(rec.get("type"), 40)}')
+            raise _Bad(
+                f'line {ln}: "type" must be "step" or "end" (or "eval" over a Dataset node), '
+                f"found {quote(rec.get('type'), 40)}"
+            )
         unknown = set(rec) - STEP_KEYS
         if unknown:
             raise _Bad(f"line {ln}: unknown field(s) {', '.join(quote(k, 40) for k in sorted(unknown)[:5])}")
@@ -381,6 +408,13 @@ class _Reader:
         step = rec["step"]
         if not _is_int(step) or not 1 <= step <= MAX_STEP:
             raise _Bad(f'line {ln}: "step" must be a whole number from 1 to {MAX_STEP:,}, found {quote(step, 40)}')
+        if self.steps_per_epoch:
+            want = self._epoch_batch(np.array([step]))[0]
+            for k, v in zip(("epoch", "batch"), want):
+                if rec.get(k) != int(v):
+                    raise _Bad(f'line {ln}: "{k}" of step {step} must be {int(v)}, found {quote(rec.get(k), 40)}')
+        elif "epoch" in rec or "batch" in rec:
+            raise _Bad(f'line {ln}: "epoch" and "batch" are for runs over a Dataset node')
         loss = rec["loss"]
         if loss is not None and not _is_num(loss):
             raise _Bad(f'line {ln}: "loss" must be a number or null, found {_kind(loss)}')
@@ -409,6 +443,25 @@ class _Reader:
             return np.array(out, np.float64)
         except OverflowError:  # an integer too large for a float
             raise _Bad(f"line {ln}: a number is out of range") from None
+
+    def _eval_record(self, rec: dict, ln: int) -> dict:
+        """An evaluation record checked field by field."""
+        unknown = set(rec) - EVAL_KEYS
+        if unknown:
+            raise _Bad(f"line {ln}: unknown field(s) {', '.join(quote(k, 40) for k in sorted(unknown)[:5])}")
+        if not self.steps_per_epoch:
+            raise _Bad(f"line {ln}: an evaluation record is for runs over a Dataset node")
+        epoch, step = rec.get("epoch"), rec.get("step")
+        if not _is_int(epoch) or not 1 <= epoch <= MAX_STEP or step != epoch * self.steps_per_epoch:
+            raise _Bad(f'line {ln}: "epoch" and "step" must be an epoch and its last step, found {quote(epoch, 20)}')
+        for k in ("test_loss", "train_loss"):
+            if rec.get(k) is not None and not _is_num(rec.get(k)):
+                raise _Bad(f'line {ln}: "{k}" must be a number or null, found {_kind(rec.get(k))}')
+        for k in ("accuracy", "train_accuracy"):
+            v = rec.get(k)
+            if v is not None and not (_is_num(v) and 0 <= v <= 1):
+                raise _Bad(f'line {ln}: "{k}" must be a number from 0 to 1 or null, found {quote(v, 40)}')
+        return {k: rec.get(k) for k in EVAL_KEYS if k != "type"}
 
     def _end_record(self, rec: dict, ln: int) -> tuple[EndReason, int]:
         unknown = set(rec) - END_KEYS

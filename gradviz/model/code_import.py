@@ -1386,6 +1386,9 @@ class _Reader:
         self.check_draws(b)
         graph = _ordered(b.graph, b)
         _layout(graph)
+        data = self.base.graph.dataset() if self.base is not None else None
+        if data is not None and any(n.is_data for n in graph.nodes):  # the base's Inputs it feeds stay fed
+            graph.nodes.insert(0, replace(data, attrs=dict(data.attrs)))
         if self.base is not None:  # nodes the session had stay where they were
             for n in graph.nodes:
                 old = self.base.graph.get(n.name)

@@ -34,7 +34,7 @@ def _tuple(items) -> str:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
-def batch_source(program: Program, steps: int) -> str:
+def batch_source(program: Program, steps: int, arguments: bool = False) -> str:
     """A module of one function, gv_recorded_steps: `steps` calls of the program's
     gv_recorded_step unrolled into one compiled call, returning one flat float32 vector: the
     outputs of Program.batch_outputs(steps) one after the other, each stacked across the steps,
@@ -49,7 +49,9 @@ def batch_source(program: Program, steps: int) -> str:
     - no arguments: the Inputs do not change during a run, and read as globals they are
       compiled into the graph, where each argument of a call costs the jit wrapper's checks and
       the runtime's copy.
-    One step has no stacks (a kernel each) and leaves the parameters out (Program.batch_outputs)."""
+    One step has no stacks (a kernel each) and leaves the parameters out (Program.batch_outputs).
+    `arguments`: the Inputs are the function's arguments instead (a Dataset's mini-batches,
+    new each step)."""
     n_in = len(program.input_names)
     inputs = ", ".join(f"{GV}in{i}" for i in range(n_in))
     L = [
@@ -59,8 +61,9 @@ def batch_source(program: Program, steps: int) -> str:
         f"{GV}recorded_step = globals()['{GV}recorded_step']",
         f"{GV}inputs = globals()['{GV}inputs']",
     ]
-    L += [f"{GV}in{i} = {GV}inputs[{i}]" for i in range(n_in)]
-    L += ["", "", f"def {GV}recorded_steps():"]
+    if not arguments:
+        L += [f"{GV}in{i} = {GV}inputs[{i}]" for i in range(n_in)]
+    L += ["", "", f"def {GV}recorded_steps({inputs if arguments else ''}):"]
     L += [f"{_INDENT}{GV}r{i} = {GV}recorded_step({inputs})" for i in range(steps)]
     if steps == 1:
         parts = [f"{GV}r0[{k}].reshape((-1,))" for k in program.batch_outputs(1)]
@@ -229,15 +232,25 @@ def returned_values(graph: Graph, options: Options, template: str = "mindspore")
     return p.sources[:1] + [stop.expression(template, {"x": s}) if p.stop else s for s in p.sources[1:]]
 
 
-def function_source(graph: Graph, options: Options, template: str = "mindspore") -> list[str]:
+def function_source(
+    graph: Graph,
+    options: Options,
+    template: str = "mindspore",
+    name: str = "function",
+    returns: list[str] | None = None,
+    doc: str = "",
+) -> list[str]:
     """The lines of `def function(inputs, parameters)`, the graph's forward pass in the op table's
-    `template` language: the one writer of it for the training program and both exported scripts."""
+    `template` language: the one writer of it for the training program and both exported scripts
+    (a script's test forward names itself and what it `returns`)."""
     p = plan(graph, options)
-    lines = [f"def function({', '.join(p.args)}):"]
+    lines = [f"def {name}({', '.join(p.args)}):"]
+    lines += [f'{_INDENT}"""{doc}"""'] if doc else []
     lines += [f"{_INDENT}{n.name} = {expression(n, template)}" for n in p.computed]
-    if template == "pytorch" and p.stop:
+    if template == "pytorch" and p.stop and returns is None:
         lines.append(f"{_INDENT}# ops.stop_gradient(z) in MindSpore is z.detach() in PyTorch")
-    lines.append(f"{_INDENT}return {', '.join(returned_values(graph, options, template))}")
+    values = returned_values(graph, options, template) if returns is None else returns
+    lines.append(f"{_INDENT}return {', '.join(values)}")
     return lines
 
 

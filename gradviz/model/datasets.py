@@ -12,13 +12,15 @@ Qt-free and MindSpore-free: the engine feeds these batches through mindspore.dat
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..i18n import Msg
+from .ops import DATA_SOURCES
 
-SOURCES = ("moons", "circles", "xor", "blobs", "spiral", "digits")
+SOURCES = DATA_SOURCES  # the op table's Dataset node names them
 TWO_D = SOURCES[:5]  # the generated 2-D sets (size and noise apply); digits is a bundled set
 MIN_SIZE, MAX_SIZE = 4, 100_000
 MAX_NOISE = 10.0
@@ -80,13 +82,68 @@ class DataSpec:
     def samples(self) -> int:
         return DIGITS_SIZE if self.source == "digits" else self.size
 
+    def features(self) -> int:
+        """Numbers per sample: 64 pixels for the digits, two coordinates for the 2-D sets."""
+        return 64 if self.source == "digits" else 2
+
+    def classes(self) -> int:
+        return 10 if self.source == "digits" else 2
+
+    def split_sizes(self) -> tuple[int, int]:
+        """(training samples, test samples)."""
+        n = self.samples()
+        n_test = round(n * self.test_fraction)
+        return n - n_test, n_test
+
+    def steps_per_epoch(self) -> int:
+        """Mini-batches (steps) in one epoch: the last may be short."""
+        return -(-self.split_sizes()[0] // self.batch_size)
+
+    def describe(self) -> dict:
+        """The data set as a run record describes it (its contents are not copied: they are
+        regenerated from these)."""
+        n_train, n_test = self.split_sizes()
+        d = {"source": self.source}
+        if self.source in TWO_D:
+            d.update(size=self.size, noise=self.noise)
+        d.update(
+            test_fraction=self.test_fraction,
+            batch_size=self.batch_size,
+            seed=self.seed,
+            train_samples=n_train,
+            test_samples=n_test,
+            steps_per_epoch=self.steps_per_epoch(),
+        )
+        return d
+
+    @classmethod
+    def from_attrs(cls, attrs: dict) -> DataSpec:
+        """The spec of a Dataset node's attribute values (the op table's Attr values)."""
+        a = dict(attrs)
+        for k in ("size", "batch_size", "seed"):
+            if isinstance(a.get(k), float) and a[k].is_integer():
+                a[k] = int(a[k])
+        return cls(**{k: a[k] for k in ("source", "size", "noise", "test_fraction", "batch_size", "seed") if k in a})
+
 
 DIGITS_SIZE = 1797  # scikit-learn's bundled 8x8 digits
 
 
 def load(spec: DataSpec) -> tuple[np.ndarray, np.ndarray]:
     """(features float32 (n, d), labels int32 (n,)) of a valid spec, drawn from its seed."""
-    n, noise, seed = spec.size, spec.noise, spec.seed
+    x, y = _load(
+        spec.source,
+        spec.size if spec.source in TWO_D else 0,
+        spec.noise if spec.source in TWO_D else 0,
+        spec.seed if spec.source in TWO_D else 0,
+    )
+    return x.copy(), y.copy()
+
+
+@functools.lru_cache(maxsize=4)
+def _load(source: str, n: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The samples of a source (cached: the graph's checks, the engine and the exports ask often)."""
+    spec = DataSpec(source=source, size=n, noise=noise, seed=seed)
     if spec.source == "digits":
         from sklearn.datasets import load_digits
 
@@ -141,3 +198,59 @@ def batches(n_train: int, batch_size: int, seed: int, epoch: int) -> list[np.nda
 def one_hot(labels: np.ndarray, classes: int) -> np.ndarray:
     """float32 (n, classes) targets for softmax cross-entropy from integer labels."""
     return np.eye(classes, dtype=np.float32)[np.asarray(labels)]
+
+
+# An Input node's init that takes its values from the Dataset node: what each batch holds there
+DATA_INITS = ("features", "onehot", "labels")
+
+
+def data_shape(spec: DataSpec, init: str, rows: int) -> tuple[int, ...]:
+    """The shape of a `rows`-sample batch of an Input with this init: the features (rows, d),
+    the one-hot targets (rows, classes), or the labels as one float column (rows, 1)."""
+    if init == "features":
+        return (rows, spec.features())
+    if init == "onehot":
+        return (rows, spec.classes())
+    return (rows, 1)
+
+
+def as_input(init: str, features: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """float32 values of an Input with this init for these samples."""
+    if init == "features":
+        return np.ascontiguousarray(features, np.float32)
+    if init == "onehot":
+        return one_hot(labels, classes)
+    return np.asarray(labels, np.float32).reshape(-1, 1)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A data set split: the training and the test samples, in the documented order."""
+
+    spec: DataSpec
+    train_x: np.ndarray
+    train_y: np.ndarray
+    test_x: np.ndarray
+    test_y: np.ndarray
+
+    def inputs(self, init: str, part: str = "train", positions: np.ndarray | None = None) -> np.ndarray:
+        """An Input's values for the training set (at these positions of it) or the test set."""
+        x, y = (self.train_x, self.train_y) if part == "train" else (self.test_x, self.test_y)
+        if positions is not None:
+            x, y = x[positions], y[positions]
+        return as_input(init, x, y, self.spec.classes())
+
+    def batch_positions(self, step: int) -> np.ndarray:
+        """The training-set positions step `step` (1-based, counting across epochs) trains on."""
+        spe = self.spec.steps_per_epoch()
+        epoch, batch = (step - 1) // spe + 1, (step - 1) % spe
+        order = epoch_order(len(self.train_x), self.spec.seed, epoch)
+        bs = self.spec.batch_size
+        return order[batch * bs : (batch + 1) * bs]
+
+
+def prepare(spec: DataSpec) -> Prepared:
+    """A valid spec's samples, split (split())."""
+    x, y = load(spec)
+    train, test = split(len(x), spec.test_fraction, spec.seed)
+    return Prepared(spec, x[train], y[train], x[test], y[test])

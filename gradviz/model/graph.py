@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 # The kinds come from the one op table (ops.py); these names are views of it.
-from .ops import DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, owned_name, shape_str  # noqa: F401
+from .ops import DATA_KINDS, DESCRIPTIONS, KINDS, LOSS_KINDS, OPS, PORTS, SOURCE_KINDS, owned_name, shape_str  # noqa: F401
+from . import datasets
+from .datasets import DATA_INITS
 from ..i18n import Msg
 from .formatting import quote, shorten
 
@@ -24,7 +26,7 @@ MAX_DIM = 1_000_000
 MAX_NDIM = 2
 MAX_NODES = 200
 
-INITS = ("ones", "zeros", "randn", "values")
+INITS = ("ones", "zeros", "randn", "values", *DATA_INITS)  # the last: an Input fed by the Dataset node
 
 RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for themselves starts so
 # The identifiers the code generators (codegen.py, scripts.py) use outside gv_: no node may take
@@ -69,6 +71,11 @@ class Node:
     @property
     def is_source(self) -> bool:
         return self.kind in SOURCE_KINDS
+
+    @property
+    def is_data(self) -> bool:
+        """An Input whose values are the Dataset node's mini-batches (init features, onehot, labels)."""
+        return self.kind == "Input" and self.init in DATA_INITS
 
     @property
     def is_trainable(self) -> bool:
@@ -139,11 +146,35 @@ class Graph:
     def copy(self) -> Graph:
         # field by field: copy.deepcopy walks every value one by one, slowly, on the GUI thread
         return Graph(
-            [replace(n, inputs=dict(n.inputs), values=copy_values(n.values, len(n.shape))) for n in self.nodes]
+            [
+                replace(n, inputs=dict(n.inputs), attrs=dict(n.attrs), values=copy_values(n.values, len(n.shape)))
+                for n in self.nodes
+            ]
         )
 
     def inputs(self) -> list[Node]:
-        return [n for n in self.nodes if n.kind == "Input"]
+        return [n for n in self.sources() if n.kind == "Input"]
+
+    def dataset(self) -> Node | None:
+        """The Dataset node (at most one is allowed), or None."""
+        return next((n for n in self.nodes if n.kind in DATA_KINDS), None)
+
+    def data_spec(self) -> datasets.DataSpec | None:
+        """The Dataset node's settings, or None without one (or with unusable attributes)."""
+        d = self.dataset()
+        if d is None or attr_problems(d.kind, d.attrs):
+            return None
+        return datasets.DataSpec.from_attrs(OPS[d.kind].attr_values(d.attrs))
+
+    def data_inputs(self) -> list[Node]:
+        """The Inputs fed by the Dataset node, in graph order."""
+        return [n for n in self.inputs() if n.is_data]
+
+    def _fed(self, n: Node, spec: datasets.DataSpec | None) -> Node:
+        """An Input fed by the Dataset with the shape of a full batch (its own shape otherwise)."""
+        if not n.is_data or spec is None or spec.problems():
+            return n
+        return replace(n, shape=datasets.data_shape(spec, n.init, spec.batch_size), values=None)
 
     def owned(self, n: Node) -> list[Node]:
         """The Parameters node `n` holds itself (ops.OwnedParam: a Dense node's weight and bias),
@@ -160,8 +191,9 @@ class Graph:
     def sources(self) -> list[Node]:
         """Every Input and Parameter in graph order, a node's own Parameters where the node is."""
         out: list[Node] = []
+        spec = self.data_spec()
         for n in self.nodes:
-            out += [n] if n.is_source else self.owned(n)
+            out += [self._fed(n, spec)] if n.is_source else self.owned(n)
         return out
 
     def parameters(self) -> list[Node]:
@@ -197,7 +229,8 @@ class Graph:
         return f"{stem}{i}"
 
     def to_dict(self) -> dict:
-        return {"nodes": [n.to_dict() for n in self.nodes]}
+        spec = self.data_spec()
+        return {"nodes": [self._fed(n, spec).to_dict() for n in self.nodes]}
 
     # -- analysis -----------------------------------------------------------------------------
     def topo_order(self) -> list[Node]:
@@ -228,7 +261,8 @@ class Graph:
             order.append(n)
 
         for n in self.nodes:
-            visit(n, [])
+            if n.kind not in DATA_KINDS:  # the Dataset feeds Inputs, outside the computation
+                visit(n, [])
         return order
 
     def infer_shapes(self) -> tuple[dict[str, tuple[int, ...] | None], list[Problem]]:
@@ -272,6 +306,7 @@ class Graph:
                     )
                 elif (msg := check_name(o.name)) is not None:
                     problems.append(Problem(n.name, _on(n, msg)))
+        problems += self._dataset_problems()
         try:
             order = self.topo_order()
         except GraphError as e:
@@ -298,12 +333,12 @@ class Graph:
                 shapes[n.name] = None
                 continue
             if n.is_source:
-                msg = check_source(n)
+                msg = check_source(n) if not n.is_data else self._data_problem(n)
                 if msg:
                     problems.append(Problem(n.name, _on(n, msg)))
                     shapes[n.name] = None
                 else:
-                    shapes[n.name] = tuple(n.shape)
+                    shapes[n.name] = tuple(self._fed(n, self.data_spec()).shape)
                 continue
             ins: list[tuple[str, tuple[int, ...] | None]] = []
             ok = True
@@ -358,6 +393,34 @@ class Graph:
                 problems.append(Problem(n.name, _on(n, msg)))
             shapes[n.name] = shape
         return shapes, problems
+
+    def _data_problem(self, n: Node) -> str | None:
+        """Why an Input cannot take its values from the Dataset node, or None."""
+        if self.dataset() is None:
+            return Msg("Graph", "init {init} takes its values from a Dataset node, and the graph has none").format(
+                init=n.init
+            )
+        spec = self.data_spec()
+        if spec is None or spec.problems():
+            return Msg("Graph", "its Dataset node cannot be used")
+        return None
+
+    def _dataset_problems(self) -> list[Problem]:
+        """The Dataset node's problems, each naming the node and the field."""
+        found = [n for n in self.nodes if n.kind in DATA_KINDS]
+        out = [Problem(n.name, _on(n, Msg("Graph", "a graph takes at most one Dataset node"))) for n in found[1:]]
+        if not found or attr_problems(found[0].kind, found[0].attrs):
+            return out  # attribute problems are reported with the node's others
+        d = found[0]
+        out += [Problem(d.name, _on(d, m)) for m in self.data_spec().problems()]
+        if not any(n.kind == "Input" and n.init in DATA_INITS for n in self.nodes):
+            out.append(
+                Problem(
+                    d.name,
+                    _on(d, Msg("Graph", "it feeds no Input: give an Input the init features, onehot or labels")),
+                )
+            )
+        return out
 
     def validate(self) -> list[Problem]:
         """Every problem of the graph; an empty list means it can be trained."""
@@ -479,6 +542,8 @@ def check_source(n: Node) -> str | None:
         return msg
     if n.init not in INITS:
         return unknown_init(n.init)
+    if n.init in DATA_INITS:  # only an Input takes a data set's batches
+        return Msg("Graph", "init {init} is for an Input fed by a Dataset node").format(init=n.init)
     if n.init == "values":
         return _checked_values(n.values, tuple(n.shape))
     return None
@@ -533,9 +598,13 @@ def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:
     RandomState reproduces it exactly."""
     rng = np.random.RandomState(seed)
     out: dict[str, np.ndarray] = {}
+    data = None
     for n in graph.sources():
         shape = tuple(n.shape)
-        if n.init == "ones":
+        if n.is_data:  # the first batch of the first epoch (the node values show it)
+            data = data or datasets.prepare(graph.data_spec())
+            v = data.inputs(n.init, positions=data.batch_positions(1))
+        elif n.init == "ones":
             v = np.ones(shape)
         elif n.init == "zeros":
             v = np.zeros(shape)

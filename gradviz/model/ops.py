@@ -22,7 +22,7 @@ ShapeRule = Callable[[list[tuple[str, Shape]]], tuple["Shape | None", "str | Non
 Forward = Callable[..., np.ndarray]
 Backward = Callable[..., tuple[np.ndarray, ...]]  # (g, *inputs, out) -> one gradient per port
 
-ROLES = ("source", "op", "loss", "output")
+ROLES = ("source", "op", "loss", "output", "data")  # data: a Dataset node (no tensor of its own)
 LANGUAGES = ("mindspore", "pytorch")  # the code generators, by the OpKind field of their template
 
 
@@ -275,6 +275,8 @@ def _softmax_back(g, z, out):
 WEIGHT_INITS = ("he_uniform", "xavier_uniform", "normal", "uniform", "zeros", "ones")
 BIAS_INITS = ("zeros", "ones", "normal", "uniform")
 MAX_CHANNELS = 100_000
+# a Dataset node's sources (model/datasets.py defines them)
+DATA_SOURCES = ("moons", "circles", "xor", "blobs", "spiral", "digits")
 
 
 _OP = "#5a4fcf"
@@ -290,6 +292,61 @@ TABLE: tuple[OpKind, ...] = (
         "#6b7b8c",
     ),
     OpKind("Parameter", "source", (), Msg("Ops", "A trainable tensor, updated by the optimizer."), "#1f77b4"),
+    OpKind(
+        "Dataset",
+        "data",
+        (),
+        Msg(
+            "Ops",
+            "A data set in mini-batches: the Inputs whose init is features, onehot or labels take each "
+            "batch from it; evaluated on its test set after each epoch.",
+        ),
+        "#b45309",
+        attrs=(
+            Attr(
+                "source",
+                "moons",
+                0,
+                0,
+                "source",
+                "source",
+                Msg("Ops", "Where the samples come from: a 2-D generator or the bundled 8x8 digits."),
+                str,
+                DATA_SOURCES,
+            ),
+            Attr("size", 200, 4, 100_000, "size", "size", Msg("Ops", "How many samples a 2-D source draws."), int),
+            Attr("noise", 0.1, 0.0, 10.0, "noise", "noise", Msg("Ops", "The 2-D generator's noise.")),
+            Attr(
+                "test_fraction",
+                0.2,
+                0.0,
+                1.0,
+                "test_fraction",
+                "test_fraction",
+                Msg("Ops", "The share of the samples kept apart as the test set."),
+            ),
+            Attr(
+                "batch_size",
+                16,
+                1,
+                100_000,
+                "batch_size",
+                "batch_size",
+                Msg("Ops", "Training samples per step (the last batch of an epoch may be short)."),
+                int,
+            ),
+            Attr(
+                "seed",
+                0,
+                0,
+                2**31 - 1,
+                "seed",
+                "seed",
+                Msg("Ops", "The seed of the samples, of the split and of each epoch's order."),
+                int,
+            ),
+        ),
+    ),
     OpKind(
         "MatMul",
         "op",
@@ -675,9 +732,12 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
             raise TypeError(f"{where}: role {k.role!r} is not one of {ROLES}")
         if not k.description or not k.colour.startswith("#"):
             raise TypeError(f"{where} needs a description and a colour")
-        if k.role == "source":
+        if k.role in ("source", "data"):
             if k.ports:
                 raise TypeError(f"{where}: a source has no input ports")
+            for a in k.attrs:
+                if a.problem(a.default) is not None or not a.description:
+                    raise TypeError(f"{where}: attribute {a.name!r} needs a description and a default in its range")
             continue
         if not k.ports or k.shape is None:
             raise TypeError(f"{where} needs input ports and a shape rule")
@@ -706,6 +766,7 @@ _check_table(TABLE)
 KINDS = tuple(OPS)
 SOURCE_KINDS = tuple(k.name for k in TABLE if k.role == "source")
 LOSS_KINDS = tuple(k.name for k in TABLE if k.role == "loss")
+DATA_KINDS = tuple(k.name for k in TABLE if k.role == "data")
 PORTS: dict[str, tuple[str, ...]] = {k.name: k.ports for k in TABLE}
 DESCRIPTIONS: dict[str, str] = {k.name: k.description for k in TABLE}
 COLOURS: dict[str, str] = {k.name: k.colour for k in TABLE}

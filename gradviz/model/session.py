@@ -76,6 +76,17 @@ class Session:
         out += self.options.problems()
         if self.options.aux_output and not self.graph.aux_outputs():
             out.append(Msg("Session", "'return auxiliary outputs' is on but the graph has only one Output"))
+        spec = self.graph.data_spec()
+        if self.options.aux_output and spec is not None and not spec.problems():
+            n_train = spec.split_sizes()[0]
+            if n_train % spec.batch_size:  # a short last batch: the recorded outputs change shape
+                out.append(
+                    Msg(
+                        "Session",
+                        "'return auxiliary outputs' needs every mini-batch full: the training set's {n} samples "
+                        "do not divide into batches of {b}",
+                    ).format(n=n_train, b=spec.batch_size)
+                )
         return out
 
     def to_dict(self) -> dict:

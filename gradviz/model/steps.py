@@ -9,6 +9,12 @@ A run that ends by stop-at-loss or by a non-finite value at step k records step 
 k-1 updates (like the seed's loop, which breaks before `optimizer(grads)`); a run that ends by
 max steps at step k keeps k.
 
+Over a Dataset node, each step trains on one mini-batch: epoch e (1-based) has
+`steps_per_epoch` steps, its batches 1 to steps_per_epoch in the documented order
+(model/datasets.py), so step k is batch (k-1) % steps_per_epoch + 1 of epoch
+(k-1) // steps_per_epoch + 1 (epoch_and_batch). The evaluation after epoch e is at the
+parameters after its last step's update, e * steps_per_epoch updates (epoch_end).
+
 The node values and gradients are a side pass at the current parameters. After n updates that is
 exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update),
 so they are labelled as step n+1, and every label names both numbers. Paused or finished, the
@@ -33,6 +39,27 @@ _COUNTS = {  # (word, one): how many, in words (every language forms its own plu
 def count(n: int, word: str) -> str:
     """'1 update', '0 updates', '12 updates' ("update" or "step")."""
     return _COUNTS[(word, n == 1)].format(n=n)
+
+
+def epoch_and_batch(step: int, steps_per_epoch: int) -> tuple[int, int]:
+    """(epoch, batch), both 1-based, of step `step` over a data set of steps_per_epoch batches."""
+    return (step - 1) // steps_per_epoch + 1, (step - 1) % steps_per_epoch + 1
+
+
+def epoch_end(epoch: int, steps_per_epoch: int) -> int:
+    """The last step of epoch `epoch`; its evaluation is at the parameters after that many updates."""
+    return epoch * steps_per_epoch
+
+
+def last_eval(evals, step: int | None):
+    """The evaluation a step shows: the last one made at or before it (each at the parameters
+    after its step's update); the last of all for None, None before the first epoch ended."""
+    found = None
+    for e in evals:
+        if step is not None and e["step"] > step:
+            break
+        found = e
+    return found
 
 
 def updates_kept(steps: int, end_reason: EndReason | None) -> int:

@@ -63,6 +63,7 @@ class TrainingController(QObject):
         self.history_budget = DEFAULT_BUDGET  # bytes: set_history_budget
         self.info: msg.BuildInfo | None = None  # the last build's
         self.nodes: msg.Nodes | None = None
+        self.evals: tuple = ()  # over a Dataset node: the evaluation after each epoch (Eval.to_dict)
         self.last_error: str | None = None
         self.last_detail: str = ""
         self.recorded = False  # showing a run read from a file (or kept over a restart)
@@ -344,6 +345,7 @@ class TrainingController(QObject):
         layouts = [Layout.from_dict(d) for d in (info.param_layout, info.grad_layout, info.aux_layout)]
         self.history = History(*layouts, budget=self.history_budget)
         self.abandoned = []
+        self.evals = ()
         kept, self._pending_history = self._pending_history, None
         self.recorded = False
         if kept is not None and [
@@ -379,6 +381,12 @@ class TrainingController(QObject):
         h.append(m.steps, rows[:, LOSS_COL], rows[:, pc], rows[:, gc], rows[:, ac], m.step_ms, rows[:, LR_COL])
         self._rate(m.steps)
         return True
+
+    def _on_evals(self, m: msg.Evals) -> bool:
+        if self.recorded:
+            return False
+        self.evals = tuple(m.evals)
+        return True  # redrawn with the next tick
 
     def _on_nodes(self, m: msg.Nodes) -> None:
         if self.recorded:
@@ -439,4 +447,5 @@ _REPLIES = {
     **{r: TrainingController._on_task for r in msg.TASK_REPLIES + tuple(t.result for t in msg.TASKS)},
     msg.NodesAt: TrainingController._on_nodes_at,
     msg.Rewound: TrainingController._on_rewound,
+    msg.Evals: TrainingController._on_evals,
 }

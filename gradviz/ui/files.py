@@ -292,7 +292,11 @@ class SessionFiles(QObject):
             copy.deepcopy(c.info.inputs) if c.info is not None else {},
             c.end_reason or EndReason.STOPPED,
         )
-        kw = {"session": run.to_dict(), "program": c.info.program if c.info is not None else None}
+        kw = {
+            "session": run.to_dict(),
+            "program": c.info.program if c.info is not None else None,
+            "evals": tuple(c.evals),
+        }
 
         def work(progress, cancelled):
             with SafeOutput(path) as out:

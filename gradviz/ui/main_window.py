@@ -71,6 +71,7 @@ KIND_LABELS = {
     "Input": QT_TRANSLATE_NOOP("MainWindow", "Input"),
     "Parameter": QT_TRANSLATE_NOOP("MainWindow", "Parameter"),
     "Output": QT_TRANSLATE_NOOP("MainWindow", "Output"),
+    "Dataset": QT_TRANSLATE_NOOP("MainWindow", "Dataset"),
 }
 
 
@@ -730,6 +731,7 @@ class MainWindow(QMainWindow):
     def _on_built(self) -> None:
         c = self.controller
         self.plots.set_history(c.history)
+        self.plots.set_data_set(c.session is not None and c.session.graph.dataset() is not None)
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.program if c.info is not None else "")
         self.shown.clear()
@@ -737,6 +739,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_tick(self) -> None:
+        self.plots.set_evals(self.controller.evals)  # redraws only when they changed
         self.plots.refresh()
         # not the caption: it is drawn over the graph, whose whole view would repaint 30 times a
         # second (the graph costs the training most of all); it follows the nodes instead

@@ -31,7 +31,7 @@ from ..model.colorscale import bar_labels, bar_span, row_scale
 from ..model.formatting import fmt_number
 from ..model.layout import Layout
 from ..model.recording import STATS, numel
-from ..model.steps import heatmap_title, state_at
+from ..model.steps import heatmap_title, last_eval, state_at
 from . import theme
 from .heatmap import LUT
 from .language import tr_msg
@@ -222,6 +222,11 @@ class PlotPanel(QWidget):
         self.gradPlot = _plot(
             "gradPlot", QT_TRANSLATE_NOOP("PlotPanel", "Gradients"), QT_TRANSLATE_NOOP("PlotPanel", "dL/dp")
         )
+        # over a Dataset node: the accuracy after each epoch, on the training and the test set
+        self.accuracyPlot = _plot(
+            "accuracyPlot", QT_TRANSLATE_NOOP("PlotPanel", "Accuracy"), QT_TRANSLATE_NOOP("PlotPanel", "accuracy")
+        )
+        self.accuracyPlot.setVisible(False)
         self.logCheck = QCheckBox(self.tr("log scale"))
         self.logCheck.setObjectName("lossLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
@@ -248,7 +253,8 @@ class PlotPanel(QWidget):
         grid.addWidget(self.paramPlot, 0, 1)
         grid.addWidget(self.gradPlot, 0, 2)
         grid.addWidget(self.heat, 0, 3)
-        for c, s in enumerate((4, 5, 5, 3)):
+        grid.addWidget(self.accuracyPlot, 0, 4)
+        for c, s in enumerate((4, 5, 5, 3, 0)):
             grid.setColumnStretch(c, s)
         self._grid = grid
         lay.addLayout(grid, 1)
@@ -259,8 +265,13 @@ class PlotPanel(QWidget):
         self._heat_time = 0.0
         self.follow = True
         self._ranges: dict = {}
-        for w in (self.paramPlot, self.gradPlot):
+        for w in (self.paramPlot, self.gradPlot, self.accuracyPlot):
             w.setXLink(self.lossPlot)
+        self.accuracyPlot.setYRange(0.0, 1.0, padding=0.02)
+        self.accuracyPlot.getPlotItem().hideButtons()
+        self.accuracyPlot.getPlotItem().vb.setMouseEnabled(y=False)
+        self.evals: tuple = ()
+        self._evals_drawn: tuple | None = None
         for w in (self.lossPlot, self.paramPlot, self.gradPlot):
             w.getPlotItem().vb.disableAutoRange()
             w.getPlotItem().hideButtons()
@@ -268,6 +279,37 @@ class PlotPanel(QWidget):
             for ax in ("left", "bottom"):  # axes are redrawn from a cache unless their range changed
                 w.getAxis(ax).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.loss_curve = _curve(self.lossPlot, theme.LOSS_COLOR, width=2)
+        # the evaluations: the test loss on the loss plot, both accuracies on theirs
+        self.test_loss_curve = self.lossPlot.plot(
+            [],
+            [],
+            pen=pg.mkPen(theme.GRAD_COLOR, width=2, style=Qt.PenStyle.DashLine),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=theme.GRAD_COLOR,
+            symbolPen=None,
+        )
+        self.accuracyPlot.addLegend(offset=(-10, -10))
+        self.train_accuracy_curve = self.accuracyPlot.plot(
+            [],
+            [],
+            pen=pg.mkPen(theme.PARAM_COLORS[0], width=2),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=theme.PARAM_COLORS[0],
+            symbolPen=None,
+            name=self.tr("train"),
+        )
+        self.test_accuracy_curve = self.accuracyPlot.plot(
+            [],
+            [],
+            pen=pg.mkPen(theme.GRAD_COLOR, width=2, style=Qt.PenStyle.DashLine),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=theme.GRAD_COLOR,
+            symbolPen=None,
+            name=self.tr("test"),
+        )
         self.bad_marks = pg.ScatterPlotItem(
             symbol="x", size=16, pen=pg.mkPen(theme.ERROR_COLOR, width=2.5), brush=pg.mkBrush(theme.ERROR_COLOR)
         )
@@ -598,7 +640,7 @@ class PlotPanel(QWidget):
                 c.setVisible(False)
         else:
             if not self.cursors:
-                for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                for w in (self.lossPlot, self.paramPlot, self.gradPlot, self.accuracyPlot):
                     c = pg.InfiniteLine(
                         angle=90,
                         pen=pg.mkPen(theme.CURSOR_COLOR, width=2, style=Qt.PenStyle.DashLine),
@@ -611,9 +653,46 @@ class PlotPanel(QWidget):
             for c in self.cursors:
                 c.setVisible(True)  # first: a hidden line's label does not follow its position
                 c.setPos(float(step))
+        self._title_accuracy()
         if self.history is not None and self.history.n:
             self.heat_step = -1  # retitle
             self.refresh(force=True)
+
+    # -- a data set's evaluations -----------------------------------------------------------------
+    def set_data_set(self, on: bool) -> None:
+        """Whether the run trains over a Dataset node: the accuracy plot is shown then."""
+        self.accuracyPlot.setVisible(on)
+        self._grid.setColumnStretch(4, 4 if on else 0)
+        if not on:
+            self.set_evals(())
+
+    def set_evals(self, evals: tuple) -> None:
+        """The evaluation after each epoch (engine Eval.to_dict()); redrawn when they change."""
+        self.evals = tuple(evals)
+        if self.evals == self._evals_drawn:
+            return
+        self._evals_drawn = self.evals
+        x = np.array([e["step"] for e in self.evals], float)
+
+        def column(key: str) -> np.ndarray:
+            return np.array([np.nan if e[key] is None else e[key] for e in self.evals], float)
+
+        self.test_loss_curve.setData(x, column("test_loss") if len(x) else x)
+        self.train_accuracy_curve.setData(x, column("train_accuracy") if len(x) else x)
+        self.test_accuracy_curve.setData(x, column("accuracy") if len(x) else x)
+        self._title_accuracy()
+
+    def _title_accuracy(self) -> None:
+        """The accuracy plot's note: the evaluation the shown step shows (the last at or before it)."""
+        e = last_eval(self.evals, self.shown_step)
+        note = ""
+        if e is not None:
+            pct = "–" if e["accuracy"] is None else f"{100 * e['accuracy']:.1f}%"
+            train = "–" if e["train_accuracy"] is None else f"{100 * e['train_accuracy']:.1f}%"
+            note = self.tr("epoch {epoch}: test {test}, train {train}, test loss {loss}").format(
+                epoch=e["epoch"], test=pct, train=train, loss=fmt_number(e["test_loss"])
+            )
+        _title(self.accuracyPlot, *self.accuracyPlot.gv_titles, note=note)
 
     def set_branches(self, branches: list) -> None:
         """Faint loss curves for the futures a rewind abandoned: (steps, loss) each; where one

@@ -1297,6 +1297,22 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>{node}：未知的输入端口 {ports}</translation>
     </message>
     <message>
+        <source>init {init} takes its values from a Dataset node, and the graph has none</source>
+        <translation>init {init} 的值来自 Dataset 节点，但图中没有 Dataset 节点</translation>
+    </message>
+    <message>
+        <source>its Dataset node cannot be used</source>
+        <translation>它的 Dataset 节点无法使用</translation>
+    </message>
+    <message>
+        <source>a graph takes at most one Dataset node</source>
+        <translation>一个图最多只能有一个 Dataset 节点</translation>
+    </message>
+    <message>
+        <source>it feeds no Input: give an Input the init features, onehot or labels</source>
+        <translation>它没有为任何 Input 提供数据：请把某个 Input 的 init 设为 features、onehot 或 labels</translation>
+    </message>
+    <message>
         <source>the graph has no Output node: add an Output and connect the loss to it</source>
         <translation>计算图没有 Output 节点：请添加一个 Output 并把损失连接到它</translation>
     </message>
@@ -1379,6 +1395,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>shape {shape} has {n:,} elements; at most {max:,} are allowed</source>
         <translation>形状 {shape} 有 {n:,} 个元素；最多允许 {max:,} 个</translation>
+    </message>
+    <message>
+        <source>init {init} is for an Input fed by a Dataset node</source>
+        <translation>init {init} 只用于由 Dataset 节点提供数据的 Input</translation>
     </message>
     <message>
         <source>values must be numbers</source>
@@ -1611,6 +1631,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Output</source>
         <translation>输出</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
     </message>
     <message>
         <source>GradViz: MindSpore autodiff, live</source>
@@ -1976,6 +2000,34 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>可训练的张量，由优化器更新。</translation>
     </message>
     <message>
+        <source>A data set in mini-batches: the Inputs whose init is features, onehot or labels take each batch from it; evaluated on its test set after each epoch.</source>
+        <translation>按小批量提供的数据集：init 为 features、onehot 或 labels 的 Input 从中取得每个批次；每个 epoch 结束后在其测试集上评估。</translation>
+    </message>
+    <message>
+        <source>Where the samples come from: a 2-D generator or the bundled 8x8 digits.</source>
+        <translation>样本的来源：二维生成器，或自带的 8x8 手写数字。</translation>
+    </message>
+    <message>
+        <source>How many samples a 2-D source draws.</source>
+        <translation>二维数据源生成的样本数。</translation>
+    </message>
+    <message>
+        <source>The 2-D generator&apos;s noise.</source>
+        <translation>二维生成器的噪声。</translation>
+    </message>
+    <message>
+        <source>The share of the samples kept apart as the test set.</source>
+        <translation>留作测试集的样本比例。</translation>
+    </message>
+    <message>
+        <source>Training samples per step (the last batch of an epoch may be short).</source>
+        <translation>每一步的训练样本数（每个 epoch 的最后一批可能较少）。</translation>
+    </message>
+    <message>
+        <source>The seed of the samples, of the split and of each epoch&apos;s order.</source>
+        <translation>样本、划分以及每个 epoch 顺序所用的随机种子。</translation>
+    </message>
+    <message>
         <source>ops.matmul(a, b): matrix (or vector-matrix) product.</source>
         <translation>ops.matmul(a, b)：矩阵（或向量与矩阵）乘法。</translation>
     </message>
@@ -2332,8 +2384,24 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>dL/dp</translation>
     </message>
     <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
         <source>log scale</source>
         <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练集</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>{name} (summary: min, max, mean, quantiles; {samples} of {size} elements)</source>
@@ -2370,6 +2438,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>{name} ({size} elements)</source>
         <translation>{name}（{size} 个元素）</translation>
+    </message>
+    <message>
+        <source>epoch {epoch}: test {test}, train {train}, test loss {loss}</source>
+        <translation>第 {epoch} 个 epoch：测试集 {test}，训练集 {train}，测试损失 {loss}</translation>
     </message>
     <message>
         <source>abandoned: not finite</source>
@@ -2610,6 +2682,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>&apos;return auxiliary outputs&apos; is on but the graph has only one Output</source>
         <translation>已开启“返回辅助输出”，但计算图只有一个 Output</translation>
+    </message>
+    <message>
+        <source>&apos;return auxiliary outputs&apos; needs every mini-batch full: the training set&apos;s {n} samples do not divide into batches of {b}</source>
+        <translation>“返回辅助输出”要求每个小批量都是满的：训练集的 {n} 个样本不能整除为每批 {b} 个</translation>
     </message>
     <message>
         <source>session</source>
