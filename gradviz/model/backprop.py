@@ -8,6 +8,7 @@ vector-Jacobian product, which turns a consumer's upstream gradient into this no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,12 @@ class Term:
     # every element k of `via` this element feeds: (k, ∂L/∂via[k], ∂via[k]/∂node[e]); the share
     # is the sum of their products (empty where `via` has too many elements to list)
     pairs: tuple[tuple[tuple[int, ...], float, float], ...] = ()
+    names: tuple[tuple[str, str], ...] = ()  # (port, the node feeding it) of `via`: named(formula, names)
+
+    def text(self, formula: str | None = None) -> str:
+        """The local derivative with the consumer's inputs named: "∂(x·w)/∂w = xᵀ · upstream"
+        (`formula`: the op table's text in the window's language; default English)."""
+        return named(self.formula if formula is None else formula, dict(self.names))
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class Stage:
                 {
                     "via": t.via,
                     "port": t.port,
-                    "formula": str(t.formula),
+                    "formula": t.text(),
                     "upstream": None if t.upstream_at is None else t.upstream_at,
                     "local": t.local,
                     "share": t.share,
@@ -84,6 +91,16 @@ class Stage:
             "result": self.result,
             "engine": float(self.value[self.element]),  # the engine's own value or gradient there
         }
+
+
+def named(formula: str, names: dict[str, str]) -> str:
+    """The op table's derivative text with each port letter (a, b, x) replaced by the node that
+    feeds it, all at once: "∂(a·b)/∂b = aᵀ · upstream" -> "∂(x·w)/∂w = xᵀ · upstream"."""
+    letters = {p: n for p, n in names.items() if len(p) == 1}
+    if not letters:
+        return str(formula)
+    pattern = r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, letters)) + r")(?![A-Za-z0-9_])"
+    return re.sub(pattern, lambda m: letters[m.group(1)], str(formula))
 
 
 def _at(name: str, idx: tuple[int, ...]) -> str:
@@ -177,9 +194,10 @@ def _consumers(graph, name, e, v, g) -> list[Term]:
                 continue
             ins = [v[f] for f in fed]
             attrs = k.attr_values(c.attrs)
+            names = tuple((q, f) for q, f in zip(slots, fed) if f is not None)
             if k.blocks_gradient:
                 note = Msg("Backprop", "ops.stop_gradient: no gradient flows back through {node}").format(node=c.name)
-                terms.append(Term(c.name, port, k.derivatives[i], g[c.name], None, 0.0, 0.0, True, note))
+                terms.append(Term(c.name, port, k.derivatives[i], g[c.name], None, 0.0, 0.0, True, note, names=names))
                 continue
 
             def vjp(up, i=i, ins=ins, attrs=attrs, c=c, k=k):
@@ -191,7 +209,9 @@ def _consumers(graph, name, e, v, g) -> list[Term]:
             share = vjp(g[c.name])
             pairs = _pairs(vjp, np.shape(v[c.name]), g[c.name], e)
             up_at, local = (pairs[0][1], pairs[0][2]) if len(pairs) == 1 else (None, None)
-            terms.append(Term(c.name, port, k.derivatives[i], g[c.name], up_at, local, float(share[e]), pairs=pairs))
+            terms.append(
+                Term(c.name, port, k.derivatives[i], g[c.name], up_at, local, float(share[e]), pairs=pairs, names=names)
+            )
     return terms
 
 
@@ -233,7 +253,7 @@ def _chain(name: str, e: tuple[int, ...], terms: list[Term], result: float, loss
     left = f"∂L/∂{_at(name, e)}"
     if name == loss and len(live) == 1 and live[0].port == "":  # the loss itself: where the backward pass starts
         total = " + ".join([name] + [f"sum({s})" for s in seeded_sources if s != name])
-        return Msg("Backprop", "{left} = 1: the backward pass starts here (L = {total})").format(left=left, total=total)
+        return Msg("Backprop", "{left} = 1\nthe backward pass starts here, at L = {total}").format(left=left, total=total)
     if not live:
         return f"{left} = 0"
     symbols, numbers = [], []

@@ -71,13 +71,15 @@ class ChainRuleCard(QFrame):
         """The card's width: the view's, less the margins."""
         return max(200, self.parentWidget().viewport().width() - 2 * MARGIN)
 
-    def height_for(self, title: str, formula: str) -> int:
+    def height_for(self, title: str, formula: str, width: int | None = None) -> int:
         """How tall the card is with this text at its width."""
         self._style()
+        width = width or self.width_for()
+        m = self.layout().contentsMargins()
         self.title.setText(title)
-        self.formula.setText(formula)
-        self.setFixedWidth(self.width_for())
-        return self.layout().totalHeightForWidth(self.width_for())
+        self.formula.setText(_pack(formula, self.formula.font(), width - m.left() - m.right() - 6))
+        self.setFixedWidth(width)
+        return self.layout().totalHeightForWidth(width)
 
     def show_stage(self, title: str, formula: str, item=None) -> None:
         """Show the stage: in the band above the graph when the view keeps one, else in the top
@@ -89,8 +91,7 @@ class ChainRuleCard(QFrame):
         top = int(view._caption_height()) if view.top_room else MARGIN
         x = MARGIN
         if not view.top_room:
-            self.setFixedWidth(min(self.width_for(), max(300, int(vp.width() * 0.6))))
-            self.setFixedHeight(self.layout().totalHeightForWidth(self.width()))
+            self.setFixedHeight(self.height_for(title, formula, min(self.width_for(), max(300, int(vp.width() * 0.6)))))
             node = view.mapFromScene(item.sceneBoundingRect()).boundingRect() if item is not None else None
 
             def covered(x: int) -> int:
@@ -312,7 +313,7 @@ class BackpropSteps(QObject):
     def _clear_marks(self) -> None:
         scene = self.w.scene
         for m in self._marks:
-            if m.scene() is scene:
+            if m.scene() is not None:
                 scene.removeItem(m)
         self._marks = []
 
@@ -345,9 +346,9 @@ class BackpropSteps(QObject):
             for e in scene.edges:
                 if e.src.name != st.node or e.dst.name != t.via or (t.port and e.port != t.port):
                     continue
-                text = tr_msg(t.formula)
+                text = t.text(tr_msg(t.formula))
                 if t.cut:
-                    text = f"✂ {text}" if t.port else f"✂ {tr_msg(t.note)}"
+                    text = f"✂ {text}" if t.port else "✂ " + QCoreApplication.translate("Backprop", "not part of L")
                 elif len(t.pairs) == 1 and not text.rstrip().endswith(f"= {_plain(t.pairs[0][2])}"):
                     text += f"  ({_plain(t.pairs[0][2])})"
                 label = EdgeLabel(text, t.cut)
@@ -373,17 +374,24 @@ class BackpropSteps(QObject):
                     area += x.width() * x.height()
             return area
 
+        view = self.w.graphView
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        top = view.mapToScene(QPoint(0, int(view._caption_height() + view.top_room))).y()
         path = edge.path()
         spots = []
         for f in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
             p = path.pointAtPercent(f)
-            spots += [p, p + QPointF(0, -size[1] * 0.6), p + QPointF(0, size[1] * 0.6)]
+            for dy in (0, -size[1] * 0.6, size[1] * 0.6):
+                # inside the view, below the card's band
+                x = min(max(p.x(), shown.left() + size[0] / 2 + 2), shown.right() - size[0] / 2 - 2)
+                y = min(max(p.y() + dy, top + size[1] / 2 + 2), shown.bottom() - size[1] / 2 - 2)
+                spots.append(QPointF(x, y))
         return min(spots, key=lambda c: (cost(c), spots.index(c)))
 
     # -- events --------------------------------------------------------------------------------
     def eventFilter(self, obj, event) -> bool:
         if obj is self.w.graphView and event.type() == QEvent.Type.Resize and self.stages:
-            QTimer.singleShot(0, self, self._rebuilt)  # after the view has refitted to its new size
+            QTimer.singleShot(0, self, self._refresh)  # after the view has refitted to its new size
             return False
         if (
             self.stages
@@ -402,6 +410,9 @@ class BackpropSteps(QObject):
     def _rebuilt(self) -> None:
         """The scene made its items anew (presentation mode, a theme): the stage drawn again."""
         self._marks = []  # the scene deleted them
+        self._refresh()
+
+    def _refresh(self) -> None:
         if self.stages and self.index >= 0:
             self._reserve()
             self._show(self.index)
@@ -410,6 +421,27 @@ class BackpropSteps(QObject):
         """An edit or a new option: the numbers stepped through are another graph's; stop."""
         if self.action.isChecked():
             self.action.setChecked(False)
+
+
+def _pack(text: str, font, width: float) -> str:
+    """The formula broken into lines of `width` px between its terms, never inside one: each
+    new line starts with the "=" or "+" it follows."""
+    fm = QFontMetricsF(font)
+    out = []
+    for line in text.split("\n"):
+        tokens = []
+        for i, part in enumerate(line.split(" = ")):
+            for j, bit in enumerate(part.split(" + ")):
+                tokens.append((("= " if i else "") if j == 0 else "+ ") + bit)
+        cur = tokens[0]
+        for tok in tokens[1:]:
+            if fm.horizontalAdvance(cur + " " + tok) <= width:
+                cur += " " + tok
+            else:
+                out.append(cur)
+                cur = tok
+        out.append(cur)
+    return "\n".join(out)
 
 
 def _plain(x: float) -> str:
