@@ -253,7 +253,9 @@ def _chain(name: str, e: tuple[int, ...], terms: list[Term], result: float, loss
     left = f"∂L/∂{_at(name, e)}"
     if name == loss and len(live) == 1 and live[0].port == "":  # the loss itself: where the backward pass starts
         total = " + ".join([name] + [f"sum({s})" for s in seeded_sources if s != name])
-        return Msg("Backprop", "{left} = 1\nthe backward pass starts here, at L = {total}").format(left=left, total=total)
+        return Msg("Backprop", "{left} = 1\nthe backward pass starts here, at L = {total}").format(
+            left=left, total=total
+        )
     if not live:
         return f"{left} = 0"
     symbols, numbers = [], []
