@@ -497,11 +497,11 @@ def cmd_backprop(a: argparse.Namespace) -> int:
     from .model.formatting import fmt_number
 
     for st in found:
-        print(f"{st.phase} {st.node} ({st.kind}): {st.formula}")
+        print(f"{st.phase} {st.node} ({st.kind}): {st.formula.replace(chr(10), ': ')}")
         for t in st.terms:
             up = "" if t.upstream_at is None else f", upstream {fmt_number(t.upstream_at)}"
             cut = f" [cut: {t.note}]" if t.cut else ""
-            print(f"  via {t.via}{'.' + t.port if t.port else ''}: {t.formula}{up}, share {fmt_number(t.share)}{cut}")
+            print(f"  via {t.via}{'.' + t.port if t.port else ''}: {t.text()}{up}, share {fmt_number(t.share)}{cut}")
         print(f"  = {fmt_number(st.result)}")
     return EXIT_OK
 

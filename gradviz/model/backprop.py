@@ -8,6 +8,7 @@ vector-Jacobian product, which turns a consumer's upstream gradient into this no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +40,15 @@ class Term:
     share: float  # this term's part of ∂L/∂node at the element
     cut: bool = False  # stop_gradient stops it here, or the output is not differentiated
     note: str = ""  # why it is cut (translatable)
+    # every element k of `via` this element feeds: (k, ∂L/∂via[k], ∂via[k]/∂node[e]); the share
+    # is the sum of their products (empty where `via` has too many elements to list)
+    pairs: tuple[tuple[tuple[int, ...], float, float], ...] = ()
+    names: tuple[tuple[str, str], ...] = ()  # (port, the node feeding it) of `via`: named(formula, names)
+
+    def text(self, formula: str | None = None) -> str:
+        """The local derivative with the consumer's inputs named: "∂(x·w)/∂w = xᵀ · upstream"
+        (`formula`: the op table's text in the window's language; default English)."""
+        return named(self.formula if formula is None else formula, dict(self.names))
 
 
 @dataclass(frozen=True)
@@ -68,18 +78,29 @@ class Stage:
                 {
                     "via": t.via,
                     "port": t.port,
-                    "formula": str(t.formula),
+                    "formula": t.text(),
                     "upstream": None if t.upstream_at is None else t.upstream_at,
                     "local": t.local,
                     "share": t.share,
                     "cut": t.cut,
                     "note": str(t.note),
+                    "pairs": [{"at": list(k), "upstream": u, "local": d} for k, u, d in t.pairs],
                 }
                 for t in self.terms
             ],
             "result": self.result,
             "engine": float(self.value[self.element]),  # the engine's own value or gradient there
         }
+
+
+def named(formula: str, names: dict[str, str]) -> str:
+    """The op table's derivative text with each port letter (a, b, x) replaced by the node that
+    feeds it, all at once: "∂(a·b)/∂b = aᵀ · upstream" -> "∂(x·w)/∂w = xᵀ · upstream"."""
+    letters = {p: n for p, n in names.items() if len(p) == 1}
+    if not letters:
+        return str(formula)
+    pattern = r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, letters)) + r")(?![A-Za-z0-9_])"
+    return re.sub(pattern, lambda m: letters[m.group(1)], str(formula))
 
 
 def _at(name: str, idx: tuple[int, ...]) -> str:
@@ -123,13 +144,13 @@ def stages(graph: Graph, options: Options, values: dict, grads: dict, element: i
         out.append(Stage(FORWARD, n.name, n.kind, e, v[n.name], formula, (), float(v[n.name][e])))
     seeded = [o.name for o in differentiated_outputs(graph, options)]
     returned = graph.outputs()[: len(p.sources)]
+    loss = graph.outputs()[0].inputs.get("x") if graph.outputs() else None
     for n in reversed(p.order):
         e = chosen[n.name]
-        terms = _seeds(graph, options, n.name, e, v, seeded, returned) + _consumers(graph, n.name, e, v, g)
+        terms = _consumers(graph, n.name, e, v, g) + _seeds(graph, options, n.name, e, v, seeded, returned)
         result = float(sum(t.share for t in terms))
-        out.append(
-            Stage(BACKWARD, n.name, n.kind, e, g[n.name], _chain(n.name, e, terms, result), tuple(terms), result)
-        )
+        text = _chain(n.name, e, terms, result, loss, [graph[o].inputs.get("x") for o in seeded])
+        out.append(Stage(BACKWARD, n.name, n.kind, e, g[n.name], text, tuple(terms), result))
     return out
 
 
@@ -154,8 +175,12 @@ def _seeds(graph, options, name, e, v, seeded, returned) -> list[Term]:
     return terms
 
 
+MAX_JACOBIAN = 4096  # a consumer with more elements than this: its share alone, not each product
+
+
 def _consumers(graph, name, e, v, g) -> list[Term]:
-    """Each port of a computing node fed by `name`: the VJP of that op on its upstream gradient."""
+    """Each port of a computing node fed by `name`: the VJP of that op on its upstream gradient,
+    and the elements of the consumer this element feeds, each with its local derivative."""
     terms = []
     for c in graph.topo_order():
         if c.is_source or c.kind == "Output":
@@ -169,46 +194,107 @@ def _consumers(graph, name, e, v, g) -> list[Term]:
                 continue
             ins = [v[f] for f in fed]
             attrs = k.attr_values(c.attrs)
+            names = tuple((q, f) for q, f in zip(slots, fed) if f is not None)
             if k.blocks_gradient:
                 note = Msg("Backprop", "ops.stop_gradient: no gradient flows back through {node}").format(node=c.name)
-                terms.append(Term(c.name, port, k.derivatives[i], g[c.name], None, 0.0, 0.0, True, note))
+                terms.append(Term(c.name, port, k.derivatives[i], g[c.name], None, 0.0, 0.0, True, note, names=names))
                 continue
-            with np.errstate(all="ignore"):
-                share = np.asarray(k.backward(g[c.name], *ins, v[c.name], **attrs)[i], np.float64)
-            share = share.reshape(np.shape(v[name]))
-            up_at = local = None
-            out_shape = np.shape(v[c.name])
-            if out_shape == () or (out_shape == np.shape(v[name]) and c.kind not in ("MatMul", "Transpose")):
-                up_at = float(g[c.name]) if out_shape == () else float(g[c.name][e])
+
+            def vjp(up, i=i, ins=ins, attrs=attrs, c=c, k=k):
                 with np.errstate(all="ignore"):
-                    ones = np.ones(out_shape)
-                    local = float(
-                        np.asarray(k.backward(ones, *ins, v[c.name], **attrs)[i]).reshape(np.shape(v[name]))[e]
+                    return np.asarray(k.backward(up, *ins, v[c.name], **attrs)[i], np.float64).reshape(
+                        np.shape(v[name])
                     )
-            terms.append(Term(c.name, port, k.derivatives[i], g[c.name], up_at, local, float(share[e])))
+
+            share = vjp(g[c.name])
+            pairs = _pairs(vjp, np.shape(v[c.name]), g[c.name], e)
+            up_at, local = (pairs[0][1], pairs[0][2]) if len(pairs) == 1 else (None, None)
+            terms.append(
+                Term(c.name, port, k.derivatives[i], g[c.name], up_at, local, float(share[e]), pairs=pairs, names=names)
+            )
     return terms
 
 
-def _chain(name: str, e: tuple[int, ...], terms: list[Term], result: float) -> str:
-    """ "∂L/∂b[0] = ∂L/∂z[0] · ∂z[0]/∂b[0] = 0.326 · 1 = 0.326", one product per term, summed."""
+def _pairs(vjp, out_shape, upstream, e) -> tuple:
+    """(k, ∂L/∂via[k], ∂via[k]/∂node[e]) for every element k of the consumer whose local
+    derivative at e is not 0: column e of the op's Jacobian, one VJP of a one-hot vector each."""
+    n = numel(out_shape)
+    if n > MAX_JACOBIAN:
+        return ()
+    up = np.asarray(upstream, np.float64).reshape(out_shape)
+    out = []
+    for flat in range(n):
+        k = tuple(int(i) for i in np.unravel_index(flat, out_shape)) if out_shape else ()
+        onehot = np.zeros(out_shape)
+        onehot[k] = 1.0
+        d = float(vjp(onehot)[e])
+        if d != 0.0:
+            out.append((k, float(up[k]), d))
+    return tuple(out)
+
+
+MAX_TERMS = 4  # products written out in a sum; more are summed as "… (n terms in all)"
+
+
+def _num(x: float) -> str:
+    """A number in a formula: whole numbers exactly ("1", "-1"), negatives in brackets after "·"."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e6 else fmt_number(x)
+
+
+def _paren(x: float) -> str:
+    t = _num(x)
+    return f"({t})" if t.startswith("-") else t
+
+
+def _chain(name: str, e: tuple[int, ...], terms: list[Term], result: float, loss, seeded_sources) -> str:
+    """ "∂L/∂b[0] = ∂L/∂z[0] · ∂z[0]/∂b[0] = 0.326 · 1 = 0.326": one product per element of
+    each consumer the element feeds (the factor ∂L/∂loss = 1 left out), the shares summed."""
     live = [t for t in terms if not t.cut]
     left = f"∂L/∂{_at(name, e)}"
+    if name == loss and len(live) == 1 and live[0].port == "":  # the loss itself: where the backward pass starts
+        total = " + ".join([name] + [f"sum({s})" for s in seeded_sources if s != name])
+        return Msg("Backprop", "{left} = 1\nthe backward pass starts here, at L = {total}").format(
+            left=left, total=total
+        )
     if not live:
         return f"{left} = 0"
     symbols, numbers = [], []
     for t in live:
         if t.port == "":
             symbols.append(t.formula.split(" = ")[0].replace(f"∂{name}", f"∂{_at(name, e)}"))
-            numbers.append(fmt_number(t.share))
-        elif t.local is not None:
-            up_idx = () if np.ndim(t.upstream) == 0 else e
-            symbols.append(f"∂L/∂{_at(t.via, up_idx)} · ∂{_at(t.via, up_idx)}/∂{_at(name, e)}")
-            numbers.append(f"{fmt_number(t.upstream_at)} · {fmt_number(t.local)}")
-        else:
-            symbols.append(f"(VJP of {t.via} on ∂L/∂{t.via}){_index(e)}")
-            numbers.append(fmt_number(t.share))
-    return f"{left} = {' + '.join(symbols)} = {' + '.join(numbers)} = {fmt_number(result)}"
+            numbers.append(_num(t.share))
+            continue
+        pairs = t.pairs
+        one = t.via == loss and np.ndim(t.upstream) == 0 and float(t.upstream) == 1.0  # ∂L/∂loss = 1
+        if len(pairs) == 1:
+            k, up, d = pairs[0]
+            via = _at(t.via, k)
+            symbols.append(f"∂{via}/∂{_at(name, e)}" if one else f"∂L/∂{via} · ∂{via}/∂{_at(name, e)}")
+            numbers.append(_num(d) if one else f"{_num(up)} · {_paren(d)}")
+        elif pairs:
+            symbols.append(f"Σₖ ∂L/∂{t.via}[k] · ∂{t.via}[k]/∂{_at(name, e)}")
+            shown = " + ".join(f"{_paren(up)} · {_paren(d)}" for _, up, d in pairs[:MAX_TERMS])
+            if len(pairs) > MAX_TERMS:
+                shown = Msg("Backprop", "{shown} + … ({n} terms in all)").format(shown=shown, n=len(pairs))
+            numbers.append(shown)
+        elif t.local == 0.0 or np.all(np.asarray(t.upstream) == 0):
+            continue
+        else:  # too many elements to list each product
+            symbols.append(f"Σₖ ∂L/∂{t.via}[k] · ∂{t.via}[k]/∂{_at(name, e)}")
+            numbers.append(_num(t.share))
+    if not symbols:
+        return f"{left} = 0"
+    if len(numbers) == 1 and numbers[0] == _num(result):
+        return Msg("Backprop", "{left} = {symbols} = {result}").format(
+            left=left, symbols=" + ".join(symbols), result=_num(result)
+        )
+    return Msg("Backprop", "{left} = {symbols} = {numbers} = {result}").format(
+        left=left, symbols=" + ".join(symbols), numbers=_join(numbers), result=_num(result)
+    )
 
 
-def _index(e: tuple[int, ...]) -> str:
-    return f"[{','.join(map(str, e))}]" if e else ""
+def _join(parts: list) -> str:
+    """Parts joined by " + ", still translatable where a part is a message."""
+    if len(parts) == 1:
+        return parts[0]
+    return Msg("Backprop", "{a} + {b}").format(a=parts[0], b=_join(parts[1:]))

@@ -455,8 +455,7 @@ class NodeItem(QGraphicsObject):
             x = PAD + i * half
             p.setPen(color if i else QColor(theme.LABEL))
             _fit_text(p, QRectF(x, y + 1, half - PAD - 4, LABEL_H), label, LABEL_PT)
-            cell = min(CELL, (half - PAD - 4) / 3 / cols)  # the heat map takes a third of the half
-            r = QRectF(x, y + LABEL_H + 2, cell * cols, heat_h)
+            r = self.heat_rect(i, y)
             if v is None:
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(QBrush(QColor(theme.RULE), Qt.BrushStyle.BDiagPattern))
@@ -487,6 +486,44 @@ class NodeItem(QGraphicsObject):
             self._paint_colour_bar(p, QRectF(x, r.bottom() + 4, half - PAD - 4, COLORBAR_H - 4), i)
         return y + LABEL_H + heat_h + 6 + COLORBAR_H
 
+    def heat_rect(self, i: int, y: float = HEADER + INFO) -> QRectF:
+        """Where a matrix's heat map is drawn (0: the value's, 1: the gradient's), in item units."""
+        rows, cols = self.shape_
+        half = self.width / 2
+        cell = min(CELL, (half - PAD - 4) / 3 / cols)  # the heat map takes a third of the half
+        return QRectF(PAD + i * half, y + LABEL_H + 2, cell * cols, self._heat_rows())
+
+    def element_at(self, pos: QPointF) -> int | None:
+        """The flat index of the element under `pos` (item units): a cell of a matrix's heat
+        maps, or a number of a vector written out in full; None elsewhere (and in presentation
+        mode, whose nodes show no heat maps)."""
+        if self.compact() or self.value is None or self.shape_ is None or self.node.kind == "Output":
+            return None
+        shape = tuple(self.shape_)
+        if self._matrix():
+            for i in (0, 1):
+                r = self.heat_rect(i)
+                if r.contains(pos):
+                    row = min(int((pos.y() - r.top()) / r.height() * shape[0]), shape[0] - 1)
+                    col = min(int((pos.x() - r.left()) / r.width() * shape[1]), shape[1] - 1)
+                    return row * shape[1] + col
+            return None
+        if len(shape) != 1 or shape[0] > SHOWN_IN_FULL:
+            return None
+        for k, v in enumerate((self.value, self.grad)):
+            r = QRectF(PAD, HEADER + INFO + k * BLOCK + LABEL_H, self.width - 2 * PAD, VALUE_H - 2)
+            if v is None or not r.contains(pos):
+                continue
+            text = fmt_values(v)
+            fm = QFontMetricsF(_fitted_font(text, r.width(), VALUE_PT, bold=True, mono=True))
+            x = pos.x() - r.left()
+            parts = text[1:-1].split(", ")
+            for j in range(len(parts)):  # each number owns the text up to the comma after it
+                if x <= fm.horizontalAdvance("[" + ", ".join(parts[: j + 1]) + ","):
+                    return j
+            return len(parts) - 1
+        return None
+
     def _paint_colour_bar(self, p: QPainter, box: QRectF, i: int) -> None:
         """The colours of a heat map from -S to +S, with -S, 0 and +S written under them."""
         s = self.scales[i]
@@ -515,15 +552,21 @@ def _fit_text(
     p: QPainter, r: QRectF, text: str, size: float, bold: bool = False, mono: bool = False, italic: bool = False
 ) -> None:
     """Draw text left-aligned in r, shrinking the font (down to FIT_MIN_PT) until it fits."""
-    f = _font(size, bold=bold, mono=mono, italic=italic)
-    while size > FIT_MIN_PT and QFontMetricsF(f).horizontalAdvance(text) > r.width():
-        size -= 0.5
-        f = _font(size, bold=bold and size >= 10, mono=mono, italic=italic)
+    f = _fitted_font(text, r.width(), size, bold=bold, mono=mono, italic=italic)
     p.setFont(f)
     fm = QFontMetricsF(f)
     if fm.horizontalAdvance(text) > r.width():  # still too long: cut with "…", never mid-glyph
         text = fm.elidedText(text, Qt.TextElideMode.ElideRight, r.width())
     p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+
+
+def _fitted_font(text: str, width: float, size: float, bold: bool = False, mono: bool = False, italic: bool = False):
+    """The font _fit_text draws `text` in within `width`: `size`, smaller (to FIT_MIN_PT) until it fits."""
+    f = _font(size, bold=bold, mono=mono, italic=italic)
+    while size > FIT_MIN_PT and QFontMetricsF(f).horizontalAdvance(text) > width:
+        size -= 0.5
+        f = _font(size, bold=bold and size >= 10, mono=mono, italic=italic)
+    return f
 
 
 class EdgeItem(QGraphicsPathItem):
@@ -891,6 +934,7 @@ class GraphView(QGraphicsView):
         self._shown_step = -1
         self._backprop_stage = ""
         self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
+        self.top_room = 0.0  # px kept free above the graph, below the caption (the chain-rule card's)
         self.setObjectName("graphView")
         self._show_scroll_bars(False)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -925,7 +969,7 @@ class GraphView(QGraphicsView):
         self._show_scroll_bars(False)
         r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10 + room, 10)
         vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
-        cap = min(self._caption_height(), vh * 0.5)
+        cap = min(self._caption_height() + self.top_room, vh * 0.6)
         top = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), self.MAX_ZOOM * theme.LOOK.scale)
         s = max(top, 0.01)
         self.setSceneRect(r.adjusted(0, -cap / s, 0, 0))  # the caption's band above the graph
@@ -933,6 +977,12 @@ class GraphView(QGraphicsView):
         self.scale(s, s)
         self.scene().set_zoom(s)
         self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+
+    def set_top_room(self, px: float) -> None:
+        """Keep `px` free above the graph (0: none), refitting it below."""
+        if px != self.top_room:
+            self.top_room = px
+            self.fit()
 
     def _show_scroll_bars(self, on: bool) -> None:
         policy = Qt.ScrollBarPolicy.ScrollBarAsNeeded if on else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
@@ -948,7 +998,7 @@ class GraphView(QGraphicsView):
 
     def shown_rect(self) -> QRectF:
         """The part of the scene in view, below the caption."""
-        r = self.viewport().rect().adjusted(0, int(self._caption_height()), 0, 0)
+        r = self.viewport().rect().adjusted(0, int(self._caption_height() + self.top_room), 0, 0)
         return self.mapToScene(r).boundingRect()
 
     def _graph_rebuilt(self) -> None:

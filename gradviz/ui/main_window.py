@@ -58,6 +58,8 @@ from .status_bar import StatusBar
 from .parts import Feedback
 from .timetravel import TimeTravel, live_data
 
+BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "MainWindow",
     "The engine has not answered for {seconds:.0f} s (stopped, or frozen inside MindSpore). "
@@ -188,6 +190,7 @@ class MainWindow(QMainWindow):
             document=self.document,
             run_menu=self.shortcuts.runMenu,
             status=self.statusBar(),
+            bottom_docks=lambda: [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == BOTTOM],
         )
 
     def _build_centre(self) -> None:
@@ -244,9 +247,7 @@ class MainWindow(QMainWindow):
         self.programEditor = ProgramEditor(
             self.document, self.codeView, self
         )  # editable: Apply (Ctrl+Enter), code_in.py
-        self._dock(
-            self.tr("MindSpore program"), self.programEditor.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "codeDock"
-        )
+        self._dock(self.tr("MindSpore program"), self.programEditor.panel, BOTTOM, "codeDock")
         self.plots = PlotPanel()
         # the history slider above the plots, the update table in the inspector
         self.timeTravel = TimeTravel(
@@ -266,7 +267,7 @@ class MainWindow(QMainWindow):
         pl.addWidget(self.timeTravel.bar)
         pl.addWidget(self.plots, 1)
         self.inspector.layout().insertWidget(self.inspector.layout().count() - 1, self.timeTravel.view)
-        self._dock(self.tr("Plots"), plots_box, Qt.DockWidgetArea.BottomDockWidgetArea, "plotsDock")
+        self._dock(self.tr("Plots"), plots_box, BOTTOM, "plotsDock")
         self.lossPlot, self.paramPlot, self.gradPlot = self.plots.lossPlot, self.plots.paramPlot, self.plots.gradPlot
         self.tabifyDockWidget(self.findChild(QDockWidget, "inspectorDock"), self.findChild(QDockWidget, "problemsDock"))
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -277,14 +278,14 @@ class MainWindow(QMainWindow):
         self._dock(
             self.tr("Experiments"),
             _scrolled(self.experiments),
-            Qt.DockWidgetArea.BottomDockWidgetArea,
+            BOTTOM,
             "experimentsDock",
         )
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "experimentsDock"))
         self.tabifyDockWidget(self.findChild(QDockWidget, "experimentsDock"), self.findChild(QDockWidget, "codeDock"))
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
-        self.setTabPosition(Qt.DockWidgetArea.BottomDockWidgetArea, QTabWidget.TabPosition.North)
+        self.setTabPosition(BOTTOM, QTabWidget.TabPosition.North)
         for name in ("plotsDock", "experimentsDock", "codeDock"):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training

@@ -47,6 +47,28 @@
         <translation>ops.stop_gradient：梯度不会经 {node} 反向传回</translation>
     </message>
     <message>
+        <source>{left} = 1
+the backward pass starts here, at L = {total}</source>
+        <translation>{left} = 1
+反向传播从这里开始，L = {total}</translation>
+    </message>
+    <message>
+        <source>{shown} + … ({n} terms in all)</source>
+        <translation>{shown} + …（共 {n} 项）</translation>
+    </message>
+    <message>
+        <source>{left} = {symbols} = {result}</source>
+        <translation>{left} = {symbols} = {result}</translation>
+    </message>
+    <message>
+        <source>{left} = {symbols} = {numbers} = {result}</source>
+        <translation>{left} = {symbols} = {numbers} = {result}</translation>
+    </message>
+    <message>
+        <source>{a} + {b}</source>
+        <translation>{a} + {b}</translation>
+    </message>
+    <message>
         <source>Step through &amp;backprop</source>
         <translation>逐步查看反向传播(&amp;B)</translation>
     </message>
@@ -69,6 +91,10 @@
     <message>
         <source>backward</source>
         <translation>反向</translation>
+    </message>
+    <message>
+        <source>not part of L</source>
+        <translation>不属于 L</translation>
     </message>
 </context>
 <context>
