@@ -91,6 +91,19 @@ class HigherOrder:
     def label(self) -> str:
         return label(self.param, self.shape, self.element)
 
+    def note(self) -> str:
+        """Why MindSpore's side is missing or disagrees, where it is or does ("" otherwise)."""
+        if self.error:
+            return Msg("Transforms", "MindSpore could not differentiate twice: {error}").format(error=self.error)
+        if not self.ok and np.all(self.hessian == 0) and self.second == 0 and np.any(self.hessian_ref != 0):
+            return Msg(
+                "Transforms",
+                "MindSpore returned 0 where finite differences do not: an op of this graph has no second "
+                "derivative in this MindSpore (the tutorial's binary_cross_entropy_with_logits has none), "
+                "and grad of grad treats it as a constant",
+            )
+        return ""
+
     def to_json(self) -> dict:
         return {
             "transform": "hessian",
@@ -108,6 +121,7 @@ class HigherOrder:
             "calls": list(self.calls),
             "tolerance": TOLERANCE,
             "error": self.error,
+            "note": str(self.note()),
             "kinks": [{"node": k.node, "elements": k.count, "text": str(k.text)} for k in self.kinks],
         }
 
