@@ -637,8 +637,8 @@ def jacobian(
                 seconds = [t1 - t0, time.perf_counter() - t1]
             else:
                 t0 = time.perf_counter()
-                out, vjp_fn = ms.vjp(fn, p)
                 for r, i in enumerate(rows):  # a row at a time, as jacrev does: a VJP with e_i
+                    _, vjp_fn = ms.vjp(fn, p)
                     rev[r] = _numpy(_one(vjp_fn(prog.tensor(ref_unit(nshape, int(i))))), (n,))[cols]
                 t1 = time.perf_counter()
                 for c, j in enumerate(cols):  # a column at a time, as jacfwd does: a JVP with e_j
@@ -649,13 +649,13 @@ def jacobian(
             error = _first_line(ex)
         if progress is not None:
             progress(0.8)
-        snap = prog.engine.node_snapshot()
-        upstream = np.asarray(snap.grads[node], np.float64)
-        grad = np.asarray(snap.grads[param], np.float64).reshape(-1)[cols]
-        chain = np.full(len(cols), np.nan)
+        # the chain rule: the engine's ∂L/∂node (the graph view's), pulled back by the VJP
+        upstream = np.asarray(prog.engine.node_snapshot().grads[node], np.float64)
+        chain = grad = np.full(len(cols), np.nan)
         try:
             _, vjp_fn = ms.vjp(fn, p)
             chain = _numpy(_one(vjp_fn(prog.tensor(upstream))), (n,))[cols]
+            grad = _numpy(ms.grad(prog.loss_fn(param))(p), (n,))[cols]
         except Exception as ex:
             error = error or _first_line(ex)
         calls = (
