@@ -31,7 +31,7 @@ EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-COMMANDS = ("run", "variants", "gradcheck", "backprop", "export", "parity", "screenshot", "import")
+COMMANDS = ("run", "variants", "gradcheck", "backprop", "transform", "export", "parity", "screenshot", "import")
 
 
 class _Stop:
@@ -114,6 +114,20 @@ def _build_parser() -> _Parser:
         help="the element (a flat index) to follow: I for every tensor, NODE=I for one node (default 0)",
     )
     b.add_argument("--json", action="store_true", help="write JSON instead of a list")
+    t = sub.add_parser("transform", help="MindSpore's other transforms against float64 finite differences")
+    t.add_argument(
+        "kind",
+        choices=("hessian", "jacobian", "vjp"),
+        help="hessian: grad of grad and the Hessian; jacobian: jacrev and jacfwd; vjp: vjp and jvp",
+    )
+    _add_run_options(t)
+    t.add_argument("--param", help="the Parameter differentiated with respect to (default: the first)")
+    t.add_argument("--node", help="jacobian, vjp: the node differentiated (default: z, else the loss)")
+    t.add_argument("--element", type=int, default=0, metavar="I", help="hessian: the flat index of p_i (default 0)")
+    t.add_argument("--sample", type=int, metavar="K", help="hessian, jacobian: K random elements where it is too large")
+    t.add_argument("--v", type=_floats, metavar="V1,V2,...", help="vjp: the vector v, node-shaped (default ones)")
+    t.add_argument("--u", type=_floats, metavar="U1,U2,...", help="vjp: the vector u, Parameter-shaped (default ones)")
+    t.add_argument("--json", action="store_true", help="write JSON instead of text")
     x = sub.add_parser("export", help="write the session as a standalone MindSpore or PyTorch script")
     x.add_argument("--framework", type=_ci(("mindspore", "pytorch")), required=True, help="mindspore or pytorch")
     _add_run_options(x)
@@ -143,6 +157,14 @@ def _element(v: str) -> tuple[str, int]:
         return name, int(index)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{v[:40]!r} is not I or NODE=I (I a whole number)") from None
+
+
+def _floats(v: str) -> tuple[float, ...]:
+    """'1,0,0' or '2': the numbers of a vector (one number: every element)."""
+    try:
+        return tuple(float(x) for x in v.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{v[:40]!r} is not numbers separated by commas") from None
 
 
 LANGUAGES = ("zh", "en")
@@ -506,6 +528,89 @@ def cmd_backprop(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_transform(a: argparse.Namespace) -> int:
+    """One of experiments/transforms.py at the initial parameters: text, or JSON. Exit 0 when
+    MindSpore agrees with the finite differences, 1 otherwise."""
+    import json
+
+    from .experiments import transforms
+
+    if a.kind != "hessian" and a.element != 0:
+        raise BadInput("--element is for hessian")
+    if a.kind != "vjp" and (a.v is not None or a.u is not None):
+        raise BadInput("--v and --u are for vjp")
+    if a.kind == "vjp" and a.sample is not None:
+        raise BadInput("--sample is for hessian and jacobian")
+    if a.kind == "hessian" and a.node is not None:
+        raise BadInput("--node is for jacobian and vjp")
+    run = {
+        "hessian": lambda s: transforms.higher_order(s, a.param, a.element, sample=a.sample),
+        "jacobian": lambda s: transforms.jacobian(s, a.node, a.param, sample=a.sample),
+        "vjp": lambda s: transforms.products(s, a.node, a.param, a.v, a.u),
+    }[a.kind]
+    _, r = _compute(a, run)
+    if a.json:
+        print(json.dumps(r.to_json(), indent=1))
+    else:
+        for line in transform_lines(r):
+            print(line)
+    return EXIT_OK if r.ok else 1
+
+
+def transform_lines(r) -> list[str]:
+    """A transform's result as text: what was called, MindSpore's numbers, the reference's."""
+    from .experiments import transforms
+    from .model.formatting import fmt_number
+
+    def fmt_tensor(a) -> str:  # every number up to 64, else the shape and range
+        import numpy as np
+
+        from .model.formatting import fmt_tensor as summary
+
+        a = np.asarray(a, np.float64)
+        if a.size > 64:
+            with np.errstate(all="ignore"):
+                return summary(a) if np.isfinite(a).any() else f"{a.shape} not computed"
+        text = np.array2string(a, precision=4, suppress_small=True, max_line_width=10_000, separator=", ")
+        return text.replace("\n", " ")
+
+    d = r.to_json()
+    verdict = "agrees" if r.ok else "DISAGREES"
+    out = [f"{c}" for c in r.calls]
+    if isinstance(r, transforms.HigherOrder):
+        out.append(f"d2L/d{r.label}^2 = {fmt_number(r.second)} (finite differences {fmt_number(r.second_ref)})")
+        which = f"{len(r.elements)} sampled elements {list(map(int, r.elements))}" if r.sampled else "every element"
+        out.append(f"Hessian of L over {r.param} ({which}):")
+        out.append(f"  MindSpore  {fmt_tensor(r.hessian)}")
+        out.append(f"  reference  {fmt_tensor(r.hessian_ref)}")
+        if r.note():
+            out.append(str(r.note()))
+    elif isinstance(r, transforms.Jacobian):
+        shown = f"{len(r.rows)} x {len(r.cols)} sampled" if r.sampled else f"{r.outputs} x {r.inputs}"
+        out.append(f"d{r.node}/d{r.param} ({shown}):")
+        out.append(f"  jacrev     {fmt_tensor(r.jacrev)}")
+        out.append(f"  jacfwd     {fmt_tensor(r.jacfwd)}")
+        out.append(f"  reference  {fmt_tensor(r.reference)}")
+        out.append(str(r.cheaper()))
+        out.append(f"chain rule: J^T . dL/d{r.node} = {fmt_tensor(r.chain)}")
+        out.append(f"            dL/d{r.param} (grad) = {fmt_tensor(r.grad)}")
+        if not r.all_paths:
+            out.append(
+                f"  ({r.param} also reaches L around {r.node}: J^T . dL/d{r.node} is the share through {r.node})"
+            )
+    else:
+        out.append(f"v = {fmt_tensor(r.v)}, u = {fmt_tensor(r.u)}")
+        out.append(f"vjp: J^T v = {fmt_tensor(r.vjp)} (reference {fmt_tensor(r.vjp_ref)})")
+        out.append(f"jvp: J u = {fmt_tensor(r.jvp)} (reference {fmt_tensor(r.jvp_ref)})")
+        out.append(f"grad(L) = {fmt_tensor(r.grad)}; vjp of L with 1.0 = {fmt_tensor(r.grad_vjp)}")
+    if r.error and not isinstance(r, transforms.HigherOrder):  # whose note says it
+        out.append(f"MindSpore could not compute it: {r.error}")
+    for k in d["kinks"]:
+        out.append(k["text"])
+    out.append(f"against float64 central differences, tolerance {transforms.TOLERANCE:g}: {verdict}")
+    return out
+
+
 def cmd_export(a: argparse.Namespace) -> int:
     """A standalone script that trains like `gradviz run` with the same options."""
     from .engine.engine import cell_attributes
@@ -625,6 +730,7 @@ WRITERS = {
     "variants": cmd_variants,
     "gradcheck": cmd_gradcheck,
     "backprop": cmd_backprop,
+    "transform": cmd_transform,
     "export": cmd_export,
     "parity": cmd_parity,
     "import": cmd_import,

@@ -144,6 +144,49 @@ class ComparePyTorch:
     max_steps: int = 1000
 
 
+# MindSpore's other transforms (experiments.transforms), at the run's current parameters (its
+# initial ones when `current` is False or the run is not this session's). `sample`: how many
+# elements, at random, where the transform is too large (None: refused with its size).
+@message
+class ComputeHessian:
+    """∂²L/∂p_i² by grad of grad, and the Hessian of L over the Parameter `param` (None: the first)."""
+
+    run_id: int
+    task_id: int
+    session: dict
+    param: str | None = None
+    element: int = 0  # the flat index of p_i
+    sample: int | None = None
+    current: bool = True
+
+
+@message
+class ComputeJacobian:
+    """∂node/∂param by jacrev and jacfwd, with the chain rule (None: z, the first Parameter)."""
+
+    run_id: int
+    task_id: int
+    session: dict
+    node: str | None = None
+    param: str | None = None
+    sample: int | None = None
+    current: bool = True
+
+
+@message
+class ComputeProducts:
+    """vjp(node)(v) and jvp(node)(u) (None: ones), and grad as the VJP of L with a one."""
+
+    run_id: int
+    task_id: int
+    session: dict
+    node: str | None = None
+    param: str | None = None
+    v: tuple | None = None  # flat, or one number for every element
+    u: tuple | None = None
+    current: bool = True
+
+
 @message
 class SnapshotAt:
     """Send the node values and gradients at these parameters (a past step's, from the history)
@@ -387,6 +430,36 @@ class ParityResult:
     result: object  # experiments.parity.Parity (not imported here: the lessons build Engines)
 
 
+@message
+class HessianResult:
+    """result: experiments.transforms.HigherOrder; updates as in GradCheckResult."""
+
+    run_id: int
+    task_id: int
+    result: object
+    updates: int
+
+
+@message
+class JacobianResult:
+    """result: experiments.transforms.Jacobian."""
+
+    run_id: int
+    task_id: int
+    result: object
+    updates: int
+
+
+@message
+class ProductsResult:
+    """result: experiments.transforms.Products."""
+
+    run_id: int
+    task_id: int
+    result: object
+    updates: int
+
+
 @dataclasses.dataclass(frozen=True)
 class Task:
     """One lesson as an engine task: the command that asks for it, the reply that answers it,
@@ -404,6 +477,9 @@ TASKS = (
     Task("modecost", MeasureModeCost, ModeCostResult),
     Task("landscape", ComputeLandscape, LandscapeResult),
     Task("parity", ComparePyTorch, ParityResult),
+    Task("hessian", ComputeHessian, HessianResult),
+    Task("jacobian", ComputeJacobian, JacobianResult),
+    Task("vjp", ComputeProducts, ProductsResult),
 )
 TASK_NAMED = {t.name: t for t in TASKS}
 # the module whose HANDLERS answer the tasks, loaded by name in the engine process: the experiments

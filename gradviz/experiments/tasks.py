@@ -113,4 +113,37 @@ def parity(m: msg.ComparePyTorch, engine, progress: Callable, cancelled: Callabl
     return msg.ParityResult(m.run_id, m.task_id, r)
 
 
+def _transform_point(m, engine, session):
+    """The run's current parameters where asked and the run is this session's, else None (initial)."""
+    current = m.current and _same_run(engine, session) and engine.updates > 0
+    return (engine.current_params() if current else None), (engine.updates if current else 0)
+
+
+def hessian(m: msg.ComputeHessian, engine, progress: Callable, cancelled: Callable) -> msg.HessianResult:
+    from . import transforms
+
+    s = _session(m.session)
+    params, updates = _transform_point(m, engine, s)
+    r = transforms.higher_order(s, m.param, m.element, params, m.sample, progress=progress, cancelled=cancelled)
+    return msg.HessianResult(m.run_id, m.task_id, r, updates)
+
+
+def jacobian(m: msg.ComputeJacobian, engine, progress: Callable, cancelled: Callable) -> msg.JacobianResult:
+    from . import transforms
+
+    s = _session(m.session)
+    params, updates = _transform_point(m, engine, s)
+    r = transforms.jacobian(s, m.node, m.param, params, m.sample, progress=progress, cancelled=cancelled)
+    return msg.JacobianResult(m.run_id, m.task_id, r, updates)
+
+
+def vjp(m: msg.ComputeProducts, engine, progress: Callable, cancelled: Callable) -> msg.ProductsResult:
+    from . import transforms
+
+    s = _session(m.session)
+    params, updates = _transform_point(m, engine, s)
+    r = transforms.products(s, m.node, m.param, m.v, m.u, params, progress=progress, cancelled=cancelled)
+    return msg.ProductsResult(m.run_id, m.task_id, r, updates)
+
+
 HANDLERS = {t.command: globals()[t.name] for t in msg.TASKS}

@@ -102,6 +102,9 @@ class OpKind:
     params: tuple[OwnedParam, ...] = ()
     # each port's local derivative as text ("∂(a+b)/∂b = 1"), then each own Parameter's
     derivatives: tuple[Msg, ...] = ()
+    # the input value where the derivative jumps (ReLU's 0): not differentiable there, MindSpore
+    # takes one side's slope; the transforms mark such points
+    kink: float | None = None
 
     @property
     def computes(self) -> bool:
@@ -463,6 +466,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda x: np.maximum(x, 0.0),
         lambda g, x, out: (g * (x > 0),),
         derivatives=(Msg("Ops", "∂relu(x)/∂x = 1 where x > 0, else 0"),),
+        kink=0.0,
     ),
     OpKind(
         "LeakyReLU",
@@ -477,6 +481,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out, alpha: (g * np.where(x > 0, 1.0, alpha),),
         attrs=(Attr("alpha", 0.2, 0.0, 1.0, "alpha", "negative_slope", Msg("Ops", "The slope where x is below 0.")),),
         derivatives=(Msg("Ops", "∂leaky_relu(x)/∂x = 1 where x > 0, else alpha"),),
+        kink=0.0,
     ),
     OpKind(
         "Sigmoid",

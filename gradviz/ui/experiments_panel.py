@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -688,7 +689,301 @@ class ParityTab(QWidget):
         )
 
 
-VIEWS = (VariantsTab, GradCheckTab, ModeCostTab, LandscapeTab, ParityTab)  # one per protocol.TASKS row
+# -- MindSpore's other transforms ---------------------------------------------------------------------
+def _code(text: str) -> str:
+    return f'<span style="{_CODE}">{html.escape(text)}</span>'
+
+
+def _vector_text(a) -> str:
+    a = np.asarray(a, np.float64)
+    if a.size > MAX_TABLE_ELEMENTS:
+        return html.escape(fmt_tensor(a))
+    return _matrix_html(a, np.zeros(a.shape, bool))
+
+
+class _TransformTab(QWidget):
+    """A transform of experiments/transforms.py: what to differentiate, Compute, then MindSpore's
+    numbers beside the float64 reference, a verdict, and (hessian, jacobian) a heat map."""
+
+    TASK = ""
+    NODE = False  # asks for a node
+    ELEMENT = False  # asks for an element of the Parameter
+    SAMPLE = False  # offers a sample where too large
+    VECTORS = False  # asks for v and u
+    MAP = False
+
+    def __init__(self, controller):
+        super().__init__()
+        self.controller = controller
+        self.result = None
+        self.shapes: dict = {}
+        outer = QHBoxLayout(self)
+        side = QVBoxLayout()
+        form = QFormLayout()
+        self.paramCombo = ComboBox()
+        self.paramCombo.setObjectName(f"{self.TASK}Param")
+        self.paramCombo.currentIndexChanged.connect(self._param_changed)
+        form.addRow(self.tr("Parameter"), self.paramCombo)
+        self.nodeCombo = ComboBox()
+        self.nodeCombo.setObjectName(f"{self.TASK}Node")
+        if self.NODE:
+            form.addRow(self.tr("node"), self.nodeCombo)
+        self.elementSpin = SpinBox()
+        self.elementSpin.setObjectName(f"{self.TASK}Element")
+        self.elementSpin.valueChanged.connect(self._element_changed)
+        self.elementLabel = QLabel()
+        if self.ELEMENT:
+            row = QHBoxLayout()
+            row.addWidget(self.elementSpin)
+            row.addWidget(self.elementLabel, 1)
+            form.addRow(self.tr("element"), row)
+        self.sampleSpin = SpinBox()
+        self.sampleSpin.setObjectName(f"{self.TASK}Sample")
+        self.sampleSpin.setRange(0, 100)
+        self.sampleSpin.setValue(0)
+        self.sampleSpin.setSpecialValueText(self.tr("off"))
+        self.sampleSpin.setSuffix(self.tr(" random elements"))
+        self.sampleSpin.setToolTip(self.tr("Where the transform is too large: this many elements at random"))
+        if self.SAMPLE:
+            form.addRow(self.tr("sample"), self.sampleSpin)
+        self.vEdit, self.uEdit = QLineEdit(), QLineEdit()
+        for edit, name in ((self.vEdit, "V"), (self.uEdit, "U")):
+            edit.setObjectName(f"{self.TASK}{name}")
+            edit.setPlaceholderText(self.tr("ones (or numbers separated by commas)"))
+        if self.VECTORS:
+            form.addRow(self.tr("v (node-shaped)"), self.vEdit)
+            form.addRow(self.tr("u (Parameter-shaped)"), self.uEdit)
+        side.addLayout(form)
+        row = QHBoxLayout()
+        self.computeButton = _button(self.tr("Compute"), f"{self.TASK}Compute")
+        self.task = LessonTask(controller, self.TASK, self.show_result, row, self.computeButton)
+        self.computeButton.clicked.connect(self.compute)
+        side.addLayout(row)
+        self.verdict = _label(size=13, bold=True, name=f"{self.TASK}Verdict")
+        self.verdict.setTextFormat(Qt.TextFormat.PlainText)
+        side.addWidget(self.verdict)
+        self.summary = _label(size=11, name=f"{self.TASK}Summary")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        side.addWidget(self.summary)
+        self.marks = _label(size=11, name=f"{self.TASK}Marks")
+        self.marks.setStyleSheet("background: #fff7ed; padding: 4px;")
+        self.marks.setVisible(False)
+        side.addWidget(self.marks)
+        side.addStretch(1)
+        host = QWidget()
+        host.setLayout(side)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(host)
+        outer.addWidget(scroll, 1)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName(f"{self.TASK}Map")
+        self.plot.setMinimumHeight(150)
+        self.plot.invertY(True)
+        self.plot.setAspectLocked(True)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        cmap = pg.colormap.get("viridis")
+        self.image.setColorMap(cmap)
+        self.bar = pg.ColorBarItem(colorMap=cmap, interactive=False)
+        self.bar.setImageItem(self.image, insert_in=self.plot.getPlotItem())
+        if self.MAP:
+            outer.addWidget(self.plot, 1)
+        else:
+            self.plot.setVisible(False)
+        controller.built.connect(self._built)
+
+    # -- choosing ------------------------------------------------------------------------------
+    def _built(self) -> None:
+        s = self.controller.session
+        if s is None:
+            return
+        if self.task.busy:
+            self.task.forget(self.tr("The run was rebuilt: compute again"))
+        self.shapes = s.graph.check()
+        params = [n.name for n in s.graph.parameters()]
+        nodes = [n for n in self.shapes if s.graph.get(n) is None or s.graph.get(n).kind not in ("Output",)]
+        nodes = [n for n in nodes if n not in params and s.graph.get(n) is not None and not s.graph.get(n).is_source]
+        for combo, names in ((self.paramCombo, params), (self.nodeCombo, nodes)):
+            if [combo.itemText(i) for i in range(combo.count())] != names:
+                keep = combo.currentText()
+                combo.blockSignals(True)
+                combo.clear()
+                combo.addItems(names)
+                combo.setCurrentIndex(max(0, names.index(keep)) if keep in names else 0)
+                combo.blockSignals(False)
+        outs = s.graph.outputs()
+        z = (outs[1] if len(outs) > 1 else outs[0]).inputs.get("x") if outs else None
+        if z in nodes and not self.result:
+            self.nodeCombo.setCurrentText(z)
+        self._param_changed()
+
+    def _param_changed(self) -> None:
+        shape = tuple(self.shapes.get(self.paramCombo.currentText(), ()))
+        self.elementSpin.setRange(0, max(0, int(np.prod(shape)) - 1))
+        self._element_changed()
+
+    def _element_changed(self) -> None:
+        from ..experiments.transforms import label
+
+        name = self.paramCombo.currentText()
+        shape = tuple(self.shapes.get(name, ()))
+        self.elementLabel.setText(label(name, shape, self.elementSpin.value()) if name else "")
+
+    def fields(self) -> dict | None:
+        f = {"param": self.paramCombo.currentText() or None}
+        if self.NODE:
+            f["node"] = self.nodeCombo.currentText() or None
+        if self.ELEMENT:
+            f["element"] = int(self.elementSpin.value())
+        if self.SAMPLE:
+            f["sample"] = int(self.sampleSpin.value()) or None
+        if self.VECTORS:
+            for key, edit in (("v", self.vEdit), ("u", self.uEdit)):
+                text = edit.text().strip()
+                try:
+                    f[key] = tuple(float(x) for x in text.split(",")) if text else None
+                except ValueError:
+                    self.task.say(self.tr("{name}: give numbers separated by commas").format(name=key), FAIL_COLOR)
+                    return None
+        return f
+
+    def compute(self) -> None:
+        f = self.fields()
+        if f is not None:
+            self.task.start(**f)
+
+    # -- showing -------------------------------------------------------------------------------
+    def show_result(self, m) -> None:
+        self.result = m
+        r = m.result
+        where = tr_msg(at_parameters(m.updates))
+        self.verdict.setText(
+            (
+                self.tr("MindSpore agrees with float64 finite differences ({where})")
+                if r.ok
+                else self.tr("MindSpore DISAGREES with float64 finite differences ({where})")
+            ).format(where=where)
+        )
+        self.verdict.setStyleSheet(f"color: {OK_COLOR if r.ok else FAIL_COLOR};")
+        self.summary.setText(self.body(r))
+        marks = [tr_msg(k.text) for k in r.kinks]
+        note = self.note(r)
+        if note:
+            marks.insert(0, note)
+        self.marks.setText("\n".join(marks))
+        self.marks.setVisible(bool(marks))
+        if self.MAP:
+            self.draw(self.matrix(r))
+
+    def note(self, r) -> str:
+        return self.tr("MindSpore could not compute it: {error}").format(error=r.error) if r.error else ""
+
+    def draw(self, a: np.ndarray) -> None:
+        a = np.asarray(a, np.float64)
+        finite = a[np.isfinite(a)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        hi = hi if hi > lo else lo + 1.0
+        self.image.setImage(np.where(np.isfinite(a), a, lo), levels=(lo, hi))
+        self.bar.setLevels((lo, hi))
+        self.plot.autoRange()
+
+    def matrix(self, r) -> np.ndarray:
+        return np.zeros((1, 1))
+
+    def body(self, r) -> str:
+        return ""
+
+
+class HessianTab(_TransformTab):
+    TASK = "hessian"  # its row of protocol.TASKS
+    ELEMENT = SAMPLE = MAP = True
+
+    def matrix(self, r) -> np.ndarray:
+        return r.hessian if np.isfinite(r.hessian).any() else r.hessian_ref
+
+    def note(self, r) -> str:
+        n = r.note()
+        return tr_msg(n) if n else ""
+
+    def body(self, r) -> str:
+        which = (
+            self.tr("{k} elements of {param} at random (rows and columns)").format(k=len(r.elements), param=r.param)
+            if r.sampled
+            else self.tr("every element of {param}").format(param=r.param)
+        )
+        shown = "MindSpore" if np.isfinite(r.hessian).any() else self.tr("the reference (MindSpore gave none)")
+        return (
+            f"<p>{self.tr('Second derivative by grad of grad:')}<br>{_code(r.calls[0])}</p>"
+            f"<p style='font-size:14pt'>∂²L/∂{html.escape(r.label)}² = <b>{fmt_number(r.second)}</b> "
+            + html.escape(self.tr("(finite differences {ref})").format(ref=fmt_number(r.second_ref)))
+            + "</p>"
+            f"<p>{self.tr('The Hessian of L over {which}:').format(which=html.escape(which))}<br>{_code(r.calls[1])}<br>"
+            + html.escape(self.tr("The heat map shows {shown}; row i, column j is ∂²L/∂pᵢ∂pⱼ.").format(shown=shown))
+            + "</p>"
+        )
+
+
+class JacobianTab(_TransformTab):
+    TASK = "jacobian"  # its row of protocol.TASKS
+    NODE = SAMPLE = MAP = True
+
+    def matrix(self, r) -> np.ndarray:
+        return r.jacrev if np.isfinite(r.jacrev).any() else r.reference
+
+    def body(self, r) -> str:
+        same = np.allclose(r.jacrev, r.jacfwd, rtol=1e-5, atol=1e-6, equal_nan=True)
+        size = (
+            self.tr("{k} rows and {c} columns at random of {m} x {n}").format(
+                k=len(r.rows), c=len(r.cols), m=r.outputs, n=r.inputs
+            )
+            if r.sampled
+            else f"{r.outputs} x {r.inputs}"
+        )
+        rev_s, fwd_s = (f"{t * 1e3:.0f} ms" if np.isfinite(t) else "—" for t in r.seconds)
+        chain = (
+            self.tr("Every path from {param} to L passes through {node}: the chain rule gives ∂L/∂{param}.")
+            if r.all_paths
+            else self.tr("{param} also reaches L around {node}: Jᵀ · ∂L/∂{node} is only the share through {node}.")
+        ).format(param=r.param, node=r.node)
+        return (
+            f"<p>∂{html.escape(r.node)}/∂{html.escape(r.param)} ({html.escape(size)}):<br>"
+            f"{_code(r.calls[0])} ({rev_s})<br>{_code(r.calls[1])} ({fwd_s})<br>"
+            + html.escape(
+                self.tr("jacrev and jacfwd give the same matrix") if same else self.tr("jacrev and jacfwd DIFFER")
+            )
+            + "</p>"
+            f"<p>{html.escape(tr_msg(r.cheaper()))}</p>"
+            f"<p>{self.tr('The chain rule: the Jacobian transposed times the upstream gradient')}<br>"
+            f"Jᵀ · ∂L/∂{html.escape(r.node)} = {_vector_text(r.chain)}<br>"
+            f"∂L/∂{html.escape(r.param)} (grad) = {_vector_text(r.grad)}<br>{html.escape(chain)}</p>"
+        )
+
+
+class ProductsTab(_TransformTab):
+    TASK = "vjp"  # its row of protocol.TASKS
+    NODE = VECTORS = True
+
+    def body(self, r) -> str:
+        return (
+            f"<p>{_code(r.calls[0])}<br>vjp_fn(v) = Jᵀ v =<br>{_vector_text(r.vjp)}</p>"
+            f"<p>{_code(r.calls[1])}<br>J u =<br>{_vector_text(r.jvp)}</p>"
+            f"<p>{self.tr('grad is the VJP of L with a one:')}<br>{_code(r.calls[2])} =<br>{_vector_text(r.grad)}"
+            f"<br>{_code(r.calls[3])} =<br>{_vector_text(r.grad_vjp)}</p>"
+        )
+
+
+VIEWS = (
+    VariantsTab,
+    GradCheckTab,
+    ModeCostTab,
+    LandscapeTab,
+    ParityTab,
+    HessianTab,
+    JacobianTab,
+    ProductsTab,
+)  # one per protocol.TASKS row
 
 
 class ExperimentsPanel(QTabWidget):
@@ -705,6 +1000,9 @@ class ExperimentsPanel(QTabWidget):
             (self.modecost, self.tr("Mode cost")),
             (self.landscape, self.tr("Loss landscape")),
             (self.parity, self.tr("PyTorch parity")),
+            (self.hessian, self.tr("Hessian")),
+            (self.jacobian, self.tr("Jacobian")),
+            (self.vjp, self.tr("VJP and JVP")),
         ):
             if w is self.variants:  # as many rows as the graph has parameters: it scrolls
                 scroll = QScrollArea()
@@ -724,7 +1022,15 @@ class ExperimentsPanel(QTabWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:  # the results shown, said again in the new language
             self.parity.label_axes()
-            for tab in (self.variants, self.gradcheck, self.modecost, self.parity):
+            for tab in (
+                self.variants,
+                self.gradcheck,
+                self.modecost,
+                self.parity,
+                self.hessian,
+                self.jacobian,
+                self.vjp,
+            ):
                 if tab.result is not None:
                     tab.show_result(tab.result)
 
