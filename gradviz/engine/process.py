@@ -29,7 +29,7 @@ from ..model.history import DEFAULT_BUDGET
 from . import protocol as msg
 from .checkpoints import BUDGET_SHARE
 from .memory import out_of_memory, ran_out_of_memory, step_bytes
-from .run_end import finish_step, first_end
+from .run_end import finish_step, recorded_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
 # The live nodes (the gv_snapshot side pass) while training: after every step up to
@@ -348,7 +348,7 @@ class Server:
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
         self.b_steps.append(r.step)
-        self.b_rows.append(self.engine.plan.reduce_row(r.row))
+        self.b_rows.append(r.row if r.recorded else self.engine.plan.reduce_row(r.row))
         self.b_ms.append(r.step_ms)
         reason = finish_step(self.engine, r)
         if reason:
@@ -415,7 +415,7 @@ class Server:
         if compiling:
             self.state(msg.EngineState.COMPILING)
         if batch:
-            ended = self._record_block(e, *e.steps_block(limit=block_limit))
+            ended = self._record_block(e, *e.recorded_block(limit=block_limit))
         else:
             ended = self.record([e.step()])
         if compiling and not ended:
@@ -424,12 +424,12 @@ class Server:
         return ended
 
     def _record_block(self, e, first: int, rows: np.ndarray, t_ms: float) -> bool:
-        """A block: queued whole unless the run ends inside it (then step by step, and the later
-        steps' updates are undone)."""
-        if first_end(e, first, rows) is not None:
-            return self.record(e.block_results(first, rows, t_ms))
+        """A block of recorded rows: queued whole unless the run ends inside it (then step by
+        step, and the later steps' updates are undone)."""
+        if recorded_end(e, first, rows) is not None:
+            return self.record(e.recorded_results(first, rows, t_ms))
         self.b_steps.extend(range(first, first + len(rows)))
-        self.b_rows.extend(e.plan.reduce(rows))
+        self.b_rows.extend(rows)
         self.b_ms.extend([t_ms] * len(rows))
         return False
 

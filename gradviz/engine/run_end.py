@@ -33,3 +33,11 @@ def first_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
         finite = np.isfinite(rows[:, engine.grad_columns].sum(axis=1, dtype=np.float64))
     hit = _first_end(first, rows[:, 0], finite, o.steps, o.until_loss)
     return None if hit is None else hit[0]
+
+
+def recorded_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
+    """first_end of recorded rows (Engine.recorded_block): the gradients' finiteness from the
+    recorded columns that tell it (RecordingPlan.finite), with the same answer."""
+    o = engine.session.options
+    hit = _first_end(first, rows[:, 0], engine.plan.finite(rows), o.steps, o.until_loss)
+    return None if hit is None else hit[0]
