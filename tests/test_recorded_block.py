@@ -98,6 +98,44 @@ def test_finiteness_from_recorded_rows_is_that_of_every_gradient_element():
         np.testing.assert_array_equal(plan.finite(plan.reduce(rows)), want, err_msg=str(trial))
 
 
+def test_a_block_of_recorded_rows_ends_where_its_full_rows_say():
+    """recorded_end on recorded rows: the first step whose loss or any gradient element (of the
+    full row) is not finite, whose loss is below the target in double precision, or that
+    reaches max steps."""
+    from types import SimpleNamespace
+
+    from gradviz.engine.run_end import recorded_end
+
+    params = Layout(["w", "b"], [(30, 20), (3,)])
+    plan = RecordingPlan(params, params, NONE)
+    _, gc, _ = row_slices(params, params)
+    rng = np.random.default_rng(2)
+    for trial in range(400):
+        until = [None, 0.5 + 1e-12][trial % 2]
+        e = SimpleNamespace(plan=plan, session=SimpleNamespace(options=SimpleNamespace(steps=60, until_loss=until)))
+        rows = rng.uniform(0.6, 2.0, (8, 2 + 2 * 603)).astype(np.float32)
+        for _ in range(rng.integers(0, 3)):
+            i, what = rng.integers(0, 8), rng.integers(0, 5)
+            if what == 0:
+                rows[i, 0] = rng.choice([np.nan, np.inf, -np.inf])
+            elif what == 1:
+                rows[i, rng.integers(gc.start, gc.stop)] = rng.choice([np.nan, np.inf, -np.inf])
+            elif what == 2:
+                rows[i, 0] = rng.uniform(0.0, 0.5)
+            elif what == 3:
+                rows[i, gc] = 3e38  # huge but finite
+            else:
+                rows[i, 0] = np.float32(0.5)  # the float32 rounding of the target: below it in double
+        first = int(rng.integers(1, 60))
+        ends = [
+            not (np.isfinite(r[0]) and np.isfinite(r[gc]).all())
+            or (until is not None and float(r[0]) < until)
+            or first + k >= 60
+            for k, r in enumerate(rows)
+        ]
+        assert recorded_end(e, first, plan.reduce(rows)) == (ends.index(True) if any(ends) else None), trial
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_run_that_diverges_inside_a_block_ends_as_step_by_step(mode):
     class Pipe:

@@ -92,6 +92,7 @@ class Server:
         self._reset_batch()
 
     def _reset_batch(self):
+        # the next Batch, in pieces (a block's rows, or one step's): joined when it is sent
         self.b_steps, self.b_rows, self.b_ms = [], [], []
 
     def send(self, m) -> None:
@@ -347,9 +348,9 @@ class Server:
 
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
-        self.b_steps.append(r.step)
-        self.b_rows.append(r.row if r.recorded else self.engine.plan.reduce_row(r.row))
-        self.b_ms.append(r.step_ms)
+        self.b_steps.append(np.array([r.step], np.int64))
+        self.b_rows.append((r.row if r.recorded else self.engine.plan.reduce_row(r.row))[None])
+        self.b_ms.append(np.array([r.step_ms], np.float32))
         reason = finish_step(self.engine, r)
         if reason:
             self.running, self.ended, self.end_reason = False, True, reason
@@ -428,9 +429,9 @@ class Server:
         step, and the later steps' updates are undone)."""
         if recorded_end(e, first, rows) is not None:
             return self.record(e.recorded_results(first, rows, t_ms))
-        self.b_steps.extend(range(first, first + len(rows)))
-        self.b_rows.extend(rows)
-        self.b_ms.extend([t_ms] * len(rows))
+        self.b_steps.append(np.arange(first, first + len(rows), dtype=np.int64))
+        self.b_rows.append(rows)
+        self.b_ms.append(np.full(len(rows), t_ms, np.float32))
         return False
 
     def flush(self) -> None:
@@ -439,9 +440,9 @@ class Server:
         self.send(
             msg.Batch(
                 self.run_id,
-                np.asarray(self.b_steps, np.int64),
-                np.stack(self.b_rows),
-                np.asarray(self.b_ms, np.float32),
+                np.concatenate(self.b_steps),
+                np.concatenate(self.b_rows),
+                np.concatenate(self.b_ms),
             )
         )
         self._reset_batch()
