@@ -9,9 +9,8 @@ of the same preset runs in the same process, with the same runtime settings. The
 S seconds alternate N times, and the median of the pairs' ratios is printed with each pair. On a
 shared machine the absolute rates move with the load; the ratio of a pair, taken on the same
 minutes, much less. With --profile, S seconds of the engine's loop run under cProfile and the
-functions with the largest own time are printed, grouped by who called them. The window, its
-drawing and the pipe's reader in the other process are not measured here: bench.py measures
-the whole app."""
+functions with the largest own time are printed, grouped by who called them. The window
+and the pipe's reader in the other process are left out; bench.py times the whole app."""
 
 from __future__ import annotations
 
