@@ -62,8 +62,10 @@ os.environ.setdefault("GLOG_v", "3")
 
 
 # -- 1 and 5: the bare loop, in its own process (MindSpore fixes its device per process) ---------
-def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "tutorial") -> None:
-    """Times `seconds` of the bare loop each time it is sent "go"; answers with the rate."""
+def bare_step(mode: str, defaults: bool = False, preset: str = "tutorial"):
+    """One step of the bare loop as a function returning the loss tensor, with the runtime set up
+    for `mode` (the app engine's settings, or MindSpore's own with `defaults`). Call it once per
+    process, before any other MindSpore work (benchmarks/step_profile.py runs it beside the engine)."""
     import numpy as np
 
     if not defaults:  # the same runtime settings as the app's engine process for this mode
@@ -146,6 +148,12 @@ def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "
         def call():
             return step(*x)[0]
 
+    return call
+
+
+def _bare_child(conn, mode: str, seconds: float, defaults: bool, preset: str = "tutorial") -> None:
+    """Times `seconds` of the bare loop each time it is sent "go"; answers with the rate."""
+    call = bare_step(mode, defaults, preset)
     t = time.perf_counter()
     float(call().asnumpy())
     conn.send(time.perf_counter() - t)  # the first step (compiles in Graph mode)

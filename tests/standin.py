@@ -128,6 +128,17 @@ class NumpyEngine:
         rows = np.stack([self._train_one() for _ in range(BLOCK_STEPS if limit is None else min(BLOCK_STEPS, limit))])
         return first, rows, (time.perf_counter() - t0) * 1e3 / len(rows)
 
+    def recorded_block(self, limit: int | None = None):
+        first, rows, ms = self.steps_block(limit)
+        return first, self.plan.reduce(rows), ms
+
+    def recorded_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
+        pc, gc, ac = row_slices(*self.plan.layouts[:2])
+        return [
+            StepResult(first + i, float(rec[LOSS_COL]), rec[pc], rec[gc], rec[ac], t_ms, rec, bool(ok))
+            for i, (rec, ok) in enumerate(zip(recs, self.plan.finite(recs)))
+        ]
+
     def block_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         pc, gc, ac = self._param_cols, self.grad_columns, self._aux_cols
         return [

@@ -24,32 +24,49 @@ def _history(n: int, seed: int = 0) -> tuple[History, np.ndarray]:
     return h, loss.astype(np.float32).astype(np.float64)
 
 
-@pytest.mark.parametrize("n", [5_000, 200_000, 1_000_000])
+@pytest.mark.parametrize("n", [5_000, 20_000, 100_000, 200_000, 1_000_000])
 @pytest.mark.parametrize("pixels", [350, 900])
-def test_a_plot_gets_about_two_points_per_pixel_at_any_length(n, pixels):
+def test_a_plot_gets_two_points_per_pixel_at_any_length(n, pixels):
     h, _ = _history(n)
     x, y = h.view(max_points=2 * pixels)
-    # between half and all of what was asked for (a group of at most 16 blocks of the finest
-    # level fits), plus the partial groups at either end
-    assert pixels <= len(x) <= 2 * pixels + 4, len(x)
+    # a min and a max per pixel, within a 16th (a group's edges are whole blocks), plus the
+    # partial groups at either end
+    assert 2 * pixels * 15 / 16 <= len(x) <= 2 * pixels + 4, len(x)
     assert np.all(np.diff(x) >= 0)
 
 
-def test_every_pair_is_the_min_and_max_of_its_group_and_the_spike_survives():
-    n = 200_000
+@pytest.mark.parametrize("span", [3_000, 40_000, 100_000, 190_000])
+def test_a_zoomed_plot_gets_two_points_per_pixel_too(span):
+    h, _ = _history(200_000)
+    x, _ = h.view(200_000 - span, 200_000, 700)
+    assert 700 * 15 / 16 <= len(x) <= 704, len(x)
+
+
+@pytest.mark.parametrize("n", [200_000, 1_000_000])
+def test_every_pair_is_the_min_and_max_of_its_group_and_the_spike_survives(n):
     h, loss = _history(n)
     x, y = h.view(max_points=700)
+    lv, edges = h.groups(max_points=700)
+    rows = np.minimum(edges * (16 ** (lv + 1) if lv >= 0 else 1), n)  # each group's first step's row
+    assert rows[0] == 0 and rows[-1] == n and np.all(np.diff(rows) > 0)  # the groups tile the run
+    sizes = np.diff(rows)[:-1]  # (the last one may be short)
+    assert sizes.max() <= 2 * sizes.min()  # near enough equal
     lo, hi = y[0::2, 0], y[1::2, 0]
-    centres = x[0::2]
-    # groups are equal runs of steps: recover their edges from the centres and check each one
-    width = centres[1] - centres[0]
-    for c, a, b in zip(centres, lo, hi):
-        first = int(round(c - width / 2))  # 1-based step
-        last = min(first + int(round(width)) - 1, n)
-        chunk = loss[first - 1 : last]
+    assert len(lo) == len(rows) - 1
+    for a, b, c, r0, r1 in zip(lo, hi, x[0::2], rows[:-1], rows[1:]):
+        chunk = loss[r0:r1]  # steps r0 + 1 .. r1
         assert a == pytest.approx(chunk.min(), rel=1e-6)
         assert b == pytest.approx(chunk.max(), rel=1e-6)
+        assert c == (r0 + 1 + r1 + 1) / 2
     assert hi.max() == pytest.approx(50.0)
+
+
+def test_the_groups_stay_put_while_the_view_scrolls():
+    h, _ = _history(200_000)
+    x_a, _ = h.view(50_000, 150_000, 700)
+    x_b, _ = h.view(60_000, 160_000, 700)
+    shared = np.intersect1d(x_a, x_b)
+    assert len(shared) >= 0.8 * len(np.unique(x_a))
 
 
 def test_a_zoomed_view_draws_its_range_at_the_same_density():

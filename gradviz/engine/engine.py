@@ -26,7 +26,7 @@ from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
 from ..model.ops import OPS
 from ..model.layout import LOSS_COL, LR_COL, Layout, row_slices
-from ..model.recording import RecordingPlan
+from ..model.recording import RecordingPlan, summarize
 from .checkpoints import GRAPH_INTERVAL, INTERVAL, Checkpoints, LrSchedule, TrainingState
 from ..model.session import Options, Session, SessionError
 from ..model.steps import epoch_and_batch
@@ -78,6 +78,9 @@ class StepResult:
     aux: np.ndarray  # flat (Engine.aux_layout)
     step_ms: float
     row: np.ndarray  # [loss, lr, params, grads, aux] (layout.row_slices): views of it above
+    # a recorded row (RecordingPlan.reduce: large tensors as their summaries), with whether its
+    # gradients were all finite; None: a full row, checked from its gradients
+    recorded_finite: bool | None = None
 
     @property
     def lr(self) -> float:
@@ -85,7 +88,14 @@ class StepResult:
         return float(self.row[LR_COL])
 
     @property
+    def recorded(self) -> bool:
+        """Whether row is already the recorded row (Engine.recorded_block)."""
+        return self.recorded_finite is not None
+
+    @property
     def finite(self) -> bool:
+        if self.recorded_finite is not None:
+            return math.isfinite(self.loss) and self.recorded_finite
         # A double-precision sum of float32 values cannot overflow, so it is finite iff every
         # value is; for small tensors Python's sum is the cheapest way to get it.
         g = self.grads
@@ -697,6 +707,74 @@ class Engine:
                     break
         self._unalias(recs)
         return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
+
+    def recorded_block(self, limit: int | None = None) -> tuple[int, np.ndarray, float]:
+        """steps_block's steps as recorded rows (RecordingPlan.reduce of its rows, the same
+        numbers): where the outputs can be read in place (the CPU, after the first block), a
+        summarised tensor is summarised straight from its Parameter's memory and the call's
+        output instead of being copied into a full row first (a 1000x1000 Parameter and its
+        gradient: 8 MB a step, in fresh pages each block)."""
+        direct = not self.plan.identity and not self._aux_views and self._copy_outputs and self._views_follow
+        if not direct or (self.graph_mode and not self._steps_per_call):
+            first, rows, ms = self.steps_block(limit)
+            return first, self.plan.reduce(rows), ms
+        if limit is not None and limit < 1:
+            raise ValueError(f"a block needs at least one step left, not {limit}")
+        first = self.updates + 1
+        t0 = time.perf_counter()
+        left = BLOCK_STEPS if limit is None else min(BLOCK_STEPS, limit)
+        n = self.batch_size if self.batch_size <= left else 1
+        calls = max(1, min(left // n, MAX_CALL_FLOATS // (n * self._width)))  # the blocks of steps_block
+        recs = np.empty((calls * n, self.plan.width), np.float32)
+        recs[:, LR_COL] = self._lr
+        for c in range(calls):
+            self._keep_state()
+            self._train_recorded(recs[c * n : (c + 1) * n])
+            self.updates += n
+            if time.perf_counter() - t0 >= BLOCK_SECONDS:
+                recs = recs[: (c + 1) * n]
+                break
+        return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
+
+    def _train_recorded(self, out: np.ndarray) -> None:
+        """len(out) steps (as _train_into), recorded straight into recorded rows `out`."""
+        tensors = self.plan.tensors  # the parameters', then the gradients', then the aux outputs'
+        steps = len(out)
+        if steps == 1:  # the parameters before the update, from their own memory
+            for v, (dst, shape) in zip(self._params_now(), tensors):
+                out[:, dst] = v if shape is None else summarize(v[None], shape)
+        if self.graph_mode:
+            fn, _, need = self._batch_fn(steps)
+            flat = fn()
+            if flat.nbytes != 4 * need:
+                raise RuntimeError(f"MindSpore returned {flat.nbytes} bytes for {need} float32 values")
+            src = flat.asnumpy().reshape(-1)  # a view of its storage (_copy_outputs)
+            sizes = [1] + self.param_layout.sizes + self.grad_layout.sizes + self.aux_layout.sizes
+            cols = [(slice(LOSS_COL, LOSS_COL + 1), None), *tensors]
+            at = 0
+            for k in self.program.batch_outputs(steps):
+                m = steps * sizes[k]
+                block, (dst, shape) = src[at : at + m].reshape(steps, -1), cols[k]
+                out[:, dst] = block if shape is None else summarize(block, shape)
+                at += m
+            return
+        loss, aux, grads = self._module.train_step(*self._inputs)
+        out[0, LOSS_COL] = loss.item()
+        sizes = self.grad_layout.sizes + self.aux_layout.sizes
+        for t, k, (dst, shape) in zip((*grads, *aux), sizes, tensors[len(self._param_list) :]):
+            v = t.asnumpy().reshape(-1)  # the gradients: views of their storage (_copy_outputs)
+            if v.size != k:
+                raise RuntimeError(f"MindSpore returned {v.size} values for {k}")
+            out[0, dst] = v if shape is None else summarize(v[None], shape)
+
+    def recorded_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
+        """StepResults for recorded rows of consecutive steps from `first` on (recorded_block)."""
+        pc, gc, ac = row_slices(*self.plan.layouts[:2])
+        finite = self.plan.finite(recs)
+        return [
+            StepResult(first + i, float(rec[LOSS_COL]), rec[pc], rec[gc], rec[ac], t_ms, rec, bool(ok))
+            for i, (rec, ok) in enumerate(zip(recs, finite))
+        ]
 
     def undo_last_update(self, result: StepResult) -> None:
         """Go back to the whole state before `result`'s update (parameters, optimizer state and

@@ -29,7 +29,7 @@ from ..model.history import DEFAULT_BUDGET
 from . import protocol as msg
 from .checkpoints import BUDGET_SHARE
 from .memory import out_of_memory, ran_out_of_memory, step_bytes
-from .run_end import finish_step, first_end
+from .run_end import finish_step, recorded_end
 
 BATCH_SECONDS = 1 / 40  # at most this long between batches while training (the window draws at 30 Hz)
 # The live nodes (the gv_snapshot side pass) while training: after every step up to
@@ -94,6 +94,7 @@ class Server:
     _evals_sent: tuple = ()
 
     def _reset_batch(self):
+        # the next Batch, in pieces (a block's rows, or one step's): joined when it is sent
         self.b_steps, self.b_rows, self.b_ms = [], [], []
 
     def send(self, m) -> None:
@@ -351,9 +352,9 @@ class Server:
 
     def _record_one(self, r) -> bool:
         """Queue one result; True if the run ended at it."""
-        self.b_steps.append(r.step)
-        self.b_rows.append(self.engine.plan.reduce_row(r.row))
-        self.b_ms.append(r.step_ms)
+        self.b_steps.append(np.array([r.step], np.int64))
+        self.b_rows.append((r.row if r.recorded else self.engine.plan.reduce_row(r.row))[None])
+        self.b_ms.append(np.array([r.step_ms], np.float32))
         reason = finish_step(self.engine, r)
         if reason:
             self.running, self.ended, self.end_reason = False, True, reason
@@ -419,7 +420,7 @@ class Server:
         if compiling:
             self.state(msg.EngineState.COMPILING)
         if batch:
-            ended = self._record_block(e, *e.steps_block(limit=block_limit))
+            ended = self._record_block(e, *e.recorded_block(limit=block_limit))
         else:
             ended = self.record([e.step()])
         if compiling and not ended:
@@ -428,13 +429,13 @@ class Server:
         return ended
 
     def _record_block(self, e, first: int, rows: np.ndarray, t_ms: float) -> bool:
-        """A block: queued whole unless the run ends inside it (then step by step, and the later
-        steps' updates are undone)."""
-        if first_end(e, first, rows) is not None:
-            return self.record(e.block_results(first, rows, t_ms))
-        self.b_steps.extend(range(first, first + len(rows)))
-        self.b_rows.extend(e.plan.reduce(rows))
-        self.b_ms.extend([t_ms] * len(rows))
+        """A block of recorded rows: queued whole unless the run ends inside it (then step by
+        step, and the later steps' updates are undone)."""
+        if recorded_end(e, first, rows) is not None:
+            return self.record(e.recorded_results(first, rows, t_ms))
+        self.b_steps.append(np.arange(first, first + len(rows), dtype=np.int64))
+        self.b_rows.append(rows)
+        self.b_ms.append(np.full(len(rows), t_ms, np.float32))
         return False
 
     def send_evals(self) -> None:
@@ -452,9 +453,9 @@ class Server:
         self.send(
             msg.Batch(
                 self.run_id,
-                np.asarray(self.b_steps, np.int64),
-                np.stack(self.b_rows),
-                np.asarray(self.b_ms, np.float32),
+                np.concatenate(self.b_steps),
+                np.concatenate(self.b_rows),
+                np.concatenate(self.b_ms),
             )
         )
         self._reset_batch()

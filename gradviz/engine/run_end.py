@@ -33,3 +33,20 @@ def first_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
         finite = np.isfinite(rows[:, engine.grad_columns].sum(axis=1, dtype=np.float64))
     hit = _first_end(first, rows[:, 0], finite, o.steps, o.until_loss)
     return None if hit is None else hit[0]
+
+
+def recorded_end(engine: Engine, first: int, rows: np.ndarray) -> int | None:
+    """first_end of recorded rows (Engine.recorded_block): the gradients' finiteness from the
+    recorded columns that tell it (RecordingPlan.finite), with the same answer."""
+    o, loss = engine.session.options, rows[:, 0]
+    with np.errstate(over="ignore", invalid="ignore"):  # first, the whole block at once
+        goes_on = (
+            (o.steps is None or first + len(rows) - 1 < o.steps)
+            and np.isfinite(np.add.reduce(loss, dtype=np.float64))
+            and np.isfinite(np.add.reduce(rows[:, engine.plan.finite_columns], axis=None, dtype=np.float64))
+            and (o.until_loss is None or float(loss.min()) >= o.until_loss)
+        )
+    if goes_on:
+        return None
+    hit = _first_end(first, loss, engine.plan.finite(rows), o.steps, o.until_loss)
+    return None if hit is None else hit[0]

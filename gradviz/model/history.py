@@ -268,39 +268,66 @@ class History:
         """Columns of a plotted series in view()'s Y: 'loss', 'params', 'grads' or 'norm'."""
         return self._cols[kind]
 
-    def view(self, x0: float | None = None, x1: float | None = None, max_points: int = 1000):
-        """(x, Y) to draw the steps in [x0, x1]: every step when at most max_points, else the min
-        and max of groups of steps, as many groups as give max_points / 2 pairs or just under.
-
-        Y has one column per plotted series; each group gives two points (its min and max at the
-        group's centre), so spikes survive any zoom level. A group is g blocks of the finest
-        min/max level (or g steps) for which g <= LOD_FACTOR, aligned to multiples of g, so the
-        groups stay put while the view scrolls."""
-        n = self.n
-        if n == 0:
-            return np.zeros(0), np.zeros((0, self._width), np.float32)
-        steps = self._step[:n]
+    def _span(self, x0: float | None, x1: float | None) -> tuple[int, int]:
+        """The rows of the steps in [x0, x1] (and a couple beyond, so a line reaches the edge)."""
+        n, steps = self.n, self._step[: self.n]
         i0 = 0 if x0 is None else int(np.clip(np.searchsorted(steps, np.floor(x0)), 0, n - 1))
         i1 = n if x1 is None else int(np.clip(np.searchsorted(steps, np.ceil(x1)) + 2, 1, n))
+        return i0, i1
+
+    def groups(self, x0: float | None = None, x1: float | None = None, max_points: int = 1000):
+        """How view() draws the steps in [x0, x1]: None when it draws every step, else (level,
+        edges): its groups of blocks of that min/max level (-1: of single steps), group k being
+        blocks edges[k] to edges[k + 1] - 1, at most max_points / 2 groups.
+
+        A group is q / LOD_FACTOR blocks (q >= LOD_FACTOR, the smallest q that gives at most that
+        many groups; a group's edges rounded down to whole blocks), so the groups fill the plot
+        at any length: a whole number of blocks of levels 16x apart would fill between half of
+        it and all of it. Edges are counted from the run's first block, so they stay put while
+        the view scrolls."""
+        if self.n == 0:
+            return None
+        i0, i1 = self._span(x0, x1)
         if i1 - i0 <= max_points:
-            return self._step[i0:i1].astype(np.float64), self._table[i0:i1]
+            return None
         pairs = max(1, max_points // 2)
         for lv in range(-1, LOD_LEVELS):  # -1: the steps themselves
             bs = 1 if lv < 0 else _Envelope.block(lv)
             b0, b1 = i0 // bs, -(-i1 // bs)
-            g = max(1, -(-(b1 - b0) // pairs))
-            if g <= LOD_FACTOR or lv == LOD_LEVELS - 1:
+            if b1 - b0 <= LOD_FACTOR * pairs or lv == LOD_LEVELS - 1:
                 break
-        b0 -= b0 % g
+        f = LOD_FACTOR
+        q = max(f, -(-f * (b1 - b0) // pairs))  # group k: blocks floor(k q / f) to floor((k + 1) q / f) - 1
+        k = np.arange((b0 * f) // q, -(-(b1 * f) // q) + 1, dtype=np.int64)
+        edges = np.minimum(k * q // f, b1)
+        return lv, edges
+
+    def view(self, x0: float | None = None, x1: float | None = None, max_points: int = 1000):
+        """(x, Y) to draw the steps in [x0, x1]: every step when at most max_points, else the min
+        and max of groups of steps (groups()), just under max_points / 2 of them.
+
+        Y has one column per plotted series; each group gives two points (its min and max at the
+        group's centre), so spikes survive any zoom level."""
+        n = self.n
+        g = self.groups(x0, x1, max_points)
+        if g is None:
+            if n == 0:
+                return np.zeros(0), np.zeros((0, self._width), np.float32)
+            i0, i1 = self._span(x0, x1)
+            return self._step[i0:i1].astype(np.float64), self._table[i0:i1]
+        lv, edges = g
+        bs = 1 if lv < 0 else _Envelope.block(lv)
+        b0, b1 = int(edges[0]), int(edges[-1])
         if lv < 0:
             lo = hi = self._table[b0:b1]
         else:
             lo, hi = self._env.mins[lv][b0:b1], self._env.maxs[lv][b0:b1]
-        cuts = np.arange(0, b1 - b0, g)
+        cuts = edges[:-1] - b0
         with np.errstate(invalid="ignore"):
             mins, maxs = np.fmin.reduceat(lo, cuts, axis=0), np.fmax.reduceat(hi, cuts, axis=0)
-        first = (b0 + cuts) * bs  # a group's centre: halfway between its first and last step
-        last = np.minimum((b0 + cuts + g) * bs, n) - 1
+        steps = self._step[:n]
+        first = edges[:-1] * bs  # a group's centre: halfway between its first and last step
+        last = np.minimum(edges[1:] * bs, n) - 1
         x = np.repeat((steps[first] + steps[last] + 1) / 2.0, 2)
         y = np.empty((2 * len(mins), self._width), np.float32)
         y[0::2], y[1::2] = mins, maxs

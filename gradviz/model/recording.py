@@ -82,6 +82,26 @@ class RecordingPlan:
                 self._parts.append((slice(i, i + k_full), slice(j, j + k_rec), rec.summaries.get(n)))
                 i, j = i + k_full, j + k_rec
         self.width = dst_at[-1] + ra.total
+        # the recorded columns that tell whether a step's gradients are all finite: each column of
+        # a gradient recorded per element, the min and max of a summarised one (they are NaN or
+        # infinite iff an element is; its norm, mean or quantiles may overflow on finite values)
+        cols, at = [], dst_at[1]
+        for n, k in zip(rg.names, rg.sizes):
+            cols += [at + STATS.index("min"), at + STATS.index("max")] if n in rg.summaries else range(at, at + k)
+            at += k
+        self.finite_columns = slice(dst_at[1], dst_at[1] + rg.total) if not rg.summaries else np.asarray(cols, np.int64)
+
+    @property
+    def tensors(self) -> list[tuple[slice, tuple | None]]:
+        """(recorded columns, full shape of a summarised tensor or None) of each tensor of a row
+        in its order: the parameters, the gradients, the auxiliary outputs."""
+        return [(dst, shape) for _, dst, shape in self._parts[1:]]
+
+    def finite(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each recorded row's gradients are all finite (its loss aside)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            # a double-precision sum of float32 values cannot overflow: finite iff every one is
+            return np.isfinite(rows[:, self.finite_columns].sum(axis=1, dtype=np.float64))
 
     def reduce(self, rows: np.ndarray) -> np.ndarray:
         """Recorded rows of full rows (n, full width); the rows themselves when nothing is summarised."""
