@@ -118,11 +118,12 @@ def test_the_hessian_and_grad_of_grad_of_the_mlp(mlp):
 
 def test_vjp_and_jvp_with_chosen_vectors_and_grad_as_the_vjp_with_one(mlp):
     s, v = mlp
-    vec = np.linspace(-1, 1, 128)
+    rows = v["x"].shape[0]  # the first mini-batch the Dataset node feeds
+    vec = np.linspace(-1, 1, 2 * rows)
     r = transforms.products(s, "logits", "b2", v=vec, u=(2.0, -1.0))
     # logits = h·w2 + b2: ∂logits/∂b2 adds b2 to every row, so Jᵀv sums v's columns and Ju repeats u
-    np.testing.assert_allclose(r.vjp, vec.reshape(64, 2).sum(axis=0), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(r.jvp, np.tile([2.0, -1.0], (64, 1)), atol=1e-6)
+    np.testing.assert_allclose(r.vjp, vec.reshape(rows, 2).sum(axis=0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(r.jvp, np.tile([2.0, -1.0], (rows, 1)), atol=1e-6)
     h = 1e-6
     fd = [
         (mlp_loss({**v, "b2": v["b2"] + h * e}, v["w2"]) - mlp_loss({**v, "b2": v["b2"] - h * e}, v["w2"])) / (2 * h)
@@ -160,9 +161,10 @@ def test_too_large_a_transform_says_how_large_and_the_sample_is_computed():
         match=r"Jacobian of z \(1000 elements\) with respect to w \(1000000 elements\) has 1,000,000,000 numbers",
     ):
         transforms.jacobian(s, "z", "w")
-    s = load_preset("dense")
+    s = load_preset("moons")
+    s.graph["data"].attrs["batch_size"] = 32  # fc2's first mini-batch: 32 x 8 = 256 elements
     with pytest.raises(
-        transforms.TransformError, match=r"fc2 \(1600 elements\).*fc2_weight \(64 elements\) has 102,400"
+        transforms.TransformError, match=r"fc2 \(256 elements\).*fc2_weight \(64 elements\) has 16,384"
     ):
         transforms.jacobian(s, "fc2", "fc2_weight")
     r = transforms.jacobian(s, "fc2", "fc2_weight", sample=5)
@@ -170,8 +172,9 @@ def test_too_large_a_transform_says_how_large_and_the_sample_is_computed():
     np.testing.assert_allclose(r.jacrev, r.jacfwd, atol=1e-6)
     # fc2 = h1 · weightᵀ + bias: ∂fc2[s, o]/∂weight[o', i] = h1[s, i] δ(o, o'), in float64 here
     v = {k: np.asarray(a, np.float64) for k, a in initial_values(s.graph, s.options.seed).items()}
+    assert v["x"].shape == (32, 2)
     h1 = np.tanh(v["x"] @ v["fc1_weight"].T + v["fc1_bias"])
-    J = np.einsum("si,op->sopi", h1, np.eye(8)).reshape(1600, 64)
+    J = np.einsum("si,op->sopi", h1, np.eye(8)).reshape(256, 64)
     np.testing.assert_allclose(r.reference, J[np.ix_(r.rows, r.cols)], atol=1e-6)
 
 

@@ -886,6 +886,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>与 PyTorch 对比</translation>
     </message>
     <message>
+        <source>Hessian</source>
+        <translation>黑塞矩阵</translation>
+    </message>
+    <message>
+        <source>Jacobian</source>
+        <translation>雅可比矩阵</translation>
+    </message>
+    <message>
+        <source>VJP and JVP</source>
+        <translation>VJP 与 JVP</translation>
+    </message>
+    <message>
         <source>The run was rebuilt: ask again</source>
         <translation>训练已重新构建：请重新计算</translation>
     </message>
@@ -1486,6 +1498,29 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>HessianTab</name>
+    <message>
+        <source>{k} elements of {param} at random (rows and columns)</source>
+        <translation>随机选取 {param} 的 {k} 个元素（行与列）</translation>
+    </message>
+    <message>
+        <source>every element of {param}</source>
+        <translation>{param} 的全部元素</translation>
+    </message>
+    <message>
+        <source>the reference (MindSpore gave none)</source>
+        <translation>参考值（MindSpore 未给出）</translation>
+    </message>
+    <message>
+        <source>(finite differences {ref})</source>
+        <translation>（有限差分 {ref}）</translation>
+    </message>
+    <message>
+        <source>The heat map shows {shown}; row i, column j is ∂²L/∂pᵢ∂pⱼ.</source>
+        <translation>热力图显示{shown}；第 i 行第 j 列是 ∂²L/∂pᵢ∂pⱼ。</translation>
+    </message>
+</context>
+<context>
     <name>ImportCodeDialog</name>
     <message>
         <source>Paste MindSpore code</source>
@@ -1553,6 +1588,29 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Edit {name}</source>
         <translation>编辑 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>JacobianTab</name>
+    <message>
+        <source>{k} rows and {c} columns at random of {m} x {n}</source>
+        <translation>从 {m} x {n} 中随机选取 {k} 行 {c} 列</translation>
+    </message>
+    <message>
+        <source>Every path from {param} to L passes through {node}: the chain rule gives ∂L/∂{param}.</source>
+        <translation>从 {param} 到 L 的每条路径都经过 {node}：链式法则给出 ∂L/∂{param}。</translation>
+    </message>
+    <message>
+        <source>{param} also reaches L around {node}: Jᵀ · ∂L/∂{node} is only the share through {node}.</source>
+        <translation>{param} 也绕过 {node} 到达 L：Jᵀ · ∂L/∂{node} 只是经过 {node} 的那一部分。</translation>
+    </message>
+    <message>
+        <source>jacrev and jacfwd give the same matrix</source>
+        <translation>jacrev 与 jacfwd 给出相同的矩阵</translation>
+    </message>
+    <message>
+        <source>jacrev and jacfwd DIFFER</source>
+        <translation>jacrev 与 jacfwd 不一致</translation>
     </message>
 </context>
 <context>
@@ -3309,6 +3367,65 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>Transforms</name>
+    <message>
+        <source>MindSpore could not differentiate twice: {error}</source>
+        <translation>MindSpore 无法求二阶导数：{error}</translation>
+    </message>
+    <message>
+        <source>MindSpore returned 0 where finite differences do not: an op of this graph has no second derivative in this MindSpore (the tutorial&apos;s binary_cross_entropy_with_logits has none), and grad of grad treats it as a constant</source>
+        <translation>MindSpore 返回 0，而有限差分不是 0：此图中有一个算子在当前 MindSpore 中没有二阶导数（教程中的 binary_cross_entropy_with_logits 就没有），grad 的 grad 把它当作常数</translation>
+    </message>
+    <message>
+        <source>jacrev builds the Jacobian a row at a time, one backward pass (a VJP) for each of the {m} elements of {node}; jacfwd a column at a time, one forward-mode pass (a JVP) for each of the {n} elements of {param}.</source>
+        <translation>jacrev 一次构造雅可比矩阵的一行，{node} 的 {m} 个元素各需一次反向传播（一次 VJP）；jacfwd 一次构造一列，{param} 的 {n} 个元素各需一次前向模式传播（一次 JVP）。</translation>
+    </message>
+    <message>
+        <source>Here {which} is cheaper: {few} passes instead of {many}.</source>
+        <translation>这里 {which} 更省：{few} 次传播而不是 {many} 次。</translation>
+    </message>
+    <message>
+        <source>Here both need {m} passes.</source>
+        <translation>这里两者都需要 {m} 次传播。</translation>
+    </message>
+    <message>
+        <source>{text} {more}</source>
+        <translation>{text} {more}</translation>
+    </message>
+    <message>
+        <source>{name} is not a Parameter of the graph; the Parameters are {names}</source>
+        <translation>{name} 不是图中的 Parameter；Parameter 有 {names}</translation>
+    </message>
+    <message>
+        <source>there is no node {name} in the graph</source>
+        <translation>图中没有节点 {name}</translation>
+    </message>
+    <message>
+        <source>element {i} is outside {node}&apos;s shape {shape} ({n} elements: 0 to {last})</source>
+        <translation>元素 {i} 超出 {node} 的形状 {shape}（{n} 个元素：0 到 {last}）</translation>
+    </message>
+    <message>
+        <source>the sample is 1 to {most} elements, not {k}</source>
+        <translation>抽样应为 1 到 {most} 个元素，而不是 {k}</translation>
+    </message>
+    <message>
+        <source>{what} must have {node}&apos;s {n} elements (shape {shape}) or be one number, not {k}</source>
+        <translation>{what} 必须有 {node} 的 {n} 个元素（形状 {shape}）或是一个数，而不是 {k} 个</translation>
+    </message>
+    <message>
+        <source>{node}: {count} elements of its input are exactly {at}, where {kind} has no derivative; MindSpore takes the slope of one side there and finite differences straddle the kink, so they may disagree at those elements</source>
+        <translation>{node}：其输入有 {count} 个元素恰好等于 {at}，{kind} 在此处不可导；MindSpore 取一侧的斜率，而有限差分跨过折点，因此这些元素上两者可能不一致</translation>
+    </message>
+    <message>
+        <source>{param} has {n} elements: its Hessian would be {n} x {n} = {entries} numbers (up to {most} elements here); ask for a sample of its elements instead</source>
+        <translation>{param} 有 {n} 个元素：其黑塞矩阵将有 {n} x {n} = {entries} 个数（这里最多 {most} 个元素）；请改为抽样其元素</translation>
+    </message>
+    <message>
+        <source>the Jacobian of {node} ({m} elements) with respect to {param} ({n} elements) has {entries} numbers (up to {most} here); ask for a sample of its rows and columns instead</source>
+        <translation>{node}（{m} 个元素）对 {param}（{n} 个元素）的雅可比矩阵有 {entries} 个数（这里最多 {most} 个）；请改为抽样其行与列</translation>
+    </message>
+</context>
+<context>
     <name>UpdateView</name>
     <message>
         <source>One element (signed values), or the whole tensor (norms)</source>
@@ -3577,6 +3694,73 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>GIF animation (*.gif)</source>
         <translation>GIF 动画 (*.gif)</translation>
+    </message>
+</context>
+<context>
+    <name>_TransformTab</name>
+    <message>
+        <source>Parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>element</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source> random elements</source>
+        <translation> 个随机元素</translation>
+    </message>
+    <message>
+        <source>Where the transform is too large: this many elements at random</source>
+        <translation>变换太大时：随机选取这么多个元素</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>抽样</translation>
+    </message>
+    <message>
+        <source>ones (or numbers separated by commas)</source>
+        <translation>全为 1（或用逗号分隔的数）</translation>
+    </message>
+    <message>
+        <source>v (node-shaped)</source>
+        <translation>v（与节点同形）</translation>
+    </message>
+    <message>
+        <source>u (Parameter-shaped)</source>
+        <translation>u（与 Parameter 同形）</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>The run was rebuilt: compute again</source>
+        <translation>训练已重建：请重新计算</translation>
+    </message>
+    <message>
+        <source>{name}: give numbers separated by commas</source>
+        <translation>{name}：请输入用逗号分隔的数</translation>
+    </message>
+    <message>
+        <source>MindSpore agrees with float64 finite differences ({where})</source>
+        <translation>MindSpore 与 float64 有限差分一致（{where}）</translation>
+    </message>
+    <message>
+        <source>MindSpore DISAGREES with float64 finite differences ({where})</source>
+        <translation>MindSpore 与 float64 有限差分不一致（{where}）</translation>
+    </message>
+    <message>
+        <source>MindSpore could not compute it: {error}</source>
+        <translation>MindSpore 无法计算：{error}</translation>
     </message>
 </context>
 </TS>
