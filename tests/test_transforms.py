@@ -163,9 +163,7 @@ def test_too_large_a_transform_says_how_large_and_the_sample_is_computed():
         transforms.jacobian(s, "z", "w")
     s = load_preset("moons")
     s.graph["data"].attrs["batch_size"] = 32  # fc2's first mini-batch: 32 x 8 = 256 elements
-    with pytest.raises(
-        transforms.TransformError, match=r"fc2 \(256 elements\).*fc2_weight \(64 elements\) has 16,384"
-    ):
+    with pytest.raises(transforms.TransformError, match=r"fc2 \(256 elements\).*fc2_weight \(64 elements\) has 16,384"):
         transforms.jacobian(s, "fc2", "fc2_weight")
     r = transforms.jacobian(s, "fc2", "fc2_weight", sample=5)
     assert r.sampled and r.jacrev.shape == (5, 5) and r.ok
