@@ -8,17 +8,11 @@ from PySide6.QtWidgets import QFrame, QLabel
 from conftest import wait_state
 from gradviz.ui.backprop_steps import EdgeLabel, ElementMark
 from test_presentation import _settle, open_on  # noqa: F401 (a fixture)
-from test_readable import _digits_px
+from test_readable import _digits_px, presenting  # noqa: F401 (a fixture)
 
 
-def test_stepping_through_backprop_on_the_projector(qtbot, open_on):  # noqa: F811
-    w = open_on("1024x768", ready=True)
-    w.document.set_option("aux_output", True)
-    wait_state(qtbot, w, "ready")
-    w.controller.step()
-    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
-    w.set_presentation(True)
-    _settle(qtbot, w)
+def test_stepping_through_backprop_on_the_projector(presenting):  # noqa: F811
+    w = presenting  # 1024x768, z returned, one step trained, presentation mode
     view, bp = w.graphView, w.backprop
     assert view.property("backpropStage") == ""
     w.findChild(type(bp.action), "backpropAction").trigger()
