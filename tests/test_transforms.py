@@ -34,8 +34,14 @@ def tutorial_values(s):
 # -- the tutorial, by hand: z = x·w + b, loss = mean BCE(z, y); L adds sum(z) with z returned ---------
 @pytest.mark.parametrize(
     "opts, z_in_L",
-    [({}, False), ({"aux_output": True}, True), ({"aux_output": True, "stop_gradient": True}, False)],
-    ids=["loss", "return_z", "stop_gradient"],
+    [
+        ({}, False),
+        ({"aux_output": True}, True),
+        ({"aux_output": True, "stop_gradient": True}, False),
+        ({"aux_output": True, "has_aux": True}, False),
+        ({"aux_output": True, "mode": "graph"}, True),
+    ],
+    ids=["loss", "return_z", "stop_gradient", "has_aux", "graph_mode"],
 )
 def test_the_jacobian_of_z_both_ways_and_the_chain_rule(opts, z_in_L):
     s = tutorial(**opts)
