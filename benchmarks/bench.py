@@ -14,8 +14,8 @@ Absolute times and sizes are the median of several repetitions against their bud
    node values refreshing, set to value_and_grad. The bare loop of the tutorial is written by
    hand as the seed's loop is (`loss.asnumpy()` every step); of the others, the generated
    program's own train step, nothing recorded, and over a Dataset node (mlp, moons, digits) fed
-   as the course's train_loop is: a mindspore.dataset pipeline over each epoch's documented
-   order, its batches' Tensors straight into the step. It runs in a process with the runtime
+   each mini-batch of the documented order as Tensors made from its numpy rows (no pipeline
+   between). It runs in a process with the runtime
    settings the app's engine process uses for that mode (gradviz.engine.devices.prepare_process),
    its repetitions alternating with the app's. Budget: app/bare >= 0.90 (PyNative), >= 0.95
    (Graph). MindSpore's own tutorial loop with its default runtime is reported beside them.
@@ -35,9 +35,9 @@ Absolute times and sizes are the median of several repetitions against their bud
    `python -c "import mindspore"`: the start screen that says what is loading painted within
    0.5 s, the main window painted (reported), and the tutorial ready to train within MindSpore's
    import time plus 0.5 s.
-5. Memory (benchmarks/memory.py, `--only memory`): the tutorial and the `big` preset (one
-   1000x1000 Parameter), each mode: the bare loop's, the headless run's and the app's steps/s,
-   the history's bytes per step, the window's and the engine's RSS and the headless run's peak
+5. Memory (benchmarks/memory.py, `--only memory`): the tutorial, digits (many epochs, far past
+   20, with their evaluations) and the `big` preset (one 1000x1000 Parameter), each mode: the
+   bare loop's, the headless run's and the app's steps/s, the history's bytes per step, the window's and the engine's RSS and the headless run's peak
    (20 s a configuration, `--memory-seconds S`; `--only memory --soak 600` is the 10-minute soak
    of `big`).
 `--json FILE` writes every row: its median, interval, n, budget and verdict."""
@@ -123,7 +123,7 @@ def bare_step(mode: str, defaults: bool = False, preset: str = "tutorial"):
 
         def call():
             return step(x, y)
-    elif engine.data is not None:  # over a Dataset node: the course's loop over its mini-batches
+    elif engine.data is not None:  # over a Dataset node: each step a mini-batch, in the documented order
         batches = _course_batches(engine)
 
         def call():
@@ -137,24 +137,24 @@ def bare_step(mode: str, defaults: bool = False, preset: str = "tutorial"):
 
 
 def _course_batches(engine):
-    """The step's inputs with each mini-batch, as the course's train_loop gets them: epoch after
-    epoch a mindspore.dataset pipeline over the documented order, its batches as Tensors."""
-    import mindspore.dataset as ds
+    """The step's inputs with each mini-batch in the documented order, epoch after epoch: the
+    leanest feeding loop (numpy rows of each batch into Tensors), no pipeline between."""
+    from mindspore import Tensor
 
     from gradviz.model.datasets import epoch_order
 
     d = engine.data
     fed = [i for i, init in enumerate(engine._data_inits) if init is not None]
-    columns = tuple(d.inputs(engine._data_inits[i]) for i in fed)
-    epoch = 0
+    columns = [d.inputs(engine._data_inits[i]) for i in fed]
+    bs, epoch = d.spec.batch_size, 0
     while True:
         epoch += 1
-        order = epoch_order(len(d.train_x), d.spec.seed, epoch).tolist()
-        data = ds.NumpySlicesDataset(columns, [f"c{i}" for i in fed], sampler=ds.SubsetSampler(order))
-        for batch in data.batch(d.spec.batch_size).create_tuple_iterator():
+        order = epoch_order(len(d.train_x), d.spec.seed, epoch)
+        for start in range(0, len(order), bs):
+            rows = order[start : start + bs]
             inputs = list(engine._inputs)
-            for i, t in zip(fed, batch):
-                inputs[i] = t
+            for i, c in zip(fed, columns):
+                inputs[i] = Tensor(c[rows])
             yield inputs
 
 

@@ -1,7 +1,8 @@
 """Memory and training rate of a large graph beside the tutorial (`bench.py --only memory`).
 
-For each preset (the tutorial, and `big`: one 1000x1000 Parameter) and mode: the bare MindSpore
-loop of that graph (the generated program's own train_step, nothing recorded), `gradviz run`
+For each preset (the tutorial, digits: epochs of mini-batches with their evaluations, and `big`:
+one 1000x1000 Parameter) and mode: the bare MindSpore loop of that graph (bench.bare_step: the
+generated program's own train_step, nothing recorded), `gradviz run`
 headless (steps/s and peak RSS, its output read and counted as a consumer would), and the app
 training flat out (steps/s, the window's and the engine's RSS at the end, and the history's
 bytes per step). `seconds` per configuration: about 20 for a full bench run; the 10-minute soak
@@ -29,20 +30,13 @@ def _bare_child(conn, preset: str, mode: str, seconds: float) -> None:
 
 
 def _bare_loop(preset: str, mode: str, seconds: float) -> float:
-    from gradviz.engine.devices import prepare_process
+    from bench import bare_step  # the throughput rows' bare loop (a Dataset node's batches fed)
 
-    prepare_process(mode)
-    from gradviz.engine.engine import Engine
-    from gradviz.model.presets import load_preset
-
-    s = load_preset(preset)
-    s.options.mode, s.options.api = mode, "value_and_grad"
-    e = Engine(s)
-    step = e._ms.jit(e._module.train_step) if mode == "graph" else e._module.train_step
-    step(*e._inputs)[0].asnumpy()
+    call = bare_step(mode, preset=preset)
+    float(call().asnumpy())
     n, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        float(step(*e._inputs)[0].asnumpy())  # the loss read every step, as the seed's loop does
+        float(call().asnumpy())  # the loss read every step, as the seed's loop does
         n += 1
     return n / (time.perf_counter() - t0)
 
@@ -141,7 +135,7 @@ def in_app(app, preset: str, mode: str, seconds: float) -> dict:
         w.close()
 
 
-def measure(seconds: float, presets=("tutorial", "big"), modes=("pynative", "graph")) -> dict:
+def measure(seconds: float, presets=("tutorial", "digits", "big"), modes=("pynative", "graph")) -> dict:
     from bench import _app
 
     app = _app()
