@@ -245,7 +245,7 @@ def _read_csv(path: str) -> _FileInfo:
     size = os.path.getsize(path)
     if size > CSV_MAX_BYTES:
         raise DataError(
-            Msg("Data", "{file} is {mb:.0f} MB; a CSV file may have at most {limit} MB").format(
+            Msg("Data", "{file} is {mb:.1f} MB; a CSV file may have at most {limit} MB").format(
                 file=name, mb=size / 2**20, limit=CSV_MAX_BYTES >> 20
             )
         )
