@@ -128,4 +128,6 @@ def test_the_node_tab_chooses_the_file_and_names_a_bad_one(qtbot, win, tmp_path,
     assert "has no file train-images-idx3-ubyte" in win.problemsList.item(0).text()
     for _ in range(3):  # each choice is one undoable edit
         win.document.undo()
-    assert win.document.graph["data"].attrs.get("path", "") == "" and win.document.graph["data"].attrs["source"] == "moons"
+    assert (
+        win.document.graph["data"].attrs.get("path", "") == "" and win.document.graph["data"].attrs["source"] == "moons"
+    )
