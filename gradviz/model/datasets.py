@@ -223,8 +223,9 @@ def _stamp(path: str) -> tuple:
 def file_info(source: str, path: str) -> _FileInfo:
     """The CSV file's or MNIST folder's contents as the checks need them (cached per version)."""
     if not isinstance(path, str) or not path.strip():
-        what = "the CSV file" if source == "csv" else "the folder of MNIST files"
-        return _FileInfo(Msg("Data", "path is empty: choose {what}").format(what=what))
+        if source == "csv":
+            return _FileInfo(Msg("Data", "path is empty: choose the CSV file"))
+        return _FileInfo(Msg("Data", "path is empty: choose the folder of MNIST files"))
     full = os.path.abspath(os.path.expanduser(path))
     return _file_info(source, full, _stamp(full))
 
