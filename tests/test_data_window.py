@@ -119,6 +119,7 @@ def test_the_node_tab_chooses_the_file_and_names_a_bad_one(qtbot, win, tmp_path,
     assert g["data"].attrs["path"] == str(bad) and g["data"].attrs["source"] == "csv"
     shown = [win.problemsList.item(i).text() for i in range(win.problemsList.count())]
     assert shown[0] == "Dataset \"data\": bad.csv, line 3: column b holds 'x', not a number"
+    assert win.lesson.lesson == "moons" and win.lesson.codeView.toPlainText() == ""  # no program yet
     choose("csv")
     assert win.document.graph["data"].attrs["path"] == str(good) and win.problemsList.count() == 0
     assert not win.document.session.problems() and win.document.graph.check()["x"] == (16, 2)

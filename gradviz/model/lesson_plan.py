@@ -806,9 +806,12 @@ DERIVED = {
 
 
 def derived_code(key: str, session: Session) -> str:
-    """Code derived from the session, so it is exactly what the app exports (scripts.py)."""
+    """Code derived from the session, so it is exactly what the app exports (scripts.py); none
+    while the session has problems (they are listed under Problems)."""
     if key not in DERIVED:
         raise KeyError(f"no derived code {key!r}")
+    if session.problems():
+        return ""
     first, last = DERIVED[key]
     lines = mindspore_script(session).splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(first)), len(lines))
