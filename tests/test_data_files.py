@@ -228,18 +228,44 @@ def test_mnistdataset_reads_the_folder_as_numpy_does(tmp_path, monkeypatch):
     np.testing.assert_allclose(p.train_x, want[perm[:6]], atol=1e-7)
 
 
+def _losses(path):
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    return [r["loss"] for r in recs if r["type"] == "step"], recs
+
+
 @pytest.mark.real_engine
-def test_a_csv_session_trains_headless(tmp_path):
+@pytest.mark.parametrize("source", ["csv", "mnist"])
+def test_a_file_source_trains_headless_and_its_exported_script_reproduces_it(tmp_path, source):
+    """The engine reads the file (MNIST through MnistDataset), and the exported MindSpore script,
+    reading it with numpy in its own process, prints the same losses."""
+    import re
+    import subprocess
+    import sys
+
     from gradviz.cli import main
 
-    rng = np.random.RandomState(0)
-    x = rng.normal(0, 1, (40, 2))
-    y = (x[:, 0] > 0).astype(int)
-    path = _csv(tmp_path, "u,v,label\n" + "".join(f"{a:.5f},{b:.5f},{k}\n" for (a, b), k in zip(x, y)))
+    if source == "csv":
+        rng = np.random.RandomState(0)
+        x = rng.normal(0, 1, (40, 2))
+        path = _csv(tmp_path, "u,v,label\n" + "".join(f"{a:.5f},{b:.5f},{int(a > 0)}\n" for a, b in x))
+        s = _moons_on("csv", path, batch_size=8)
+    else:
+        folder, _, _ = mnist_folder(tmp_path, n_train=30, n_test=10)
+        s = _moons_on("mnist", str(folder), size=36, batch_size=8)
+        g = s.graph
+        g["fc1"].attrs = dict(g["fc1"].attrs, in_channels=784)
+        g["logits"].attrs = dict(g["logits"].attrs, out_channels=10)
+    assert s.problems() == []
     p = tmp_path / "s.json"
-    save_session(_moons_on("csv", path, batch_size=8), p)
+    save_session(s, p)
     out = tmp_path / "out.jsonl"
-    assert main(["run", "--session", str(p), "--epochs", "2", "--out", str(out)]) == 0
-    recs = [json.loads(line) for line in out.read_text().splitlines()]
-    assert recs[0]["dataset"]["source"] == "csv" and recs[0]["dataset"]["train_samples"] == 32
-    assert [r["epoch"] for r in recs if r["type"] == "eval"] == [1, 2]
+    assert main(["run", "--session", str(p), "--steps", "6", "--out", str(out)]) == 0
+    losses, recs = _losses(out)
+    assert len(losses) == 6 and recs[0]["dataset"]["source"] == source
+    assert [r["epoch"] for r in recs if r["type"] == "eval"] == [1]  # 4 steps an epoch
+    script = tmp_path / "exported.py"
+    assert main(["export", "--framework", "mindspore", "--session", str(p), "--steps", "6", "--out", str(script)]) == 0
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = [float(v) for v in re.findall(r"^step \d+ loss (\S+)$", done.stdout, re.M)]
+    np.testing.assert_allclose(got, losses, rtol=1e-5, atol=1e-5)
