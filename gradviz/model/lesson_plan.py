@@ -603,10 +603,10 @@ DIGITS: tuple[Step, ...] = (
             Para(
                 QT_TRANSLATE_NOOP(
                     "Lesson",
-                    "The graph is the course's Network sized for 8x8 images: Flatten makes each image a row of 64 "
-                    "numbers, then Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one "
-                    "per class. The loss is their cross-entropy with the true class, as nn.CrossEntropyLoss "
-                    "computes it.",
+                    "The graph is the course's Network sized for 8x8 images: the x node holds each image as a row "
+                    "of its 64 pixels and Flatten keeps it so (the course's 28x28 images become rows of 784), then "
+                    "Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one per class. The "
+                    "loss is their cross-entropy with the true class, as nn.CrossEntropyLoss computes it.",
                 )
             ),
         ),

@@ -208,8 +208,8 @@
         <translation>Dataset 节点存放 scikit-learn 的 {samples} 张手写数字：8x8 像素的图像，缩放到 [0, 1]，每张带有 0 到 9 的类别。其中 {test} 张留作测试集；网络用其余 {train} 张训练。</translation>
     </message>
     <message>
-        <source>The graph is the course&apos;s Network sized for 8x8 images: Flatten makes each image a row of 64 numbers, then Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one per class. The loss is their cross-entropy with the true class, as nn.CrossEntropyLoss computes it.</source>
-        <translation>计算图是课程中的 Network，按 8x8 图像调整了尺寸：Flatten 把每张图像展平成一行 64 个数，接着 Dense(64, 64)、ReLU、Dense(64, 64)、ReLU 和 Dense(64, 10) 给出十个得分，每个类别一个。损失是这些得分与真实类别的交叉熵，与 nn.CrossEntropyLoss 的计算相同。</translation>
+        <source>The graph is the course&apos;s Network sized for 8x8 images: the x node holds each image as a row of its 64 pixels and Flatten keeps it so (the course&apos;s 28x28 images become rows of 784), then Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one per class. The loss is their cross-entropy with the true class, as nn.CrossEntropyLoss computes it.</source>
+        <translation>计算图是课程中的 Network，按 8x8 图像调整了尺寸：x 节点把每张图像存为一行 64 个像素，Flatten 保持不变（课程中 28x28 的图像会展平成一行 784 个数），接着 Dense(64, 64)、ReLU、Dense(64, 64)、ReLU 和 Dense(64, 10) 给出十个得分，每个类别一个。损失是这些得分与真实类别的交叉熵，与 nn.CrossEntropyLoss 的计算相同。</translation>
     </message>
     <message>
         <source>train_loop: mini-batches and epochs</source>
