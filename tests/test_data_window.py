@@ -101,7 +101,10 @@ def test_the_node_tab_chooses_the_file_and_names_a_bad_one(qtbot, win, tmp_path,
     insp = win.inspector
     win.scene.items_by_name["data"].setSelected(True)
     path = insp.findChild(QLineEdit, "inspectorAttr_path")
-    assert path.text() == "" and insp.findChild(QPushButton, "inspectorAttrChoose_path").isEnabled()
+    button = insp.findChild(QPushButton, "inspectorAttrChoose_path")
+    assert path.text() == "" and not button.isEnabled() and not path.isEnabled()  # moons reads no file
+    insp.findChild(QComboBox, "inspectorAttr_source").setCurrentText("csv")
+    assert button.isEnabled() and path.isEnabled()
 
     def choose(source):
         insp.findChild(QComboBox, "inspectorAttr_source").setCurrentText(source)

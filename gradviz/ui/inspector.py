@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
+from ..model.datasets import FILES as FILE_SOURCES
 from ..model.ops import OPS
 from . import theme
 from .language import tr_msg
@@ -182,17 +183,28 @@ class Inspector(QWidget):
                 self.attrForm.addRow(a.name, box)
                 self.attrEdits[a.name] = box
             self._attr_kind = kind
+            source = self.attrEdits.get("source")
+            if self.attrBrowse and isinstance(source, ComboBox):  # a path only for the file sources
+                source.currentTextChanged.connect(lambda _t: self._enable_paths())
         if n is not None:
             values = OPS[n.kind].attr_values(n.attrs)
             for name, box in self.attrEdits.items():
                 if isinstance(box, QLineEdit):
                     box.setText(values[name])
-                    self.attrBrowse[name].setEnabled(not self.locked)
                 elif isinstance(box, ComboBox):
                     box.setCurrentText(values[name])
                 else:
                     box.setValue(values[name])
                 box.setEnabled(not self.locked)
+            self._enable_paths()
+
+    def _enable_paths(self) -> None:
+        """A path field and its Choose button are enabled while the source chosen reads files."""
+        source = self.attrEdits.get("source")
+        reads = not isinstance(source, ComboBox) or source.currentText() in FILE_SOURCES
+        for name, button in self.attrBrowse.items():
+            for w in (self.attrEdits[name], button):
+                w.setEnabled(reads and not self.locked)
 
     def _path_row(self, a) -> QWidget:
         """A path attribute's field and its Choose button (a file for source csv, a folder otherwise)."""
