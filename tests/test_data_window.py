@@ -92,3 +92,46 @@ def test_a_batch_larger_than_the_training_set_is_named(qtbot, win):
     assert problems == [
         'Dataset "data": batch_size must be a whole number from 1 to the training set\'s 320 samples, not 400'
     ]
+
+
+def test_the_node_tab_chooses_the_file_and_names_a_bad_one(qtbot, win, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
+
+    _load(qtbot, win, "moons")
+    insp = win.inspector
+    win.scene.items_by_name["data"].setSelected(True)
+    path = insp.findChild(QLineEdit, "inspectorAttr_path")
+    button = insp.findChild(QPushButton, "inspectorAttrChoose_path")
+    assert path.text() == "" and not button.isEnabled() and not path.isEnabled()  # moons reads no file
+    insp.findChild(QComboBox, "inspectorAttr_source").setCurrentText("csv")
+    assert button.isEnabled() and path.isEnabled()
+
+    def choose(source):
+        insp.findChild(QComboBox, "inspectorAttr_source").setCurrentText(source)
+        qtbot.mouseClick(insp.findChild(QPushButton, "inspectorAttrChoose_path"), Qt.MouseButton.LeftButton)
+        assert insp.name == "data"
+
+    bad, good = tmp_path / "bad.csv", tmp_path / "good.csv"
+    bad.write_text("a,b,label\n1,2,0\n3,x,1\n")
+    good.write_text("a,b,label\n" + "".join(f"{i % 7},{i % 3},{i % 2}\n" for i in range(60)))
+    asked = []
+    chosen = iter([str(bad), str(good), str(tmp_path)])
+    monkeypatch.setattr(insp, "ask_path", lambda folder, start: asked.append(folder) or next(chosen))
+    choose("csv")
+    g = win.document.graph
+    assert g["data"].attrs["path"] == str(bad) and g["data"].attrs["source"] == "csv"
+    shown = [win.problemsList.item(i).text() for i in range(win.problemsList.count())]
+    assert shown[0] == "Dataset \"data\": bad.csv, line 3: column b holds 'x', not a number"
+    assert win.lesson.lesson == "moons" and win.lesson.codeView.toPlainText() == ""  # no program yet
+    choose("csv")
+    assert win.document.graph["data"].attrs["path"] == str(good) and win.problemsList.count() == 0
+    assert not win.document.session.problems() and win.document.graph.check()["x"] == (16, 2)
+    wait_state(qtbot, win, "ready")
+    choose("mnist")  # a folder is asked for
+    assert asked == [False, False, True]
+    assert "has no file train-images-idx3-ubyte" in win.problemsList.item(0).text()
+    for _ in range(3):  # each choice is one undoable edit
+        win.document.undo()
+    assert (
+        win.document.graph["data"].attrs.get("path", "") == "" and win.document.graph["data"].attrs["source"] == "moons"
+    )

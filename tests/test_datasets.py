@@ -51,7 +51,7 @@ def test_the_digits_are_scaled_to_0_1():
         (DataSpec(size=20, batch_size=17), "batch_size"),
         (DataSpec(size=10, test_fraction=0.01), "no test example"),
         (DataSpec(test_fraction=1.0), "test_fraction"),
-        (DataSpec(source="mnist"), "source"),
+        (DataSpec(source="imagenet"), "source"),
         (DataSpec(size=2), "size"),
     ],
 )

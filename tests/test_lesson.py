@@ -178,7 +178,7 @@ def test_figures_wait_until_known_and_quote_every_element():
 # -- the Chinese catalogue ------------------------------------------------------------------------------
 def _plan_strings() -> set[str]:
     out = set()
-    for s in plan.PLAN:
+    for s in plan.STEPS.values():  # every lesson's
         out.add(s.title)
         out |= {p.text for p in s.paras} | {p.waiting for p in s.paras if p.waiting}
         out |= {c.title for c in s.code}

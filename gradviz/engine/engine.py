@@ -21,6 +21,7 @@ import numpy as np
 
 from ..model import datasets
 from ..model.codegen import Program, batch_source, generate, run_layouts
+from . import mnist
 from .devices import quiet_mindspore, use_device
 from ..model.graph import RESERVED_PREFIX as GV
 from ..model.graph import Graph, initial_values
@@ -233,13 +234,18 @@ class Engine:
         self.shapes = g.check()
         self.cell_attributes = cell_attributes([p.name for p in g.parameters()])  # the `cell` API's names
         self.program = generate(g, o, self.cell_attributes)
-        init = initial_values(g, o.seed)
+        # over a Dataset node: each step's mini-batch in the documented order (engine/batches.py);
+        # the Inputs below hold the first one, which the node values show. MNIST files are read
+        # here, with mindspore.dataset (engine/mnist.py)
+        spec = g.data_spec()
+        datasets.use_reader("mnist", mnist.read)
+        try:
+            self.data = datasets.prepare(spec) if spec is not None else None
+        except datasets.DataError as e:
+            raise SessionError(e.msg) from None
+        init = initial_values(g, o.seed, self.data)
         self.initial = init
         self._inputs = [Tensor(init[n]) for n in self.program.input_names]
-        # over a Dataset node: each step's mini-batch in the documented order (engine/batches.py);
-        # the Inputs above hold the first one, which the node values show
-        spec = g.data_spec()
-        self.data = datasets.prepare(spec) if spec is not None else None
         self.steps_per_epoch = spec.steps_per_epoch() if spec is not None else 0
         fed = {n.name: n.init for n in g.data_inputs()}
         self._data_inits = [fed.get(n) for n in self.program.input_names]

@@ -1,6 +1,17 @@
 """Data sets a network learns from, defined so any framework can reproduce them: the sources
-(scikit-learn's generators and bundled digits, XOR and spiral in numpy), the train/test split and
-the order of the mini-batches in each epoch.
+(scikit-learn's generators and bundled digits, XOR and spiral in numpy, the user's CSV file or
+folder of MNIST IDX files), the train/test split and the order of the mini-batches in each epoch.
+
+- CSV (source csv, `path` the file): UTF-8 text, comma-separated; line 1 is a header naming the
+  columns; the label is the column named `label`, else the last one; every other column is a
+  numeric feature. Labels are whole numbers from 0 (the classes are 0 to the largest label), and
+  at least two different ones. At most MAX_SIZE rows of data and CSV_MAX_BYTES bytes.
+- MNIST (source mnist, `path` the folder): the unpacked IDX files train-images-idx3-ubyte and
+  train-labels-idx1-ubyte, and optionally t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte;
+  the samples are the first `size` images, the training files' then the t10k files', each 28x28
+  pixels scaled to [0, 1] as 784 features. The window only reads the files' headers and labels
+  (to check them and know the shapes); the engine reads the images with
+  mindspore.dataset.MnistDataset (use_reader).
 
 - Split: `numpy.random.RandomState(seed).permutation(n)`; the last `round(n * test_fraction)`
   indices are the test set, the others the training set, in that order.
@@ -12,7 +23,12 @@ Qt-free and MindSpore-free: the engine feeds these batches through mindspore.dat
 
 from __future__ import annotations
 
+import csv
 import functools
+import hashlib
+import math
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,8 +38,26 @@ from .ops import DATA_SOURCES
 
 SOURCES = DATA_SOURCES  # the op table's Dataset node names them
 TWO_D = SOURCES[:5]  # the generated 2-D sets (size and noise apply); digits is a bundled set
+FILES = ("csv", "mnist")  # the sources read from the user's `path`
 MIN_SIZE, MAX_SIZE = 4, 100_000
 MAX_NOISE = 10.0
+CSV_MAX_BYTES = 64 << 20  # a CSV file's size limit (its rows are limited to MAX_SIZE too)
+CSV_MAX_COLUMNS = 10_000
+MAX_CLASSES = 1000  # a CSV label's limit: the one-hot targets have this many columns at most
+# the MNIST folder's (images, labels) file pairs: the training pair is needed, the t10k one optional
+MNIST_FILES = (
+    ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+    ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
+)
+MNIST_SIDE = 28
+
+
+class DataError(ValueError):
+    """A data set that cannot be read; `msg` (an i18n.Msg) names the file, line or field."""
+
+    def __init__(self, msg: Msg):
+        super().__init__(str(msg))
+        self.msg = msg
 
 
 @dataclass(frozen=True)
@@ -31,6 +65,7 @@ class DataSpec:
     """A Dataset node's attributes: where the data come from, and how they are split and batched."""
 
     source: str = "moons"
+    path: str = ""  # the CSV file or the MNIST folder (sources csv and mnist)
     size: int = 200  # samples drawn (2-D sets); the digits set has its own 1,797
     noise: float = 0.1  # the generator's noise (2-D sets)
     test_fraction: float = 0.2
@@ -46,7 +81,11 @@ class DataSpec:
                     sources=", ".join(SOURCES), value=repr(self.source)[:40]
                 )
             ]
-        if not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE:
+        if self.source in FILES:
+            info = self._file()
+            if info.problem is not None:
+                return [info.problem]
+        if self.source != "csv" and (not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE):
             out.append(
                 Msg("Data", "size must be a whole number from {low} to {high}").format(low=MIN_SIZE, high=MAX_SIZE)
             )
@@ -79,15 +118,35 @@ class DataSpec:
             )
         return out
 
+    def _file(self) -> _FileInfo:
+        """What the CSV file or MNIST folder holds, or why it cannot be used (read once per
+        version of the files)."""
+        return file_info(self.source, self.path)
+
     def samples(self) -> int:
-        return DIGITS_SIZE if self.source == "digits" else self.size
+        if self.source == "digits":
+            return DIGITS_SIZE
+        if self.source == "csv":
+            return self._file().samples
+        if self.source == "mnist":
+            return min(self.size, self._file().samples)
+        return self.size
 
     def features(self) -> int:
-        """Numbers per sample: 64 pixels for the digits, two coordinates for the 2-D sets."""
+        """Numbers per sample: 64 pixels for the digits, 784 for MNIST, the CSV's feature
+        columns, two coordinates for the 2-D sets."""
+        if self.source in FILES:
+            return self._file().features
         return 64 if self.source == "digits" else 2
 
     def classes(self) -> int:
+        if self.source in FILES:
+            return self._file().classes
         return 10 if self.source == "digits" else 2
+
+    def image_shape(self) -> tuple[int, int] | None:
+        """(rows, columns) of the pixels of an image set (its features, row by row); None otherwise."""
+        return {"digits": (8, 8), "mnist": (MNIST_SIDE, MNIST_SIDE)}.get(self.source)
 
     def split_sizes(self) -> tuple[int, int]:
         """(training samples, test samples)."""
@@ -106,6 +165,11 @@ class DataSpec:
         d = {"source": self.source}
         if self.source in TWO_D:
             d.update(size=self.size, noise=self.noise)
+        elif self.source == "csv":
+            info = self._file()
+            d.update(path=self.path, sha256=info.sha256, features=info.features, classes=info.classes)
+        elif self.source == "mnist":
+            d.update(path=self.path, size=self.samples())
         d.update(
             test_fraction=self.test_fraction,
             batch_size=self.batch_size,
@@ -123,14 +187,283 @@ class DataSpec:
         for k in ("size", "batch_size", "seed"):
             if isinstance(a.get(k), float) and a[k].is_integer():
                 a[k] = int(a[k])
-        return cls(**{k: a[k] for k in ("source", "size", "noise", "test_fraction", "batch_size", "seed") if k in a})
+        names = ("source", "path", "size", "noise", "test_fraction", "batch_size", "seed")
+        return cls(**{k: a[k] for k in names if k in a})
 
 
 DIGITS_SIZE = 1797  # scikit-learn's bundled 8x8 digits
 
 
+# -- the user's files ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _FileInfo:
+    """A CSV file's or MNIST folder's samples, features and classes, or the first problem found."""
+
+    problem: Msg | None = None
+    samples: int = 0
+    features: int = 0
+    classes: int = 0
+    sha256: str = ""  # a CSV file's digest, which a run record names it by
+    table: tuple | None = None  # a CSV file's (features, labels)
+
+
+def _stamp(path: str) -> tuple:
+    """What changes when a file or a folder's files change: sizes and modification times."""
+    paths = [path] + ([os.path.join(path, f) for pair in MNIST_FILES for f in pair] if os.path.isdir(path) else [])
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append((p, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((p, None, None))
+    return tuple(out)
+
+
+def file_info(source: str, path: str) -> _FileInfo:
+    """The CSV file's or MNIST folder's contents as the checks need them (cached per version)."""
+    if not isinstance(path, str) or not path.strip():
+        if source == "csv":
+            return _FileInfo(Msg("Data", "path is empty: choose the CSV file"))
+        return _FileInfo(Msg("Data", "path is empty: choose the folder of MNIST files"))
+    full = os.path.abspath(os.path.expanduser(path))
+    return _file_info(source, full, _stamp(full))
+
+
+@functools.lru_cache(maxsize=8)
+def _file_info(source: str, path: str, stamp: tuple) -> _FileInfo:
+    try:
+        return _read_csv(path) if source == "csv" else _check_mnist(path)
+    except DataError as e:
+        return _FileInfo(e.msg)
+
+
+def _read_csv(path: str) -> _FileInfo:
+    """Parse a CSV file (the format in the module docstring); DataError naming the file and line."""
+    name = os.path.basename(path)
+    if os.path.isdir(path) or not os.path.exists(path):
+        raise DataError(Msg("Data", "path {path}: no such file").format(path=path))
+    size = os.path.getsize(path)
+    if size > CSV_MAX_BYTES:
+        raise DataError(
+            Msg("Data", "{file} is {mb:.1f} MB; a CSV file may have at most {limit} MB").format(
+                file=name, mb=size / 2**20, limit=CSV_MAX_BYTES >> 20
+            )
+        )
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        text = raw.decode("utf-8-sig")
+    except OSError as e:
+        raise DataError(Msg("Data", "{file} cannot be read: {error}").format(file=name, error=e.strerror)) from None
+    except UnicodeDecodeError:
+        raise DataError(Msg("Data", "{file} is not UTF-8 text").format(file=name)) from None
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    if not header or not any(c.strip() for c in header):
+        raise DataError(Msg("Data", "{file} is empty: line 1 must name the columns").format(file=name))
+    header = [c.strip() for c in header]
+    if all(_is_number(c) for c in header):
+        raise DataError(
+            Msg("Data", "{file}, line 1: the first line must be a header naming the columns, not numbers").format(
+                file=name
+            )
+        )
+    if len(header) < 2:
+        raise DataError(
+            Msg("Data", "{file}, line 1: needs at least two columns, the features and the label").format(file=name)
+        )
+    if len(header) > CSV_MAX_COLUMNS:
+        raise DataError(
+            Msg("Data", "{file}, line 1: {n} columns; at most {limit}").format(
+                file=name, n=len(header), limit=CSV_MAX_COLUMNS
+            )
+        )
+    label = header.index("label") if "label" in header else len(header) - 1
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    for cells in reader:
+        line = reader.line_num
+        if not cells or not any(c.strip() for c in cells):
+            continue  # blank lines are skipped
+        if len(rows) == MAX_SIZE:
+            raise DataError(
+                Msg("Data", "{file}, line {line}: more than {limit} rows of data (the limit)").format(
+                    file=name, line=line, limit=f"{MAX_SIZE:,}"
+                )
+            )
+        if len(cells) != len(header):
+            raise DataError(
+                Msg("Data", "{file}, line {line}: {n} cells, but the header names {m} columns").format(
+                    file=name, line=line, n=len(cells), m=len(header)
+                )
+            )
+        row = []
+        for j, cell in enumerate(cells):
+            c = cell.strip()
+            where = {"file": name, "line": line, "column": header[j] or str(j + 1)}
+            if not c:
+                raise DataError(Msg("Data", "{file}, line {line}: column {column} is missing").format(**where))
+            try:
+                v = float(c)
+            except ValueError:
+                raise DataError(
+                    Msg("Data", "{file}, line {line}: column {column} holds {cell}, not a number").format(
+                        cell=repr(c)[:30], **where
+                    )
+                ) from None
+            if not math.isfinite(v) or abs(v) > 3.0e38:
+                raise DataError(
+                    Msg("Data", "{file}, line {line}: column {column} holds {cell}, not a finite number").format(
+                        cell=c[:30], **where
+                    )
+                )
+            if j == label:
+                if not v.is_integer() or not 0 <= v < MAX_CLASSES:
+                    raise DataError(
+                        Msg(
+                            "Data", "{file}, line {line}: the label {cell} is not a whole number from 0 to {high}"
+                        ).format(cell=c[:30], high=MAX_CLASSES - 1, **where)
+                    )
+                labels.append(int(v))
+            else:
+                row.append(v)
+        rows.append(row)
+    if not rows:
+        raise DataError(Msg("Data", "{file} holds no rows of data below its header").format(file=name))
+    y = np.asarray(labels, np.int32)
+    found = np.unique(y)
+    if len(found) < 2:
+        raise DataError(
+            Msg("Data", "{file}: every label is {label}; a classifier needs at least two classes").format(
+                file=name, label=int(found[0])
+            )
+        )
+    x = np.asarray(rows, np.float32)
+    return _FileInfo(None, len(rows), x.shape[1], int(y.max()) + 1, hashlib.sha256(raw).hexdigest(), (x, y))
+
+
+def _is_number(c: str) -> bool:
+    try:
+        float(c)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_mnist(folder: str) -> _FileInfo:
+    """Check an MNIST folder's IDX files from their headers and labels (numpy only): present,
+    28x28, as long as their headers say, labels 0 to 9; DataError naming the file."""
+    if not os.path.isdir(folder):
+        raise DataError(Msg("Data", "path {path}: no such folder").format(path=folder))
+    total = 0
+    for k, (images, labels) in enumerate(MNIST_FILES):
+        pi, pl = os.path.join(folder, images), os.path.join(folder, labels)
+        if k and not os.path.exists(pi) and not os.path.exists(pl):
+            continue  # the t10k pair is optional
+        for p in (pi, pl):
+            if os.path.isfile(p):
+                continue
+            if os.path.exists(p + ".gz"):
+                raise DataError(
+                    Msg("Data", "the MNIST folder {folder} has {file}.gz: unpack it (gunzip) first").format(
+                        folder=folder, file=os.path.basename(p)
+                    )
+                )
+            raise DataError(
+                Msg("Data", "the MNIST folder {folder} has no file {file}").format(
+                    folder=folder, file=os.path.basename(p)
+                )
+            )
+        n_images = _idx_count(pi, 2051, 16, MNIST_SIDE * MNIST_SIDE)
+        n_labels = _idx_count(pl, 2049, 8, 1)
+        if n_images != n_labels:
+            raise DataError(
+                Msg("Data", "{images} holds {n} images but {labels} {m} labels").format(
+                    images=images, labels=labels, n=n_images, m=n_labels
+                )
+            )
+        y = np.fromfile(pl, np.uint8, offset=8)
+        if len(y) and y.max() > 9:
+            raise DataError(
+                Msg("Data", "{file}: label {label} at item {item}; MNIST's labels are 0 to 9").format(
+                    file=labels, label=int(y.max()), item=int(np.argmax(y > 9))
+                )
+            )
+        total += n_images
+    if total < MIN_SIZE:
+        raise DataError(
+            Msg("Data", "the MNIST folder {folder} holds {n} images; at least {low} are needed").format(
+                folder=folder, n=total, low=MIN_SIZE
+            )
+        )
+    return _FileInfo(None, total, MNIST_SIDE * MNIST_SIDE, 10)
+
+
+def _idx_count(path: str, magic: int, head: int, item: int) -> int:
+    """The item count an IDX file's header gives, checked against its magic number, its image
+    size (28x28) and its length."""
+    name = os.path.basename(path)
+    with open(path, "rb") as f:
+        header = f.read(head)
+    if len(header) < head:
+        raise DataError(Msg("Data", "{file} is truncated: it has no complete header").format(file=name))
+    words = np.frombuffer(header, ">u4")
+    if words[0] != magic:
+        raise DataError(
+            Msg("Data", "{file} is not an MNIST IDX file (magic number {found}, expected {magic})").format(
+                file=name, found=int(words[0]), magic=magic
+            )
+        )
+    if head == 16 and (words[2], words[3]) != (MNIST_SIDE, MNIST_SIDE):
+        raise DataError(
+            Msg("Data", "{file} holds {r}x{c} images; MNIST's are 28x28").format(
+                file=name, r=int(words[2]), c=int(words[3])
+            )
+        )
+    n = int(words[1])
+    want, got = head + n * item, os.path.getsize(path)
+    if got < want:
+        raise DataError(
+            Msg(
+                "Data", "{file} is truncated: its header says {n} items ({want} bytes), the file has {got} bytes"
+            ).format(file=name, n=n, want=want, got=got)
+        )
+    return n
+
+
+# the engine process's readers of file sources (it reads MNIST with mindspore.dataset): source ->
+# read(path, n) -> (features float32 (n, d), labels int32 (n,))
+_READERS: dict[str, Callable[[str, int], tuple[np.ndarray, np.ndarray]]] = {}
+
+
+def use_reader(source: str, read: Callable[[str, int], tuple[np.ndarray, np.ndarray]]) -> None:
+    """Install the reader of a file source (the engine installs MnistDataset's for mnist)."""
+    _READERS[source] = read
+
+
 def load(spec: DataSpec) -> tuple[np.ndarray, np.ndarray]:
-    """(features float32 (n, d), labels int32 (n,)) of a valid spec, drawn from its seed."""
+    """(features float32 (n, d), labels int32 (n,)) of a valid spec, drawn from its seed.
+
+    DataError when a file source cannot be read (or, for MNIST, outside the engine process)."""
+    if spec.source == "csv":
+        info = spec._file()
+        if info.problem is not None:
+            raise DataError(info.problem)
+        x, y = info.table
+        return x.copy(), y.copy()
+    if spec.source == "mnist":
+        if "mnist" not in _READERS:
+            raise DataError(Msg("Data", "MNIST images are read by the engine process (mindspore.dataset)"))
+        n = spec.samples()
+        x, y = _READERS["mnist"](os.path.abspath(os.path.expanduser(spec.path)), n)
+        if x.shape != (n, spec.features()) or y.shape != (n,):
+            raise DataError(
+                Msg("Data", "the MNIST folder {folder} gave {shape} images instead of {n}").format(
+                    folder=spec.path, shape=x.shape, n=n
+                )
+            )
+        return np.asarray(x, np.float32), np.asarray(y, np.int32)
     x, y = _load(
         spec.source,
         spec.size if spec.source in TWO_D else 0,

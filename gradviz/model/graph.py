@@ -591,8 +591,9 @@ def unknown_init(init: Any) -> Msg:
     return Msg("Graph", "init {init} is unknown; use one of {inits}").format(init=quote(init), inits=", ".join(INITS))
 
 
-def initial_values(graph: Graph, seed: int) -> dict[str, np.ndarray]:
-    """float32 values of every Input and Parameter, drawn in graph order from the run's seed.
+def initial_values(graph: Graph, seed: int, data: datasets.Prepared | None = None) -> dict[str, np.ndarray]:
+    """float32 values of every Input and Parameter, drawn in graph order from the run's seed
+    (an Input fed by the Dataset node from `data`, prepared here when not given).
 
     np.random.seed(42) followed by randn(5, 3), randn(3) is what the tutorial does; the legacy
     RandomState reproduces it exactly."""

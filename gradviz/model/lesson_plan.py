@@ -1,5 +1,6 @@
-"""The guided lesson as data: MindSpore's functional-autodiff tutorial, step by step, then the
-comparison with PyTorch. Qt-free, so the plan, the set-ups and the numbers are tested without
+"""The guided lessons as data: MindSpore's functional-autodiff tutorial, step by step, then the
+comparison with PyTorch (PLAN); and one lesson for each data-set preset, moons and digits
+(LESSONS), which the window shows for their sessions. Qt-free, so the plan, the set-ups and the numbers are tested without
 a window; the Lesson panel (ui/lesson_panel.py) only shows them and applies the set-ups.
 
 Each step names a preset and the options that put the app where the tutorial is; the code the
@@ -447,12 +448,314 @@ PLAN: tuple[Step, ...] = (
     ),
 )
 
+# -- the data-set presets' lessons ----------------------------------------------------------------------
+EXPORTED_DATA = QT_TRANSLATE_NOOP("Lesson", "The exported MindSpore program (File > Export): the data set")
+EXPORTED_FUNCTION = QT_TRANSLATE_NOOP("Lesson", "The exported MindSpore program: the network and its loss")
+DATA_FIGURES = {
+    "samples": ("data", "samples"),
+    "train": ("data", "train_samples"),
+    "test": ("data", "test_samples"),
+    "batch": ("data", "batch_size"),
+    "spe": ("data", "steps_per_epoch"),
+}
+EVAL_FIGURES = {
+    "epoch": ("eval", "epoch"),
+    "train_acc": ("eval", "train_accuracy"),
+    "test_acc": ("eval", "accuracy"),
+    "test_loss": ("eval", "test_loss"),
+    "spe": ("data", "steps_per_epoch"),
+}
+
+MOONS: tuple[Step, ...] = (
+    Step(
+        "moons_data",
+        QT_TRANSLATE_NOOP("Lesson", "Two moons: the data"),
+        "moons",
+        {},
+        (Code(EXPORTED_DATA, derived="mindspore_data"),),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The Dataset node draws {samples} points with scikit-learn's make_moons: two interleaving half "
+                    "circles with noise, one class each. {test} of them are kept apart as the test set; the "
+                    "network trains on the other {train}.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Each step trains on one mini-batch of {batch} points: the x node holds their two coordinates, "
+                    "the y node their classes as one-hot rows. {spe} steps make an epoch, one pass over the "
+                    "training set, in a new order each epoch.",
+                )
+            ),
+        ),
+        DATA_FIGURES,
+    ),
+    Step(
+        "moons_hidden",
+        QT_TRANSLATE_NOOP("Lesson", "Why a hidden layer is needed"),
+        "moons",
+        {},
+        (Code(EXPORTED_FUNCTION, derived="mindspore_function"),),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Without hidden layers the network would be one Dense layer from the point to the two class "
+                    "scores. Each score is then a linear function of the point, so the points where the two are "
+                    "equal, the decision boundary, form a straight line, and no straight line separates the two "
+                    "moons.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Here fc1 (Dense 2 → 8) and fc2 (Dense 8 → 8), each followed by tanh, come first. The last "
+                    "layer, logits, still draws a straight boundary, but in the space of the eight values of h2; "
+                    "because tanh bends, that boundary is a curve in the plane of the points.",
+                )
+            ),
+        ),
+        {},
+    ),
+    Step(
+        "moons_units",
+        QT_TRANSLATE_NOOP("Lesson", "What each hidden unit computes"),
+        "moons",
+        {},
+        (Code(EXPORTED_FUNCTION, derived="mindspore_function"),),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Each of fc1's eight units computes w·x + b from a point's two coordinates, with its own row "
+                    "of fc1's weight (8, 2), and h1 applies tanh: the unit is near −1 on one side of a straight "
+                    "line across the plane, near +1 on the other, and changes smoothly in between.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Hover h1 to see its values for the batch: a row per point, a column per unit, each between −1 "
+                    "and 1. Each unit of h2 mixes all eight units of h1, so it responds to a curved region of the "
+                    "plane rather than to one side of a line.",
+                )
+            ),
+        ),
+        {},
+    ),
+    Step(
+        "moons_train",
+        QT_TRANSLATE_NOOP("Lesson", "Training: the loss and accuracy curves"),
+        "moons",
+        {},
+        (Code(EXPORTED_FUNCTION, derived="mindspore_function"),),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Press Start. The loss plot shows each step's loss on its mini-batch: it jumps from batch to "
+                    "batch as it falls. After each epoch the network is evaluated on the whole training set and on "
+                    "the test set: the accuracy plot shows the share of points each gets right, and the loss plot "
+                    "gains the test loss.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "After epoch {epoch}: training accuracy {train_acc}, test accuracy {test_acc}, test loss "
+                    "{test_loss}.",
+                ),
+                QT_TRANSLATE_NOOP("Lesson", "The first evaluation comes after epoch 1, at step {spe}."),
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The network never trains on the test points: a test accuracy close to the training accuracy "
+                    "says it has learned the shape of the moons, not the training points by heart.",
+                )
+            ),
+        ),
+        EVAL_FIGURES,
+        controls=("startButton",),
+        speed=WATCH_SPEED,
+    ),
+)
+
+DIGITS: tuple[Step, ...] = (
+    Step(
+        "digits_data",
+        QT_TRANSLATE_NOOP("Lesson", "The digits and the course's Network"),
+        "digits",
+        {},
+        (Code(EXPORTED_FUNCTION, derived="mindspore_function"),),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The Dataset node holds scikit-learn's {samples} handwritten digits: 8x8 pixel images scaled to "
+                    "[0, 1], each with its class from 0 to 9. {test} are kept for the test set; the network trains "
+                    "on the other {train}.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The graph is the course's Network sized for 8x8 images: the x node holds each image as a row "
+                    "of its 64 pixels and Flatten keeps it so (the course's 28x28 images become rows of 784), then "
+                    "Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one per class. The "
+                    "loss is their cross-entropy with the true class, as nn.CrossEntropyLoss computes it.",
+                )
+            ),
+        ),
+        DATA_FIGURES,
+    ),
+    Step(
+        "digits_train_loop",
+        QT_TRANSLATE_NOOP("Lesson", "train_loop: mini-batches and epochs"),
+        "digits",
+        {},
+        (
+            Code(
+                QT_TRANSLATE_NOOP("Lesson", "The exported MindSpore program: train_loop"),
+                derived="mindspore_train_loop",
+            ),
+        ),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The course's train_loop goes over the training set in mini-batches: each step computes the "
+                    "loss of one batch of {batch} images and its gradients, then optimizer(grads) updates every "
+                    "weight and bias (SGD, learning rate {lr}).",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "One epoch is one pass over the {train} training images: {spe} steps, the last batch shorter "
+                    "when the images do not divide into whole batches. Each epoch visits them in a new order drawn "
+                    "from the Dataset node's seed.",
+                )
+            ),
+        ),
+        {**DATA_FIGURES, "lr": ("option", "lr")},
+        controls=("lrSpin",),
+    ),
+    Step(
+        "digits_test_loop",
+        QT_TRANSLATE_NOOP("Lesson", "test_loop: accuracy and test loss"),
+        "digits",
+        {},
+        (
+            Code(
+                QT_TRANSLATE_NOOP("Lesson", "The exported MindSpore program: test_loop"), derived="mindspore_test_loop"
+            ),
+        ),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "After each epoch, test_loop runs the network on the {test} test images, which it never trains "
+                    "on. Its prediction for an image is the class with the largest score: the accuracy is the share "
+                    "of test images predicted right, and the test loss (Avg loss) is the cross-entropy averaged "
+                    "over them.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "After epoch {epoch}: test accuracy {test_acc}, test loss {test_loss}; on the training images "
+                    "the accuracy is {train_acc}.",
+                ),
+                QT_TRANSLATE_NOOP("Lesson", "Press Start: the first test comes after epoch 1, at step {spe}."),
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "A low training loss alone can mean the network has learned its training images by heart; the "
+                    "test accuracy says how well it does on digits it has not seen.",
+                )
+            ),
+        ),
+        {**EVAL_FIGURES, "test": ("data", "test_samples")},
+        controls=("startButton",),
+        speed=WATCH_SPEED,
+    ),
+    Step(
+        "digits_train",
+        QT_TRANSLATE_NOOP("Lesson", "Watching the network learn"),
+        "digits",
+        {},
+        (
+            Code(
+                QT_TRANSLATE_NOOP("Lesson", "The exported MindSpore program: train_loop"),
+                derived="mindspore_train_loop",
+            ),
+        ),
+        (
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The run trains {steps} steps, that is {epochs} epochs. The loss plot falls step by step, and "
+                    "the accuracy plot gains a point after each epoch, for the training and the test images.",
+                )
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Step {last_step} has loss {last_loss}. Pause and drag the History slider: the nodes, the "
+                    "plots and the evaluations go back to that step.",
+                ),
+                QT_TRANSLATE_NOOP("Lesson", "Press Start (or Step) and watch the loss plot fall."),
+            ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "File > Export writes this session as a MindSpore program whose train_loop and test_loop print "
+                    "the course's lines: the loss of each step, then Accuracy and Avg loss after each epoch.",
+                )
+            ),
+        ),
+        {
+            "steps": ("option", "steps"),
+            "epochs": ("data", "epochs"),
+            "last_step": ("history", "last_step"),
+            "last_loss": ("history", "last_loss"),
+        },
+        controls=("startButton", "stepButton"),
+        speed=WATCH_SPEED,
+    ),
+)
+
+# each lesson by its key: the tutorial's, and each data-set preset's (its preset's name)
+LESSONS: dict[str, tuple[Step, ...]] = {"tutorial": PLAN, "moons": MOONS, "digits": DIGITS}
+STEPS = {s.id: s for lesson in LESSONS.values() for s in lesson}
+
 IDS = tuple(s.id for s in PLAN)
 
 
 def index_of(step_id: str) -> int | None:
-    """The position of a step, by id (what the app remembers); None for an unknown id."""
-    return IDS.index(step_id) if step_id in IDS else None
+    """The position of a step in its lesson, by id (what the app remembers); None for an unknown id."""
+    lesson = lesson_of_step(step_id)
+    return None if lesson is None else [s.id for s in LESSONS[lesson]].index(step_id)
+
+
+def lesson_of_step(step_id: str) -> str | None:
+    """The key of the lesson a step belongs to, or None for an unknown id."""
+    return next((k for k, steps in LESSONS.items() if any(s.id == step_id for s in steps)), None)
+
+
+def lesson_for(session: Session) -> str | None:
+    """The lesson of a session: the one with a step of its graph, else the one named after it
+    (a preset with a lesson); None for a session of one's own."""
+    mine = _structure(session.graph)  # once: a graph's structure is long to write out
+    for key, steps in LESSONS.items():
+        if any(mine == _setup(s.id)[0] for s in steps):
+            return key
+    return session.name if session.name in LESSONS else None
 
 
 # -- set-ups ------------------------------------------------------------------------------------------
@@ -467,7 +770,7 @@ def setup_session(step: Step) -> Session:
 @cache
 def _setup(step_id: str) -> tuple[str, tuple]:
     """A step's graph structure and options, worked out once (the window asks at every edit)."""
-    s = setup_session(PLAN[IDS.index(step_id)])
+    s = setup_session(STEPS[step_id])
     return _structure(s.graph), tuple((k, getattr(s.options, k)) for k in CONTROLLED)
 
 
@@ -492,13 +795,29 @@ def matches(step: Step, session: Session) -> bool:
     return same_graph(step, session) and all(getattr(session.options, k) == v for k, v in want.items())
 
 
+# derived code: the exported program's lines from the first starting with the first prefix up to
+# the first after it starting with the second ("" for the end)
+DERIVED = {
+    "mindspore_training": ("optimizer = ", ""),
+    "mindspore_data": ("# the data set", "np.random.seed("),
+    "mindspore_function": ("def function(", "optimizer = "),
+    "mindspore_test_loop": ("def test_loop(", "def train_loop("),
+    "mindspore_train_loop": ("def train_loop(", ""),
+}
+
+
 def derived_code(key: str, session: Session) -> str:
-    """Code derived from the session, so it is exactly what the app exports (scripts.py)."""
-    if key == "mindspore_training":
-        lines = mindspore_script(session).splitlines()
-        start = next(i for i, line in enumerate(lines) if line.startswith("optimizer = "))
-        return "\n".join(lines[start:]) + "\n"
-    raise KeyError(f"no derived code {key!r}")
+    """Code derived from the session, so it is exactly what the app exports (scripts.py); none
+    while the session has problems (they are listed under Problems)."""
+    if key not in DERIVED:
+        raise KeyError(f"no derived code {key!r}")
+    if session.problems():
+        return ""
+    first, last = DERIVED[key]
+    lines = mindspore_script(session).splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(first)), len(lines))
+    end = next((i for i in range(start + 1, len(lines)) if last and lines[i].startswith(last)), len(lines))
+    return "\n".join(lines[start:end]).strip("\n") + "\n"
 
 
 def code(step: Step, session: Session) -> list[tuple[str, str]]:
@@ -518,6 +837,8 @@ class Observed:
     steps: np.ndarray  # the history's step numbers
     loss: np.ndarray  # the history's losses
     options: Options
+    evals: tuple = ()  # over a Dataset node: the evaluation after each epoch so far (engine Eval.to_dict())
+    data: dict | None = None  # over a Dataset node: its description (datasets.DataSpec.describe())
 
 
 def figure_value(source: tuple, seen: Observed):
@@ -531,6 +852,17 @@ def figure_value(source: tuple, seen: Observed):
         return None if source[2] not in share else np.asarray(share[source[2]], np.float64)
     if kind == "option":
         return getattr(seen.options, source[1])
+    if kind == "data":
+        d = seen.data
+        if d is None:
+            return None
+        if source[1] == "samples":
+            return d["train_samples"] + d["test_samples"]
+        if source[1] == "epochs":
+            return -(-seen.options.steps // d["steps_per_epoch"])
+        return d[source[1]]
+    if kind == "eval":
+        return seen.evals[-1][source[1]] if seen.evals else None
     if kind == "history":
         if not len(seen.steps):
             return None
@@ -565,4 +897,6 @@ def figures(step: Step, seen: Observed) -> dict[str, tuple[object, str] | None]:
             out[name] = None
         else:
             out[name] = (v, f"{v:g}" if source[0] == "option" else fmt_figure(v))
+            if source[0] == "eval" and "accuracy" in source[1]:
+                out[name] = (v, f"{100 * v:.1f}%")
     return out

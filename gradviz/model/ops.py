@@ -22,6 +22,7 @@ ShapeRule = Callable[[list[tuple[str, Shape]]], tuple["Shape | None", "str | Non
 Forward = Callable[..., np.ndarray]
 Backward = Callable[..., tuple[np.ndarray, ...]]  # (g, *inputs, out) -> one gradient per port
 
+MAX_PATH = 4096  # characters of a path attribute (a Dataset's CSV file or MNIST folder)
 ROLES = ("source", "op", "loss", "output", "data")  # data: a Dataset node (no tensor of its own)
 LANGUAGES = ("mindspore", "pytorch")  # the code generators, by the OpKind field of their template
 
@@ -39,11 +40,17 @@ class Attr:
     mindspore: str  # the keyword of the MindSpore call
     pytorch: str  # the keyword of the PyTorch call
     description: str  # one line: the Node tab's tooltip
-    type: type = float  # float, int, or str (one of `choices`)
+    type: type = float  # float, int, or str (one of `choices`; any text without choices: a path)
     choices: tuple[str, ...] = ()  # a str attribute's allowed values (an initializer's name)
 
     def problem(self, value) -> Msg | None:
         """Why `value` cannot be this attribute, or None."""
+        if self.type is str and not self.choices:  # free text: a file or folder's path
+            if isinstance(value, str) and len(value) <= MAX_PATH and "\0" not in value:
+                return None
+            return Msg("Ops", "{attr} must be a path of at most {n} characters, not {value}").format(
+                attr=self.name, n=MAX_PATH, value=repr(value)[:40]
+            )
         if self.type is str:
             if value in self.choices:
                 return None
@@ -278,8 +285,9 @@ def _softmax_back(g, z, out):
 WEIGHT_INITS = ("he_uniform", "xavier_uniform", "normal", "uniform", "zeros", "ones")
 BIAS_INITS = ("zeros", "ones", "normal", "uniform")
 MAX_CHANNELS = 100_000
-# a Dataset node's sources (model/datasets.py defines them)
-DATA_SOURCES = ("moons", "circles", "xor", "blobs", "spiral", "digits")
+# a Dataset node's sources (model/datasets.py defines them): the 2-D generators, the bundled
+# digits, then those read from the user's files (its `path`)
+DATA_SOURCES = ("moons", "circles", "xor", "blobs", "spiral", "digits", "csv", "mnist")
 
 
 _OP = "#5a4fcf"
@@ -313,11 +321,34 @@ TABLE: tuple[OpKind, ...] = (
                 0,
                 "source",
                 "source",
-                Msg("Ops", "Where the samples come from: a 2-D generator or the bundled 8x8 digits."),
+                Msg(
+                    "Ops",
+                    "Where the samples come from: a 2-D generator, the bundled 8x8 digits, a CSV file or a "
+                    "folder of MNIST files (path).",
+                ),
                 str,
                 DATA_SOURCES,
             ),
-            Attr("size", 200, 4, 100_000, "size", "size", Msg("Ops", "How many samples a 2-D source draws."), int),
+            Attr(
+                "path",
+                "",
+                0,
+                0,
+                "path",
+                "path",
+                Msg("Ops", "The CSV file (source csv) or the folder of MNIST IDX files (source mnist)."),
+                str,
+            ),
+            Attr(
+                "size",
+                200,
+                4,
+                100_000,
+                "size",
+                "size",
+                Msg("Ops", "How many samples a 2-D source draws, or how many of the MNIST folder's images are used."),
+                int,
+            ),
             Attr("noise", 0.1, 0.0, 10.0, "noise", "noise", Msg("Ops", "The 2-D generator's noise.")),
             Attr(
                 "test_fraction",

@@ -94,6 +94,31 @@ def _data_lines(spec: DataSpec) -> list[str]:
             "blobs": f"make_blobs(n_samples={n}, centers=2, cluster_std={max(noise, 0.05) * 10!r}, random_state={seed})",
         }[spec.source]
         L += ["import sklearn.datasets", "", f"sample_x, sample_y = sklearn.datasets.{call}"]
+    elif spec.source == "csv":  # the format model/datasets.py documents
+        L += [
+            "import csv",
+            "",
+            f"with open({spec.path!r}, encoding='utf-8-sig') as sample_file:",
+            f"{_I}sample_rows = [row for row in csv.reader(sample_file) if any(c.strip() for c in row)]",
+            "sample_header = [c.strip() for c in sample_rows[0]]  # line 1 names the columns",
+            "sample_table = np.array([[float(c) for c in row] for row in sample_rows[1:]])",
+            "sample_label = sample_header.index('label') if 'label' in sample_header else len(sample_header) - 1",
+            "sample_x, sample_y = np.delete(sample_table, sample_label, axis=1), sample_table[:, sample_label]",
+        ]
+    elif spec.source == "mnist":  # the IDX files as MnistDataset reads them: training, then t10k
+        L += [
+            "import os",
+            "",
+            f"sample_dir = {spec.path!r}",
+            "sample_x, sample_y = [], []",
+            "for images, labels in [('train-images-idx3-ubyte', 'train-labels-idx1-ubyte'),",
+            "                       ('t10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte')]:",
+            f"{_I}if os.path.exists(os.path.join(sample_dir, images)):",
+            f"{_I * 2}sample_x.append(np.fromfile(os.path.join(sample_dir, images), np.uint8, offset=16))",
+            f"{_I * 2}sample_y.append(np.fromfile(os.path.join(sample_dir, labels), np.uint8, offset=8))",
+            f"sample_x = np.concatenate(sample_x).reshape(-1, 784)[:{spec.samples()}] / 255.0  # 28x28 in [0, 1]",
+            f"sample_y = np.concatenate(sample_y)[:{spec.samples()}]",
+        ]
     elif spec.source == "xor":
         L += [
             f"sample_rng = np.random.RandomState({seed})",

@@ -1,5 +1,6 @@
 """Edit the selected node: name, shape, init, values, requires_grad, and its kind's attributes
-(the op table's ops.Attr: one number field each, a list for an initializer's name). Edits are undoable."""
+(the op table's ops.Attr: one number field each, a list for an initializer's name, a text field
+with a Choose button for a path). Edits are undoable."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import json
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
+    QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -18,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..model.graph import DESCRIPTIONS, INITS, check_name, check_shape
+from ..model.datasets import FILES as FILE_SOURCES
 from ..model.ops import OPS
 from . import theme
 from .language import tr_msg
@@ -77,6 +81,7 @@ class Inspector(QWidget):
         lay.addLayout(form)
         self.attrForm = QFormLayout()  # the selected kind's attributes, made again for each node
         self.attrEdits: dict[str, DoubleSpinBox] = {}
+        self.attrBrowse: dict[str, QPushButton] = {}  # a path attribute's Choose button
         lay.addLayout(self.attrForm)
         self.applyButton = QPushButton(self.tr("Apply"))
         self.applyButton.setObjectName("inspectorApply")
@@ -156,7 +161,11 @@ class Inspector(QWidget):
             while self.attrForm.rowCount():
                 self.attrForm.removeRow(0)
             self.attrEdits = {}
+            self.attrBrowse: dict[str, QPushButton] = {}
             for a in OPS[kind].attrs if kind in OPS else ():
+                if a.type is str and not a.choices:  # a path: typed, or chosen in a dialog
+                    self.attrForm.addRow(a.name, self._path_row(a))
+                    continue
                 if a.type is str:  # an initializer's name: a choice
                     box = ComboBox()
                     box.setObjectName(f"inspectorAttr_{a.name}")
@@ -174,14 +183,65 @@ class Inspector(QWidget):
                 self.attrForm.addRow(a.name, box)
                 self.attrEdits[a.name] = box
             self._attr_kind = kind
+            source = self.attrEdits.get("source")
+            if self.attrBrowse and isinstance(source, ComboBox):  # a path only for the file sources
+                source.currentTextChanged.connect(lambda _t: self._enable_paths())
         if n is not None:
             values = OPS[n.kind].attr_values(n.attrs)
             for name, box in self.attrEdits.items():
-                if isinstance(box, ComboBox):
+                if isinstance(box, QLineEdit):
+                    box.setText(values[name])
+                elif isinstance(box, ComboBox):
                     box.setCurrentText(values[name])
                 else:
                     box.setValue(values[name])
                 box.setEnabled(not self.locked)
+            self._enable_paths()
+
+    def _enable_paths(self) -> None:
+        """A path field and its Choose button are enabled while the source chosen reads files."""
+        source = self.attrEdits.get("source")
+        reads = not isinstance(source, ComboBox) or source.currentText() in FILE_SOURCES
+        for name, button in self.attrBrowse.items():
+            for w in (self.attrEdits[name], button):
+                w.setEnabled(reads and not self.locked)
+
+    def _path_row(self, a) -> QWidget:
+        """A path attribute's field and its Choose button (a file for source csv, a folder otherwise)."""
+        row = QWidget()
+        lay = QHBoxLayout(row)
+        lay.setContentsMargins(0, 0, 0, 0)
+        edit = QLineEdit()
+        edit.setObjectName(f"inspectorAttr_{a.name}")
+        edit.setToolTip(tr_msg(a.description))
+        edit.setPlaceholderText(self.tr("a CSV file or an MNIST folder"))
+        edit.editingFinished.connect(self.apply)
+        button = QPushButton(self.tr("Choose…"))
+        button.setObjectName(f"inspectorAttrChoose_{a.name}")
+        button.setToolTip(self.tr("Choose the CSV file (source csv) or the folder of MNIST files (source mnist)"))
+        button.clicked.connect(lambda _on=False, name=a.name: self.choose_path(name))
+        lay.addWidget(edit, 1)
+        lay.addWidget(button)
+        self.attrEdits[a.name] = edit
+        self.attrBrowse[a.name] = button
+        return row
+
+    def choose_path(self, name: str) -> None:
+        """Ask for the file or folder (by the node's source), then apply it."""
+        source = self.attrEdits.get("source")
+        folder = isinstance(source, ComboBox) and source.currentText() == "mnist"
+        path = self.ask_path(folder, self.attrEdits[name].text())
+        if path:
+            self.attrEdits[name].setText(path)
+            self.apply()
+
+    def ask_path(self, folder: bool, start: str) -> str:
+        """The dialog (tests replace it): a folder of MNIST files, or a CSV file; '' when cancelled."""
+        if folder:
+            return QFileDialog.getExistingDirectory(self, self.tr("The folder of MNIST IDX files"), start)
+        return QFileDialog.getOpenFileName(
+            self, self.tr("A CSV file of features and labels"), start, self.tr("CSV files (*.csv);;All files (*)")
+        )[0]
 
     locked = False
 
@@ -221,7 +281,9 @@ class Inspector(QWidget):
         if self.attrEdits:
             kind = OPS[n.kind]
             attrs = {
-                a.name: self.attrEdits[a.name].currentText()
+                a.name: self.attrEdits[a.name].text().strip()
+                if a.type is str and not a.choices
+                else self.attrEdits[a.name].currentText()
                 if a.type is str
                 else a.type(self.attrEdits[a.name].value())
                 for a in kind.attrs

@@ -134,7 +134,9 @@ class LessonPanel(QWidget):
         self.numbers: dict = {}
         self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
         stored = store.text(STORE_KEY) if store is not None else ""
-        self.index = plan.index_of(stored) or 0
+        # the lesson of the step remembered, else the session's; the tutorial's by default
+        self.lesson = plan.lesson_of_step(stored) or plan.lesson_for(document.session) or "tutorial"
+        self.index = plan.index_of(stored) or 0 if plan.lesson_of_step(stored) == self.lesson else 0
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
@@ -262,8 +264,13 @@ class LessonPanel(QWidget):
                 return
 
     @property
+    def steps(self) -> tuple[plan.Step, ...]:
+        """The steps of the lesson shown (plan.LESSONS: the tutorial's, or a data-set preset's)."""
+        return plan.LESSONS[self.lesson]
+
+    @property
     def step(self) -> plan.Step:
-        return plan.PLAN[self.index]
+        return self.steps[self.index]
 
     def title(self) -> str:
         return self.tr("Lesson")
@@ -278,7 +285,7 @@ class LessonPanel(QWidget):
     def go(self, index: int) -> bool:
         """Enter step `index` and set it up; False (and nothing changes) outside the plan or when
         the user keeps a session the set-up would replace."""
-        if not 0 <= index < len(plan.PLAN):
+        if not 0 <= index < len(self.steps):
             return False
         old = self.index
         self.index = index
@@ -301,7 +308,9 @@ class LessonPanel(QWidget):
         same_graph = plan.same_graph(step, doc.session)
         new_run = not same_graph or any(getattr(doc.options, k) != v for k, v in want.items() if k not in LIVE_OPTIONS)
         # a graph of the plan is no one's work, whatever options were changed on it
-        own_work = not same_graph and doc.modified and not any(plan.same_graph(s, doc.session) for s in plan.PLAN)
+        own_work = (
+            not same_graph and doc.modified and not any(plan.same_graph(s, doc.session) for s in plan.STEPS.values())
+        )
         if own_work and not self._may_discard():  # the user's own work: the window's usual question
             self._set_note("kept")
             return False
@@ -346,6 +355,13 @@ class LessonPanel(QWidget):
         """The user changed the graph or an option: say when the step's set-up no longer holds."""
         if self._setting_up:
             return
+        lesson = plan.lesson_for(self.document.session)
+        if lesson is not None and lesson != self.lesson:  # another preset's session: its own lesson
+            self.lesson, self.index, self.note_kind = lesson, 0, ""
+            if self.store is not None:
+                self.store.set_value(STORE_KEY, self.step.id)
+            self.retranslate()
+            self.stepChanged.emit(0)
         if plan.matches(self.step, self.document.session):
             if self.note_kind == "differs":
                 self._set_note("")
@@ -401,6 +417,8 @@ class LessonPanel(QWidget):
         loss = h.loss[: h.n] if h is not None else np.zeros(0)
         if shown.at_last and shown.past is not None:  # the numbers the nodes show: the plots' last step
             n = shown.past
+        spec = self.document.graph.data_spec()
+        last = steps[-1] if len(steps) else 0
         return plan.Observed(
             n.values if n is not None else None,
             n.grads if n is not None else None,
@@ -408,6 +426,8 @@ class LessonPanel(QWidget):
             steps,
             loss,
             self.document.options,
+            tuple(e for e in c.evals if e["step"] <= last),
+            spec.describe() if spec is not None and not spec.problems() else None,
         )
 
     def refresh(self, *_args) -> None:
@@ -434,7 +454,7 @@ class LessonPanel(QWidget):
 
     def retranslate(self) -> None:
         """Every text in the app's language (also after View > Language)."""
-        step, n = self.step, len(plan.PLAN)
+        step, n = self.step, len(self.steps)
         self.prevButton.setText(self.tr("◀ Previous"))
         self.nextButton.setText(self.tr("Next ▶"))
         self.setupButton.setToolTip(self.tr("Set up again: put the graph and the options back as this step sets them"))

@@ -728,6 +728,126 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <source>batch_size must be a whole number from 1 to the training set&apos;s {n} samples, not {value}</source>
         <translation>batch_size 必须是 1 到训练集样本数 {n} 之间的整数，而不是 {value}</translation>
     </message>
+    <message>
+        <source>path is empty: choose the CSV file</source>
+        <translation>path 为空：请选择 CSV 文件</translation>
+    </message>
+    <message>
+        <source>path is empty: choose the folder of MNIST files</source>
+        <translation>path 为空：请选择存放 MNIST 文件的文件夹</translation>
+    </message>
+    <message>
+        <source>path {path}: no such file</source>
+        <translation>path {path}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{file} is {mb:.1f} MB; a CSV file may have at most {limit} MB</source>
+        <translation>{file} 有 {mb:.1f} MB；CSV 文件最多 {limit} MB</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read: {error}</source>
+        <translation>无法读取 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not UTF-8 text</source>
+        <translation>{file} 不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>{file} is empty: line 1 must name the columns</source>
+        <translation>{file} 是空的：第 1 行必须写出各列的名称</translation>
+    </message>
+    <message>
+        <source>{file}, line 1: the first line must be a header naming the columns, not numbers</source>
+        <translation>{file}，第 1 行：第一行必须是写出各列名称的表头，而不是数字</translation>
+    </message>
+    <message>
+        <source>{file}, line 1: needs at least two columns, the features and the label</source>
+        <translation>{file}，第 1 行：至少需要两列，即特征和标签</translation>
+    </message>
+    <message>
+        <source>{file}, line 1: {n} columns; at most {limit}</source>
+        <translation>{file}，第 1 行：共 {n} 列；最多 {limit} 列</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: more than {limit} rows of data (the limit)</source>
+        <translation>{file}，第 {line} 行：数据超过 {limit} 行（上限）</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: {n} cells, but the header names {m} columns</source>
+        <translation>{file}，第 {line} 行：有 {n} 个单元格，但表头有 {m} 列</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: column {column} is missing</source>
+        <translation>{file}，第 {line} 行：缺少 {column} 列的值</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: column {column} holds {cell}, not a number</source>
+        <translation>{file}，第 {line} 行：{column} 列的值是 {cell}，不是数字</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: column {column} holds {cell}, not a finite number</source>
+        <translation>{file}，第 {line} 行：{column} 列的值是 {cell}，不是有限的数</translation>
+    </message>
+    <message>
+        <source>{file}, line {line}: the label {cell} is not a whole number from 0 to {high}</source>
+        <translation>{file}，第 {line} 行：标签 {cell} 不是 0 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>{file} holds no rows of data below its header</source>
+        <translation>{file} 的表头下面没有数据行</translation>
+    </message>
+    <message>
+        <source>{file}: every label is {label}; a classifier needs at least two classes</source>
+        <translation>{file}：所有标签都是 {label}；分类器至少需要两个类别</translation>
+    </message>
+    <message>
+        <source>path {path}: no such folder</source>
+        <translation>path {path}：没有这个文件夹</translation>
+    </message>
+    <message>
+        <source>the MNIST folder {folder} has {file}.gz: unpack it (gunzip) first</source>
+        <translation>MNIST 文件夹 {folder} 中是 {file}.gz：请先解压（gunzip）</translation>
+    </message>
+    <message>
+        <source>the MNIST folder {folder} has no file {file}</source>
+        <translation>MNIST 文件夹 {folder} 中没有文件 {file}</translation>
+    </message>
+    <message>
+        <source>{images} holds {n} images but {labels} {m} labels</source>
+        <translation>{images} 有 {n} 张图像，但 {labels} 有 {m} 个标签</translation>
+    </message>
+    <message>
+        <source>{file}: label {label} at item {item}; MNIST&apos;s labels are 0 to 9</source>
+        <translation>{file}：第 {item} 项的标签是 {label}；MNIST 的标签是 0 到 9</translation>
+    </message>
+    <message>
+        <source>the MNIST folder {folder} holds {n} images; at least {low} are needed</source>
+        <translation>MNIST 文件夹 {folder} 只有 {n} 张图像；至少需要 {low} 张</translation>
+    </message>
+    <message>
+        <source>{file} is truncated: it has no complete header</source>
+        <translation>{file} 不完整：没有完整的文件头</translation>
+    </message>
+    <message>
+        <source>{file} is not an MNIST IDX file (magic number {found}, expected {magic})</source>
+        <translation>{file} 不是 MNIST IDX 文件（魔数为 {found}，应为 {magic}）</translation>
+    </message>
+    <message>
+        <source>{file} holds {r}x{c} images; MNIST&apos;s are 28x28</source>
+        <translation>{file} 中的图像是 {r}x{c}；MNIST 的图像是 28x28</translation>
+    </message>
+    <message>
+        <source>{file} is truncated: its header says {n} items ({want} bytes), the file has {got} bytes</source>
+        <translation>{file} 不完整：文件头写明 {n} 项（{want} 字节），文件只有 {got} 字节</translation>
+    </message>
+    <message>
+        <source>MNIST images are read by the engine process (mindspore.dataset)</source>
+        <translation>MNIST 图像由引擎进程读取（mindspore.dataset）</translation>
+    </message>
+    <message>
+        <source>the MNIST folder {folder} gave {shape} images instead of {n}</source>
+        <translation>MNIST 文件夹 {folder} 读出的图像形状为 {shape}，而不是 {n} 张</translation>
+    </message>
 </context>
 <context>
     <name>Devices</name>
@@ -1578,6 +1698,30 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>暂停训练后才能编辑计算图</translation>
     </message>
     <message>
+        <source>a CSV file or an MNIST folder</source>
+        <translation>CSV 文件或 MNIST 文件夹</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Choose the CSV file (source csv) or the folder of MNIST files (source mnist)</source>
+        <translation>选择 CSV 文件（source 为 csv）或存放 MNIST 文件的文件夹（source 为 mnist）</translation>
+    </message>
+    <message>
+        <source>The folder of MNIST IDX files</source>
+        <translation>存放 MNIST IDX 文件的文件夹</translation>
+    </message>
+    <message>
+        <source>A CSV file of features and labels</source>
+        <translation>含特征和标签的 CSV 文件</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
         <source>the name &quot;{name}&quot; is already used</source>
         <translation>名称“{name}”已被使用</translation>
     </message>
@@ -2088,12 +2232,20 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>按小批量提供的数据集：init 为 features、onehot 或 labels 的 Input 从中取得每个批次；每个 epoch 结束后在其测试集上评估。</translation>
     </message>
     <message>
-        <source>Where the samples come from: a 2-D generator or the bundled 8x8 digits.</source>
-        <translation>样本的来源：二维生成器，或自带的 8x8 手写数字。</translation>
+        <source>{attr} must be a path of at most {n} characters, not {value}</source>
+        <translation>{attr} 必须是不超过 {n} 个字符的路径，而不是 {value}</translation>
     </message>
     <message>
-        <source>How many samples a 2-D source draws.</source>
-        <translation>二维数据源生成的样本数。</translation>
+        <source>Where the samples come from: a 2-D generator, the bundled 8x8 digits, a CSV file or a folder of MNIST files (path).</source>
+        <translation>样本的来源：二维生成器、自带的 8x8 手写数字、CSV 文件或存放 MNIST 文件的文件夹（path）。</translation>
+    </message>
+    <message>
+        <source>The CSV file (source csv) or the folder of MNIST IDX files (source mnist).</source>
+        <translation>CSV 文件（source 为 csv）或存放 MNIST IDX 文件的文件夹（source 为 mnist）。</translation>
+    </message>
+    <message>
+        <source>How many samples a 2-D source draws, or how many of the MNIST folder&apos;s images are used.</source>
+        <translation>二维数据源生成的样本数，或使用 MNIST 文件夹中的多少张图像。</translation>
     </message>
     <message>
         <source>The 2-D generator&apos;s noise.</source>

@@ -135,6 +135,138 @@
         <source>To see a run diverge, set the learning rate to 0.5 and press Start: the loss overflows within 60 steps, and the divergence coach above the plots says why and goes back with a smaller rate.</source>
         <translation>要观察训练发散，把学习率设为 0.5 再点击开始：损失在 60 步之内溢出，曲线图上方的发散教练会说明原因，并以更小的学习率回退。</translation>
     </message>
+    <message>
+        <source>The exported MindSpore program (File &gt; Export): the data set</source>
+        <translation>导出的 MindSpore 程序（文件 &gt; 导出）：数据集</translation>
+    </message>
+    <message>
+        <source>The exported MindSpore program: the network and its loss</source>
+        <translation>导出的 MindSpore 程序：网络及其损失</translation>
+    </message>
+    <message>
+        <source>Two moons: the data</source>
+        <translation>两个月牙：数据</translation>
+    </message>
+    <message>
+        <source>The Dataset node draws {samples} points with scikit-learn&apos;s make_moons: two interleaving half circles with noise, one class each. {test} of them are kept apart as the test set; the network trains on the other {train}.</source>
+        <translation>Dataset 节点用 scikit-learn 的 make_moons 生成 {samples} 个点：两个带噪声、相互交错的半圆，各为一类。其中 {test} 个点留作测试集；网络用其余 {train} 个点训练。</translation>
+    </message>
+    <message>
+        <source>Each step trains on one mini-batch of {batch} points: the x node holds their two coordinates, the y node their classes as one-hot rows. {spe} steps make an epoch, one pass over the training set, in a new order each epoch.</source>
+        <translation>每一步用一个含 {batch} 个点的小批量训练：x 节点存放它们的两个坐标，y 节点以 one-hot 行存放它们的类别。{spe} 步构成一个 epoch，即把训练集完整过一遍，每个 epoch 的顺序都不同。</translation>
+    </message>
+    <message>
+        <source>Why a hidden layer is needed</source>
+        <translation>为什么需要隐藏层</translation>
+    </message>
+    <message>
+        <source>Without hidden layers the network would be one Dense layer from the point to the two class scores. Each score is then a linear function of the point, so the points where the two are equal, the decision boundary, form a straight line, and no straight line separates the two moons.</source>
+        <translation>没有隐藏层时，网络只是从点到两个类别得分的一个 Dense 层。每个得分都是点的线性函数，因此两个得分相等的点，即决策边界，构成一条直线，而没有任何直线能把两个月牙分开。</translation>
+    </message>
+    <message>
+        <source>Here fc1 (Dense 2 → 8) and fc2 (Dense 8 → 8), each followed by tanh, come first. The last layer, logits, still draws a straight boundary, but in the space of the eight values of h2; because tanh bends, that boundary is a curve in the plane of the points.</source>
+        <translation>这里先经过 fc1（Dense 2 → 8）和 fc2（Dense 8 → 8），每层之后都有 tanh。最后一层 logits 画出的仍是直线边界，但它位于 h2 的八个值所构成的空间里；由于 tanh 会弯曲空间，这条边界在点所在的平面上是一条曲线。</translation>
+    </message>
+    <message>
+        <source>What each hidden unit computes</source>
+        <translation>每个隐藏单元计算什么</translation>
+    </message>
+    <message>
+        <source>Each of fc1&apos;s eight units computes w·x + b from a point&apos;s two coordinates, with its own row of fc1&apos;s weight (8, 2), and h1 applies tanh: the unit is near −1 on one side of a straight line across the plane, near +1 on the other, and changes smoothly in between.</source>
+        <translation>fc1 的八个单元各用 fc1 权重 (8, 2) 中自己的一行，由点的两个坐标计算 w·x + b，h1 再对其取 tanh：在平面上一条直线的一侧，该单元接近 −1，另一侧接近 +1，中间平滑过渡。</translation>
+    </message>
+    <message>
+        <source>Hover h1 to see its values for the batch: a row per point, a column per unit, each between −1 and 1. Each unit of h2 mixes all eight units of h1, so it responds to a curved region of the plane rather than to one side of a line.</source>
+        <translation>把鼠标悬停在 h1 上可查看它对这个批次的值：每个点一行，每个单元一列，都在 −1 和 1 之间。h2 的每个单元混合了 h1 的全部八个单元，所以它对应平面上一块弯曲的区域，而不是一条直线的某一侧。</translation>
+    </message>
+    <message>
+        <source>Training: the loss and accuracy curves</source>
+        <translation>训练：损失曲线和准确率曲线</translation>
+    </message>
+    <message>
+        <source>Press Start. The loss plot shows each step&apos;s loss on its mini-batch: it jumps from batch to batch as it falls. After each epoch the network is evaluated on the whole training set and on the test set: the accuracy plot shows the share of points each gets right, and the loss plot gains the test loss.</source>
+        <translation>点击“开始”。loss 曲线显示每一步在其小批量上的损失：它一边下降，一边随批次跳动。每个 epoch 结束后，网络在整个训练集和测试集上接受评估：准确率曲线显示各自分对的点所占的比例，loss 曲线图上还会加上测试损失。</translation>
+    </message>
+    <message>
+        <source>After epoch {epoch}: training accuracy {train_acc}, test accuracy {test_acc}, test loss {test_loss}.</source>
+        <translation>第 {epoch} 个 epoch 之后：训练准确率 {train_acc}，测试准确率 {test_acc}，测试损失 {test_loss}。</translation>
+    </message>
+    <message>
+        <source>The first evaluation comes after epoch 1, at step {spe}.</source>
+        <translation>第一次评估在第 1 个 epoch 之后，即第 {spe} 步。</translation>
+    </message>
+    <message>
+        <source>The network never trains on the test points: a test accuracy close to the training accuracy says it has learned the shape of the moons, not the training points by heart.</source>
+        <translation>网络从不用测试点训练：测试准确率接近训练准确率，说明它学到的是月牙的形状，而不是死记训练点。</translation>
+    </message>
+    <message>
+        <source>The digits and the course&apos;s Network</source>
+        <translation>手写数字与课程中的 Network</translation>
+    </message>
+    <message>
+        <source>The Dataset node holds scikit-learn&apos;s {samples} handwritten digits: 8x8 pixel images scaled to [0, 1], each with its class from 0 to 9. {test} are kept for the test set; the network trains on the other {train}.</source>
+        <translation>Dataset 节点存放 scikit-learn 的 {samples} 张手写数字：8x8 像素的图像，缩放到 [0, 1]，每张带有 0 到 9 的类别。其中 {test} 张留作测试集；网络用其余 {train} 张训练。</translation>
+    </message>
+    <message>
+        <source>The graph is the course&apos;s Network sized for 8x8 images: the x node holds each image as a row of its 64 pixels and Flatten keeps it so (the course&apos;s 28x28 images become rows of 784), then Dense(64, 64), ReLU, Dense(64, 64), ReLU and Dense(64, 10) give ten scores, one per class. The loss is their cross-entropy with the true class, as nn.CrossEntropyLoss computes it.</source>
+        <translation>计算图是课程中的 Network，按 8x8 图像调整了尺寸：x 节点把每张图像存为一行 64 个像素，Flatten 保持不变（课程中 28x28 的图像会展平成一行 784 个数），接着 Dense(64, 64)、ReLU、Dense(64, 64)、ReLU 和 Dense(64, 10) 给出十个得分，每个类别一个。损失是这些得分与真实类别的交叉熵，与 nn.CrossEntropyLoss 的计算相同。</translation>
+    </message>
+    <message>
+        <source>train_loop: mini-batches and epochs</source>
+        <translation>train_loop：小批量与 epoch</translation>
+    </message>
+    <message>
+        <source>The exported MindSpore program: train_loop</source>
+        <translation>导出的 MindSpore 程序：train_loop</translation>
+    </message>
+    <message>
+        <source>The course&apos;s train_loop goes over the training set in mini-batches: each step computes the loss of one batch of {batch} images and its gradients, then optimizer(grads) updates every weight and bias (SGD, learning rate {lr}).</source>
+        <translation>课程中的 train_loop 按小批量遍历训练集：每一步计算一个含 {batch} 张图像的批次的损失及其梯度，然后 optimizer(grads) 更新每个权重和偏置（SGD，学习率 {lr}）。</translation>
+    </message>
+    <message>
+        <source>One epoch is one pass over the {train} training images: {spe} steps, the last batch shorter when the images do not divide into whole batches. Each epoch visits them in a new order drawn from the Dataset node&apos;s seed.</source>
+        <translation>一个 epoch 就是把 {train} 张训练图像完整过一遍：共 {spe} 步，图像数不能整除批大小时最后一批较小。每个 epoch 按由 Dataset 节点的种子生成的新顺序访问它们。</translation>
+    </message>
+    <message>
+        <source>test_loop: accuracy and test loss</source>
+        <translation>test_loop：准确率与测试损失</translation>
+    </message>
+    <message>
+        <source>The exported MindSpore program: test_loop</source>
+        <translation>导出的 MindSpore 程序：test_loop</translation>
+    </message>
+    <message>
+        <source>After each epoch, test_loop runs the network on the {test} test images, which it never trains on. Its prediction for an image is the class with the largest score: the accuracy is the share of test images predicted right, and the test loss (Avg loss) is the cross-entropy averaged over them.</source>
+        <translation>每个 epoch 之后，test_loop 在 {test} 张测试图像上运行网络，网络从不用它们训练。对一张图像的预测是得分最大的类别：准确率是预测正确的测试图像所占的比例，测试损失（Avg loss）是它们的平均交叉熵。</translation>
+    </message>
+    <message>
+        <source>After epoch {epoch}: test accuracy {test_acc}, test loss {test_loss}; on the training images the accuracy is {train_acc}.</source>
+        <translation>第 {epoch} 个 epoch 之后：测试准确率 {test_acc}，测试损失 {test_loss}；在训练图像上准确率为 {train_acc}。</translation>
+    </message>
+    <message>
+        <source>Press Start: the first test comes after epoch 1, at step {spe}.</source>
+        <translation>点击“开始”：第一次测试在第 1 个 epoch 之后，即第 {spe} 步。</translation>
+    </message>
+    <message>
+        <source>A low training loss alone can mean the network has learned its training images by heart; the test accuracy says how well it does on digits it has not seen.</source>
+        <translation>只看训练损失低，可能只是网络记住了训练图像；测试准确率说明它在没见过的数字上表现如何。</translation>
+    </message>
+    <message>
+        <source>Watching the network learn</source>
+        <translation>观察网络学习</translation>
+    </message>
+    <message>
+        <source>The run trains {steps} steps, that is {epochs} epochs. The loss plot falls step by step, and the accuracy plot gains a point after each epoch, for the training and the test images.</source>
+        <translation>这次运行训练 {steps} 步，即 {epochs} 个 epoch。loss 曲线一步步下降，准确率曲线在每个 epoch 之后为训练图像和测试图像各增加一个点。</translation>
+    </message>
+    <message>
+        <source>Step {last_step} has loss {last_loss}. Pause and drag the History slider: the nodes, the plots and the evaluations go back to that step.</source>
+        <translation>第 {last_step} 步的 loss 为 {last_loss}。暂停后拖动“历史”滑块：节点、曲线和评估结果都会回到那一步。</translation>
+    </message>
+    <message>
+        <source>File &gt; Export writes this session as a MindSpore program whose train_loop and test_loop print the course&apos;s lines: the loss of each step, then Accuracy and Avg loss after each epoch.</source>
+        <translation>“文件 &gt; 导出”把这个会话写成 MindSpore 程序，其 train_loop 和 test_loop 打印课程中的那些行：每一步的损失，以及每个 epoch 之后的 Accuracy 和 Avg loss。</translation>
+    </message>
 </context>
 <context>
     <name>LessonPanel</name>
