@@ -24,6 +24,7 @@ SOURCES = DATA_SOURCES  # the op table's Dataset node names them
 TWO_D = SOURCES[:5]  # the generated 2-D sets (size and noise apply); digits is a bundled set
 MIN_SIZE, MAX_SIZE = 4, 100_000
 MAX_NOISE = 10.0
+IMAGE_SHAPES = {"digits": (8, 8)}  # the sources whose samples are images: (rows, columns) of pixels
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ class DataSpec:
     def features(self) -> int:
         """Numbers per sample: 64 pixels for the digits, two coordinates for the 2-D sets."""
         return 64 if self.source == "digits" else 2
+
+    def image_shape(self) -> tuple[int, int] | None:
+        """(rows, columns) of pixels where each sample is an image; None for points."""
+        return IMAGE_SHAPES.get(self.source)
 
     def classes(self) -> int:
         return 10 if self.source == "digits" else 2
@@ -247,6 +252,16 @@ class Prepared:
         order = epoch_order(len(self.train_x), self.spec.seed, epoch)
         bs = self.spec.batch_size
         return order[batch * bs : (batch + 1) * bs]
+
+
+def test_images(data: Prepared | None) -> dict | None:
+    """The test set of an image source as the window draws it: "images" uint8 (n, rows, columns),
+    each pixel's value in [0, 1] as 0..255, and "labels" int16 (n,); None for other data."""
+    shape = data.spec.image_shape() if data is not None else None
+    if shape is None:
+        return None
+    pixels = np.rint(np.clip(data.test_x, 0, 1) * 255).astype(np.uint8).reshape(-1, *shape)
+    return {"images": pixels, "labels": data.test_y.astype(np.int16)}
 
 
 def prepare(spec: DataSpec) -> Prepared:
