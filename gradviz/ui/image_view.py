@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import predictions
@@ -84,9 +84,17 @@ class ImageGrid(QWidget):
         self.only_wrong = on
         self._relayout()
 
+    def label_font(self) -> QFont:
+        return theme.font(13, bold=True)
+
     def tile_size(self) -> QSize:
+        """A tile: the image and room for the longest label ("8, not 3") under it."""
         s = theme.LOOK.scale
-        return QSize(int((TILE_IMAGE + TILE_GAP) * s), int((TILE_IMAGE + TILE_TEXT + TILE_GAP) * s))
+        text = QFontMetricsF(self.label_font()).horizontalAdvance(self._wrong_text(8, 8))
+        return QSize(int(max(TILE_IMAGE * s, text) + TILE_GAP * s), int((TILE_IMAGE + TILE_TEXT + TILE_GAP) * s))
+
+    def _wrong_text(self, pred: int, true: int) -> str:
+        return self.tr("{pred}, not {true}").format(pred=pred, true=true)
 
     def columns(self) -> int:
         return max(1, self.width() // self.tile_size().width())
@@ -142,19 +150,17 @@ class ImageGrid(QWidget):
         if self.images is None:
             return
         s = theme.LOOK.scale
-        side, gap = TILE_IMAGE * s, TILE_GAP * s
-        f = theme.font(13, bold=True)
-        p.setFont(f)
+        side = TILE_IMAGE * s
+        p.setFont(self.label_font())
         visible = event.rect()
         wrong = self.wrong
         for pos, i in enumerate(self.shown):
             r = self.tile_rect(pos)
             if not r.intersects(QRectF(visible)):
                 continue
-            img = QRectF(r.x() + gap / 2, r.y() + gap / 2, side, side)
-            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+            img = QRectF(r.center().x() - side / 2, r.y() + TILE_GAP * s / 2, side, side)
             p.drawImage(img, self._pixmaps[i])
-            text = QRectF(img.x() - gap / 2, img.bottom(), side + gap, TILE_TEXT * s)
+            text = QRectF(r.x(), img.bottom(), r.width(), TILE_TEXT * s)
             if self.predicted is None:
                 p.setPen(QColor(theme.MUTED))
                 p.drawText(text, Qt.AlignmentFlag.AlignCenter, str(int(self.labels[i])))
@@ -163,9 +169,7 @@ class ImageGrid(QWidget):
                 p.drawRect(img.adjusted(-2 * s, -2 * s, 2 * s, 2 * s))
                 p.setPen(QColor(theme.ERROR_COLOR))
                 p.drawText(
-                    text,
-                    Qt.AlignmentFlag.AlignCenter,
-                    self.tr("{pred}, not {true}").format(pred=int(self.predicted[i]), true=int(self.labels[i])),
+                    text, Qt.AlignmentFlag.AlignCenter, self._wrong_text(int(self.predicted[i]), int(self.labels[i]))
                 )
             else:
                 p.setPen(QColor(theme.VALUE_COLOR))
@@ -223,13 +227,13 @@ class ConfusionMatrix(QWidget):
         small = theme.font(10)
         p.setFont(small)
         p.setPen(QColor(theme.LABEL))
-        p.drawText(
-            QRectF(x0, 0, n * cell, y0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("predicted →")
-        )
-        p.save()
+        p.drawText(QRectF(x0, 0, n * cell, y0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("predicted →"))
+        p.save()  # down the left side, read from the top: the arrow points down the rows
         p.translate(0, y0 + n * cell / 2)
-        p.rotate(-90)
-        p.drawText(QRectF(-n * cell / 2, 0, n * cell, x0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("true →"))
+        p.rotate(90)
+        p.drawText(
+            QRectF(-n * cell / 2, -x0 * 0.5, n * cell, x0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("true →")
+        )
         p.restore()
         p.drawText(
             QRectF(x0 + (n + 0.2) * cell, y0 * 0.5, 2 * cell, y0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("right")
@@ -256,7 +260,7 @@ class ConfusionMatrix(QWidget):
                     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(int(counts[r, c])))
         acc = predictions.per_class_accuracy(counts)
         acc_font = theme.font(1, bold=True, scaled=False)
-        acc_font.setPixelSize(max(8, int(cell * 0.42)))
+        acc_font.setPixelSize(max(8, int(cell * 0.5)))
         p.setFont(acc_font)
         for r in range(n):
             rect = QRectF(x0 + (n + 0.2) * cell, y0 + r * cell, 2 * cell, cell)
