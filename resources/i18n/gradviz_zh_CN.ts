@@ -512,6 +512,25 @@
     </message>
 </context>
 <context>
+    <name>ConfusionMatrix</name>
+    <message>
+        <source>The confusion matrix comes after the first epoch</source>
+        <translation>混淆矩阵在第一个 epoch 结束后出现</translation>
+    </message>
+    <message>
+        <source>predicted →</source>
+        <translation>预测 →</translation>
+    </message>
+    <message>
+        <source>true →</source>
+        <translation>真实 →</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正确率</translation>
+    </message>
+</context>
+<context>
     <name>ControlPanel</name>
     <message>
         <source>PyNative</source>
@@ -1460,6 +1479,40 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>ImageGrid</name>
+    <message>
+        <source>{pred}, not {true}</source>
+        <translation>{pred}，不是 {true}</translation>
+    </message>
+    <message>
+        <source>test example {i}: true {true}</source>
+        <translation>测试样本 {i}：真实 {true}</translation>
+    </message>
+    <message>
+        <source>test example {i}: predicted {pred} ({p:.0%}), true {true}</source>
+        <translation>测试样本 {i}：预测 {pred}（{p:.0%}），真实 {true}</translation>
+    </message>
+</context>
+<context>
+    <name>ImagePanel</name>
+    <message>
+        <source>Only the wrong ones</source>
+        <translation>只看错的</translation>
+    </message>
+    <message>
+        <source>{n} test images: the predictions come after the first epoch</source>
+        <translation>{n} 张测试图像：预测在第一个 epoch 结束后出现</translation>
+    </message>
+    <message>
+        <source>After epoch {epoch} (step {step:,}): test accuracy {acc}</source>
+        <translation>第 {epoch} 个 epoch 之后（第 {step:,} 步）：测试准确率 {acc}</translation>
+    </message>
+    <message>
+        <source>After epoch {epoch} (step {step:,}): {wrong} of {n} test images wrong (accuracy {acc})</source>
+        <translation>第 {epoch} 个 epoch 之后（第 {step:,} 步）：{n} 张测试图像中 {wrong} 张错误（准确率 {acc}）</translation>
+    </message>
+</context>
+<context>
     <name>ImportCodeDialog</name>
     <message>
         <source>Paste MindSpore code</source>
@@ -1671,6 +1724,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Experiments</source>
         <translation>实验</translation>
+    </message>
+    <message>
+        <source>Test images</source>
+        <translation>测试图像</translation>
     </message>
     <message>
         <source>Restored the session autosaved before GradViz last stopped</source>
