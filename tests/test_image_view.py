@@ -109,9 +109,8 @@ def test_the_image_view_follows_training_and_the_shown_step(qtbot, win):
     red = QColor(theme.ERROR_COLOR)
 
     def framed(i):
-        r = panel.grid.tile_rect(int(np.flatnonzero(panel.grid.shown == i)[0]))
-        x, y = int(r.x() + 1), int(r.y() + r.height() // 3)
-        return img.pixelColor(x + int(2 * theme.LOOK.scale), y) == red
+        r = panel.grid.image_rect(int(np.flatnonzero(panel.grid.shown == i)[0]))
+        return img.pixelColor(int(r.x() - 2 * theme.LOOK.scale), int(r.center().y())) == red
 
     right = np.flatnonzero(pred == labels)
     assert framed(wrong[0]) and not framed(right[0])
@@ -138,3 +137,31 @@ def test_the_image_view_follows_training_and_the_shown_step(qtbot, win):
     qtbot.waitUntil(lambda: c.state == "ready" and c.step_count == 0, timeout=30_000)
     assert c.predictions == () and panel.eval is None and panel.matrix.counts is None
     assert isinstance(c.info, msg.BuildInfo) and c.info.test_images is not None
+
+
+def test_a_saved_run_keeps_the_confusion_counts_and_the_reader_checks_them(qtbot, win, tmp_path):
+    import json
+
+    from gradviz.formats.run_reader import read_history
+    from gradviz.model.session import SessionError
+
+    _load(qtbot, win, "digits")
+    c = win.controller
+    win.controls.maxStepsSpin.setValue(23)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: c.state == "finished" and len(c.predictions) == 1, timeout=60_000)
+    path = tmp_path / "run.jsonl"
+    job = win.files.export_history(str(path))
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    assert job.error is None
+    lines = path.read_text().splitlines()
+    recs = [json.loads(line) for line in lines]
+    (ev,) = [r for r in recs if r["type"] == "eval"]
+    assert ev["confusion"] == _counts(c.predictions[0]["predicted"], win.imagePanel.grid.labels).tolist()
+    read_history(path)
+    at = next(i for i, r in enumerate(recs) if r["type"] == "eval")
+    for bad in ([[1, 2], [3]], [[-1]], "many"):
+        recs[at]["confusion"] = bad
+        path.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+        with pytest.raises(SessionError, match=f'line {at + 1}: "confusion" must be a square list of lists'):
+            read_history(path)

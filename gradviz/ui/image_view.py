@@ -119,6 +119,11 @@ class ImageGrid(QWidget):
         t, cols = self.tile_size(), self.columns()
         return QRectF((position % cols) * t.width(), (position // cols) * t.height(), t.width(), t.height())
 
+    def image_rect(self, position: int) -> QRectF:
+        """Where the `position`-th tile's image is (centred at its top)."""
+        r, side = self.tile_rect(position), TILE_IMAGE * theme.LOOK.scale
+        return QRectF(r.center().x() - side / 2, r.y() + TILE_GAP * theme.LOOK.scale / 2, side, side)
+
     def tile_at(self, x: float, y: float) -> int | None:
         """The test example whose tile is at (x, y), or None."""
         t, cols = self.tile_size(), self.columns()
@@ -150,7 +155,6 @@ class ImageGrid(QWidget):
         if self.images is None:
             return
         s = theme.LOOK.scale
-        side = TILE_IMAGE * s
         p.setFont(self.label_font())
         visible = event.rect()
         wrong = self.wrong
@@ -158,7 +162,7 @@ class ImageGrid(QWidget):
             r = self.tile_rect(pos)
             if not r.intersects(QRectF(visible)):
                 continue
-            img = QRectF(r.center().x() - side / 2, r.y() + TILE_GAP * s / 2, side, side)
+            img = self.image_rect(pos)
             p.drawImage(img, self._pixmaps[i])
             text = QRectF(r.x(), img.bottom(), r.width(), TILE_TEXT * s)
             if self.predicted is None:
