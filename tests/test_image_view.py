@@ -165,3 +165,19 @@ def test_a_saved_run_keeps_the_confusion_counts_and_the_reader_checks_them(qtbot
         path.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
         with pytest.raises(SessionError, match=f'line {at + 1}: "confusion" must be a square list of lists'):
             read_history(path)
+
+
+@pytest.mark.real_engine
+def test_gradviz_run_writes_the_confusion_counts_in_its_eval_records(tmp_path):
+    import json
+
+    from gradviz.cli import main
+
+    out = tmp_path / "run.jsonl"
+    assert main(["run", "--preset", "digits", "--epochs", "1", "--batch-size", "256", "--out", str(out)]) == 0
+    (ev,) = [r for r in map(json.loads, out.read_text().splitlines()) if r["type"] == "eval"]
+    counts = np.array(ev["confusion"])
+    assert counts.shape == (10, 10) and counts.sum() == 359
+    _, ty = _digits_test_set(load_preset("digits"))
+    assert np.array_equal(counts.sum(1), np.bincount(ty, minlength=10))  # each row is a true class
+    assert np.trace(counts) / 359 == pytest.approx(ev["accuracy"])
