@@ -181,3 +181,27 @@ def test_gradviz_run_writes_the_confusion_counts_in_its_eval_records(tmp_path):
     _, ty = _digits_test_set(load_preset("digits"))
     assert np.array_equal(counts.sum(1), np.bincount(ty, minlength=10))  # each row is a true class
     assert np.trace(counts) / 359 == pytest.approx(ev["accuracy"])
+
+
+def test_the_test_images_export_as_a_picture_only_for_image_data(qtbot, win, tmp_path):
+    import os
+
+    from PySide6.QtGui import QImage
+
+    actions = win.exports.picture_actions
+    win.exports.update_actions()
+    assert not actions[("imagePanel", "png")].isVisible()
+    _load(qtbot, win, "digits")
+    c = win.controller
+    win.controls.maxStepsSpin.setValue(23)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: c.state == "finished" and len(c.predictions) == 1, timeout=60_000)
+    win.exports.update_actions()
+    assert actions[("imagePanel", "png")].isVisible()
+    data, size = win.exports.picture("imagePanel", "png")  # its tab behind the plots'
+    img = QImage.fromData(data)
+    assert size.width() >= 960 and size.height() >= 480 and img.width() == 2 * size.width()
+    if os.environ.get("GRADVIZ_KEEP_PICTURES"):
+        img.save(os.environ["GRADVIZ_KEEP_PICTURES"])
+    red = QColor(theme.ERROR_COLOR).rgb()
+    assert any(img.pixel(x, y) == red for x in range(0, img.width(), 3) for y in range(0, img.height(), 3))

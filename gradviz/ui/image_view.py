@@ -117,7 +117,8 @@ class ImageGrid(QWidget):
     def tile_rect(self, position: int) -> QRectF:
         """Where the `position`-th tile drawn is."""
         t, cols = self.tile_size(), self.columns()
-        return QRectF((position % cols) * t.width(), (position // cols) * t.height(), t.width(), t.height())
+        w = max(t.width(), self.width() / cols)  # the row's spare width shared among its tiles
+        return QRectF((position % cols) * w, (position // cols) * t.height(), w, t.height())
 
     def image_rect(self, position: int) -> QRectF:
         """Where the `position`-th tile's image is (centred at its top)."""
@@ -127,7 +128,7 @@ class ImageGrid(QWidget):
     def tile_at(self, x: float, y: float) -> int | None:
         """The test example whose tile is at (x, y), or None."""
         t, cols = self.tile_size(), self.columns()
-        c, r = int(x // t.width()), int(y // t.height())
+        c, r = int(x // max(t.width(), self.width() / cols)), int(y // t.height())
         i = r * cols + c
         return int(self.shown[i]) if c < cols and 0 <= i < len(self.shown) else None
 

@@ -530,6 +530,7 @@ class MainWindow(QMainWindow):
             files=self.files,
             permissions=self.permissions,
             feedback=self.feedback,
+            images=self.imagePanel,
         )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()

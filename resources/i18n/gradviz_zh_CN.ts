@@ -3446,6 +3446,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>梯度曲线图</translation>
     </message>
     <message>
+        <source>Test images</source>
+        <translation>测试图像</translation>
+    </message>
+    <message>
         <source>E&amp;xport</source>
         <translation>导出(&amp;X)</translation>
     </message>
@@ -3492,6 +3496,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Gradients plot as SVG…</source>
         <translation>梯度曲线图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Test images as PNG…</source>
+        <translation>测试图像导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Test images as SVG…</source>
+        <translation>测试图像导出为 SVG…</translation>
     </message>
     <message>
         <source>History as CSV (one column per element)…</source>
