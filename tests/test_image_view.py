@@ -103,7 +103,7 @@ def test_the_image_view_follows_training_and_the_shown_step(qtbot, win):
     rows = _counts(pred, labels)
     np.testing.assert_allclose(panel.matrix.per_class, np.diag(rows) / rows.sum(1))
     wrong = np.flatnonzero(pred != labels)
-    assert len(wrong) and f"{len(wrong)} of 359" in panel.title.text()
+    assert len(wrong) and f"{len(wrong)} of 359 wrong" in panel.title.text()
     # a wrong one has a red frame, a right one none
     img = panel.grid.grab().toImage()
     red = QColor(theme.ERROR_COLOR)

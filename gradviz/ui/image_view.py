@@ -209,7 +209,8 @@ class ConfusionMatrix(QWidget):
     def _geometry(self) -> tuple[float, float, float]:
         """(cell side, left of the first cell, top of the first cell)."""
         n = 10 if self.counts is None else len(self.counts)
-        head = 2.2 * theme.font(11).pointSizeF() * 1.33  # the axis titles and the class numbers
+        # the axis title's line and the class numbers' line
+        head = QFontMetricsF(theme.font(10)).height() + QFontMetricsF(theme.font(11, bold=True)).height()
         cell = max(4.0, min((self.width() - 2 * head) / (n + 2.2), (self.height() - head) / (n + 0.3)))
         return cell, head + 0.2 * cell, head
 
@@ -240,9 +241,13 @@ class ConfusionMatrix(QWidget):
             QRectF(-n * cell / 2, -x0 * 0.5, n * cell, x0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("true →")
         )
         p.restore()
-        p.drawText(
-            QRectF(x0 + (n + 0.2) * cell, y0 * 0.5, 2 * cell, y0 * 0.5), Qt.AlignmentFlag.AlignCenter, self.tr("right")
-        )
+        right, room = self.tr("right"), 2 * cell
+        wide = QFontMetricsF(small).horizontalAdvance(right)
+        if wide > room:  # smaller rather than cut: the column's title over two cells
+            fitted = QFont(small)
+            fitted.setPointSizeF(max(5.0, small.pointSizeF() * room / wide))
+            p.setFont(fitted)
+        p.drawText(QRectF(x0 + (n + 0.2) * cell, y0 * 0.5, room, y0 * 0.5), Qt.AlignmentFlag.AlignCenter, right)
         label_font = theme.font(11, bold=True)
         p.setFont(label_font)
         p.setPen(QColor(theme.VALUE_COLOR))
@@ -251,7 +256,7 @@ class ConfusionMatrix(QWidget):
             p.drawText(QRectF(x0 * 0.5, y0 + k * cell, x0 * 0.5, cell), Qt.AlignmentFlag.AlignCenter, str(k))
         largest = int(counts.max()) if counts.size else 0
         count_font = theme.font(1, bold=True, scaled=False)
-        count_font.setPixelSize(max(8, int(cell * 0.5)))
+        count_font.setPixelSize(max(8, int(cell * (0.58 if largest < 100 else 0.42))))  # two digits or three
         p.setFont(count_font)
         for r in range(n):
             for c in range(n):
@@ -265,7 +270,7 @@ class ConfusionMatrix(QWidget):
                     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(int(counts[r, c])))
         acc = predictions.per_class_accuracy(counts)
         acc_font = theme.font(1, bold=True, scaled=False)
-        acc_font.setPixelSize(max(8, int(cell * 0.5)))
+        acc_font.setPixelSize(max(8, int(cell * 0.6)))
         p.setFont(acc_font)
         for r in range(n):
             rect = QRectF(x0 + (n + 0.2) * cell, y0 + r * cell, 2 * cell, cell)
@@ -310,16 +315,18 @@ class ImagePanel(QWidget):
         self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.matrix = ConfusionMatrix()
+        # the title over the images only: the matrix has the panel's whole height (its cells are
+        # as large as the height allows)
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.onlyWrong)
-        body = QHBoxLayout()
-        body.addWidget(self.scroll, 3)
-        body.addWidget(self.matrix, 2)
-        lay = QVBoxLayout(self)
+        left = QVBoxLayout()
+        left.addLayout(top)
+        left.addWidget(self.scroll, 1)
+        lay = QHBoxLayout(self)
         lay.setContentsMargins(6, 4, 6, 4)
-        lay.addLayout(top)
-        lay.addLayout(body, 1)
+        lay.addLayout(left, 3)
+        lay.addWidget(self.matrix, 2)
         self.onlyWrong.toggled.connect(self.grid.set_only_wrong)
         controller.built.connect(self._on_built)
         controller.ticked.connect(self.refresh)
@@ -368,9 +375,9 @@ class ImagePanel(QWidget):
             return
         wrong = int(self.grid.wrong.sum()) if self.grid.predicted is not None else None
         if wrong is None:
-            text = self.tr("After epoch {epoch} (step {step:,}): test accuracy {acc}")
+            text = self.tr("Epoch {epoch} (step {step:,}): test accuracy {acc}")
         else:
-            text = self.tr("After epoch {epoch} (step {step:,}): {wrong} of {n} test images wrong (accuracy {acc})")
+            text = self.tr("Epoch {epoch} (step {step:,}): {wrong} of {n} wrong, accuracy {acc}")
         acc = "–" if e.get("accuracy") is None else f"{100 * e['accuracy']:.1f}%"
         self.title.setText(text.format(epoch=e["epoch"], step=e["step"], wrong=wrong, n=n, acc=acc))
 

@@ -1504,12 +1504,12 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>{n} 张测试图像：预测在第一个 epoch 结束后出现</translation>
     </message>
     <message>
-        <source>After epoch {epoch} (step {step:,}): test accuracy {acc}</source>
-        <translation>第 {epoch} 个 epoch 之后（第 {step:,} 步）：测试准确率 {acc}</translation>
+        <source>Epoch {epoch} (step {step:,}): test accuracy {acc}</source>
+        <translation>第 {epoch} 个 epoch（第 {step:,} 步）：测试准确率 {acc}</translation>
     </message>
     <message>
-        <source>After epoch {epoch} (step {step:,}): {wrong} of {n} test images wrong (accuracy {acc})</source>
-        <translation>第 {epoch} 个 epoch 之后（第 {step:,} 步）：{n} 张测试图像中 {wrong} 张错误（准确率 {acc}）</translation>
+        <source>Epoch {epoch} (step {step:,}): {wrong} of {n} wrong, accuracy {acc}</source>
+        <translation>第 {epoch} 个 epoch（第 {step:,} 步）：{n} 张中 {wrong} 张错，准确率 {acc}</translation>
     </message>
 </context>
 <context>
