@@ -205,3 +205,24 @@ def test_the_test_images_export_as_a_picture_only_for_image_data(qtbot, win, tmp
         img.save(os.environ["GRADVIZ_KEEP_PICTURES"])
     red = QColor(theme.ERROR_COLOR).rgb()
     assert any(img.pixel(x, y) == red for x in range(0, img.width(), 3) for y in range(0, img.height(), 3))
+
+
+def test_the_image_view_speaks_the_windows_language(qtbot, win):
+    from PySide6.QtCore import QLocale
+
+    from gradviz.ui import language
+
+    _load(qtbot, win, "digits")
+    c, panel = win.controller, win.imagePanel
+    win.controls.maxStepsSpin.setValue(23)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: c.state == "finished" and panel.eval is not None, timeout=60_000)
+    before = QLocale()
+    try:
+        language.set_language("zh_CN")
+        assert "张错" in panel.title.text() and panel.onlyWrong.text() == "只看错的"
+        assert win.findChild(QDockWidget, "imagesDock").windowTitle() == "测试图像"
+    finally:
+        language.set_language("en")
+        QLocale.setDefault(before)
+    assert " wrong, accuracy " in panel.title.text()
