@@ -226,3 +226,20 @@ def test_the_image_view_speaks_the_windows_language(qtbot, win):
         language.set_language("en")
         QLocale.setDefault(before)
     assert " wrong, accuracy " in panel.title.text()
+
+
+def test_predictions_read_logits_and_probabilities_as_the_loss_does():
+    from gradviz.model import predictions
+
+    z = np.array([[2.0, -1.0, 0.5], [0.0, 3.0, 3.5]])
+    pred, top = predictions.predict(z, "SoftmaxCrossEntropy")  # logits: their softmax
+    e = np.exp(z)
+    assert list(pred) == [0, 2] and np.allclose(top, (e / e.sum(1, keepdims=True)).max(1))
+    pred, top = predictions.predict(np.array([[-0.4], [1.2]]), "BCEWithLogits")  # one logit: its sigmoid
+    assert list(pred) == [0, 1] and np.allclose(top, [1 - 1 / (1 + np.exp(0.4)), 1 / (1 + np.exp(-1.2))])
+    pred, top = predictions.predict(np.array([[0.2], [0.7]]), "MSE")  # a prediction: as it is
+    assert list(pred) == [0, 1] and np.allclose(top, [0.8, 0.7])
+    counts = predictions.confusion([0, 1, 1, 2], [0, 1, 2, 2], 4)
+    assert counts.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    acc = predictions.per_class_accuracy(counts)
+    assert acc[:3].tolist() == [1.0, 1.0, 0.5] and np.isnan(acc[3])
