@@ -190,14 +190,14 @@ def test_the_test_images_export_as_a_picture_only_for_image_data(qtbot, win, tmp
 
     actions = win.exports.picture_actions
     win.exports.update_actions()
-    assert not actions[("imagePanel", "png")].isVisible()
+    assert not actions[("imagePanel", "png")].isEnabled()
     _load(qtbot, win, "digits")
     c = win.controller
     win.controls.maxStepsSpin.setValue(23)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: c.state == "finished" and len(c.predictions) == 1, timeout=60_000)
     win.exports.update_actions()
-    assert actions[("imagePanel", "png")].isVisible()
+    assert actions[("imagePanel", "png")].isEnabled()
     data, size = win.exports.picture("imagePanel", "png")  # its tab behind the plots'
     img = QImage.fromData(data)
     assert size.width() >= 960 and size.height() >= 480 and img.width() == 2 * size.width()

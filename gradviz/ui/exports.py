@@ -426,7 +426,9 @@ class WindowExports(QObject):
         perms = self._permissions()
         for fmt in PICTURE_FORMATS:
             if (IMAGES, fmt) in self.picture_actions:
-                self.picture_actions[(IMAGES, fmt)].setVisible(self.images.available)
+                a, on = self.picture_actions[(IMAGES, fmt)], self.images.available
+                a.setEnabled(on)
+                a.setToolTip("" if on else self.tr("Only for a run over a data set of images (digits)"))
         for a, control, tip in (
             (self.csvAction, Control.SAVE_RUN, self.tr("Every step, one column per element, for a spreadsheet")),
             (self.jsonlAction, Control.SAVE_RUN, self.tr("Every step, in the format of gradviz run")),

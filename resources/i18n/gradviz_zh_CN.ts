@@ -3530,6 +3530,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>将训练历史导出为 CSV…</translation>
     </message>
     <message>
+        <source>Only for a run over a data set of images (digits)</source>
+        <translation>仅用于在图像数据集（digits）上的训练</translation>
+    </message>
+    <message>
         <source>Every step, one column per element, for a spreadsheet</source>
         <translation>每一步一行、每个元素一列，可用电子表格打开</translation>
     </message>
