@@ -70,7 +70,6 @@ POLL_MS = 15
 MESSAGE_MS = 10_000
 PLOTS = ("lossPlot", "paramPlot", "gradPlot")
 IMAGES = "imagePanel"  # the Test images tab's picture, where the run has one (image_view.py)
-IMAGES_SIZE = QSize(960, 480)  # at least this size: its grid and matrix read on a slide
 
 
 def full_path(path: str) -> str:
@@ -461,7 +460,7 @@ class WindowExports(QObject):
             return graph_picture(self.graph_view, fmt)
         if what == IMAGES:
             _to_front(self.images)
-            return widget_picture(self.images, fmt, SHARP, IMAGES_SIZE)
+            return widget_picture(self.images, fmt, SHARP)  # as in its tab, at twice the resolution
         return widget_picture(self.target(what), fmt, SHARP, PLOT_SIZE)
 
     def save_picture(self, what: str, path: str) -> bool:
