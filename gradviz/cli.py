@@ -392,7 +392,9 @@ def cmd_run(a: argparse.Namespace) -> int:
                 steps = r.step
                 reason = finish_step(engine, r)
                 for ev in engine.evals[written:]:  # the update of an epoch's last step was kept
-                    w.write_eval(ev.epoch, ev.step, ev.test_loss, ev.accuracy, ev.train_loss, ev.train_accuracy)
+                    w.write_eval(
+                        ev.epoch, ev.step, ev.test_loss, ev.accuracy, ev.train_loss, ev.train_accuracy, ev.confusion
+                    )
                 written = len(engine.evals)
                 if reason:
                     break

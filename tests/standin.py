@@ -24,7 +24,7 @@ from gradviz.engine import protocol as msg
 from gradviz.engine.checkpoints import Checkpoints, LrSchedule
 from gradviz.engine.process import Outbox, Server
 from gradviz.engine.engine import Eval, NodeSnapshot, StepResult
-from gradviz.model import datasets, numeric
+from gradviz.model import datasets, numeric, predictions
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.model.graph import initial_values
 from gradviz.model.layout import LOSS_COL, LR_COL, row_slices
@@ -112,14 +112,18 @@ class NumpyEngine:
         g = self.session.graph
         loss_node = g[g.loss_output().inputs["x"]]
         scores = loss_node.inputs[OPS[loss_node.kind].ports[0]]
-        out = []
+        out, shown = [], []
         for part, labels in (("test", self.data.test_y), ("train", self.data.train_y)):
             sources = {k: np.asarray(v, np.float64) for k, v in self.initial.items()}
             sources.update(self._data(part))
             sources.update(self.params)
             values = numeric.forward(g, sources)
             out += [float(values[loss_node.name]), float(np.mean(values[scores].argmax(1) == labels))]
-        return Eval(epoch, self.updates, out[0], out[1], out[2], out[3])
+            shown.append(predictions.predict(values[scores], loss_node.kind))  # as the engine sends them
+        predicted, top = shown[0]
+        counts = predictions.confusion(predicted, self.data.test_y, self.data.spec.classes())
+        counts = tuple(tuple(int(c) for c in row) for row in counts)
+        return Eval(epoch, self.updates, out[0], out[1], out[2], out[3], predicted, top, counts)
 
     def steps_block(self, limit: int | None = None):
         if limit is not None and limit < 1:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model import datasets
+from ..model import datasets, predictions
 from ..model.codegen import Program, batch_source, generate, run_layouts
 from . import mnist
 from .devices import quiet_mindspore, use_device
@@ -57,9 +57,14 @@ class Eval:
     accuracy: float | None
     train_loss: float
     train_accuracy: float | None
+    # with class scores: each test example's predicted class and that class's probability
+    # (model.predictions), and the confusion counts over the test set (rows true, columns predicted)
+    predicted: np.ndarray | None = field(default=None, compare=False, repr=False)
+    confidence: np.ndarray | None = field(default=None, compare=False, repr=False)
+    confusion: tuple | None = None
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "type": "eval",
             "epoch": self.epoch,
             "step": self.step,
@@ -68,6 +73,15 @@ class Eval:
             "train_loss": self.train_loss,
             "train_accuracy": self.train_accuracy,
         }
+        if self.confusion is not None:
+            d["confusion"] = [list(r) for r in self.confusion]
+        return d
+
+    def predictions(self) -> dict | None:
+        """The test set's predictions as protocol.Evals carries them (None without class scores)."""
+        if self.predicted is None:
+            return None
+        return {"step": self.step, "predicted": self.predicted, "confidence": self.confidence}
 
 
 @dataclass
@@ -438,11 +452,15 @@ class Engine:
 
     def evaluate(self, epoch: int, step: int) -> Eval:
         """The loss and accuracy on the test set and on the training set at the parameters now."""
-        test_loss, acc = self._evaluate_on("test")
-        train_loss, train_acc = self._evaluate_on("train")
-        return Eval(epoch, step, test_loss, acc, train_loss, train_acc)
+        test_loss, acc, predicted, top = self._evaluate_on("test")
+        train_loss, train_acc, _, _ = self._evaluate_on("train")
+        counts = None
+        if predicted is not None:
+            counts = predictions.confusion(predicted, self.data.test_y, self.data.spec.classes())
+            counts = tuple(tuple(int(c) for c in row) for row in counts)
+        return Eval(epoch, step, test_loss, acc, train_loss, train_acc, predicted, top, counts)
 
-    def _evaluate_on(self, part: str) -> tuple[float, float | None]:
+    def _evaluate_on(self, part: str) -> tuple[float, float | None, np.ndarray | None, np.ndarray | None]:
         from mindspore import Tensor
 
         d = self.data
@@ -454,14 +472,11 @@ class Engine:
         values = dict(zip(self.program.node_names, self._eval_fn(*inputs, *self._param_list)))
         loss = float(values[self._loss_node].asnumpy())
         if self._scores is None:
-            return loss, None
+            return loss, None, None, None
         scores = values[self._scores[0]].asnumpy().reshape(len(inputs[0]), -1)
-        if scores.shape[1] > 1:
-            predicted = scores.argmax(axis=1)
-        else:  # one score a sample: a logit (BCEWithLogits) or a prediction of the label
-            predicted = (scores[:, 0] > (0.0 if self._scores[1] == "BCEWithLogits" else 0.5)).astype(int)
+        predicted, top = predictions.predict(scores, self._scores[1])
         labels = d.train_y if part == "train" else d.test_y
-        return loss, float(np.mean(predicted == labels))
+        return loss, float(np.mean(predicted == labels)), predicted, top
 
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:

@@ -23,6 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..i18n import Msg, message
+from ..model import datasets
 from ..model.ending import EndReason
 from ..model.options import OPTIONS
 from ..model.history import DEFAULT_BUDGET
@@ -325,6 +326,7 @@ class Server:
             params=e.current_params(),
             shapes={k: list(v) for k, v in e.shapes.items()},
             cell_attributes=e.cell_attributes,
+            test_images=datasets.test_images(getattr(e, "data", None)),
         )
         self.send(msg.Built(run_id, info))
         self.send_nodes()
@@ -444,7 +446,8 @@ class Server:
         evals = tuple(v.to_dict() for v in getattr(e, "evals", ()))
         if e is not None and evals != self._evals_sent:
             self._evals_sent = evals
-            self.send(msg.Evals(self.run_id, evals))
+            shown = tuple(p for p in (v.predictions() for v in e.evals) if p is not None)
+            self.send(msg.Evals(self.run_id, evals, shown))
 
     def flush(self) -> None:
         self.send_evals()

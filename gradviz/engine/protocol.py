@@ -243,6 +243,7 @@ class BuildInfo:
     params: dict
     shapes: dict
     cell_attributes: dict
+    test_images: dict | None = None  # over a Dataset node of images: datasets.test_images()
 
 
 @message
@@ -406,10 +407,12 @@ class NodesAt:
 @message
 class Evals:
     """Over a Dataset node: every evaluation of the run so far, one per epoch ended (after a
-    rewind, the ones before it), as engine.Eval.to_dict() gives them."""
+    rewind, the ones before it), as engine.Eval.to_dict() gives them; with class scores, the
+    test set's predictions of each (engine.Eval.predictions(): step, predicted, confidence)."""
 
     run_id: int
     evals: tuple
+    predictions: tuple = ()
 
 
 @message

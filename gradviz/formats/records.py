@@ -100,12 +100,17 @@ class HistoryWriter:
         rec["step_ms"] = round(float(step_ms), 4)
         self._write(rec)
 
-    def write_eval(self, epoch: int, step: int, test_loss: float, accuracy, train_loss: float, train_accuracy) -> None:
-        """The evaluation after epoch `epoch`, at the parameters after its last step's update."""
+    def write_eval(
+        self, epoch: int, step: int, test_loss: float, accuracy, train_loss: float, train_accuracy, confusion=None
+    ) -> None:
+        """The evaluation after epoch `epoch`, at the parameters after its last step's update;
+        with class scores, the test set's confusion counts (rows true, columns predicted)."""
         rec = {"type": "eval", "epoch": int(epoch), "step": int(step), "test_loss": _num(test_loss)}
         rec["accuracy"] = None if accuracy is None else _num(accuracy)
         rec["train_loss"] = _num(train_loss)
         rec["train_accuracy"] = None if train_accuracy is None else _num(train_accuracy)
+        if confusion is not None:
+            rec["confusion"] = [[int(c) for c in row] for row in confusion]
         self._write(rec)
 
     def write_end(self, reason: EndReason, steps: int, message: str | None = None) -> None:
@@ -152,5 +157,13 @@ def write_history(
         w.write_step(steps[i], loss[i], params[i], grads[i], aux[i], ms[i], float(lr[i]), *eb)
         while pending and (pending[0]["step"] <= steps[i] and (i + 1 == h.n or pending[0]["step"] < steps[i + 1])):
             e = pending.pop(0)
-            w.write_eval(e["epoch"], e["step"], e["test_loss"], e["accuracy"], e["train_loss"], e["train_accuracy"])
+            w.write_eval(
+                e["epoch"],
+                e["step"],
+                e["test_loss"],
+                e["accuracy"],
+                e["train_loss"],
+                e["train_accuracy"],
+                e.get("confusion"),
+            )
     w.write_end(reason, int(steps[-1]) if h.n else 0)

@@ -35,7 +35,8 @@ F32_MAX = float(np.finfo(np.float32).max)
 READ_SHARE = 0.25  # of the progress bar: reading the bytes; the rest is parsing
 HEAD_KEYS = {"type", "format", "version", "config", "inputs", "layout", "session", "program", "kept_every", "dataset"}
 STEP_KEYS = {"type", "step", "epoch", "batch", "loss", "lr", "params", "grads", "aux", "step_ms"}
-EVAL_KEYS = {"type", "epoch", "step", "test_loss", "accuracy", "train_loss", "train_accuracy"}
+EVAL_KEYS = {"type", "epoch", "step", "test_loss", "accuracy", "train_loss", "train_accuracy", "confusion"}
+MAX_CLASSES = 1000  # a confusion matrix's rows at most
 END_KEYS = {"type", "reason", "steps", "message"}
 # a JSON number in a value position (after ": ", ", " or "["), never a digit inside a key
 _VALUE_NUMBER = re.compile(r"(?:(?<=: )|(?<=, )|(?<=\[))-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
@@ -461,7 +462,10 @@ class _Reader:
             v = rec.get(k)
             if v is not None and not (_is_num(v) and 0 <= v <= 1):
                 raise _Bad(f'line {ln}: "{k}" must be a number from 0 to 1 or null, found {quote(v, 40)}')
-        return {k: rec.get(k) for k in EVAL_KEYS if k != "type"}
+        out = {k: rec.get(k) for k in EVAL_KEYS if k not in ("type", "confusion")}
+        if "confusion" in rec:
+            out["confusion"] = _confusion(rec["confusion"], ln)
+        return out
 
     def _end_record(self, rec: dict, ln: int) -> tuple[EndReason, int]:
         unknown = set(rec) - END_KEYS
@@ -562,3 +566,16 @@ class _Reader:
 def _canon(b: bytes) -> bytes:
     """The text with every number (and null) taken out: equal for lines of equal structure."""
     return b.replace(b"null", b"").translate(None, _NUMBER_CHARS)
+
+
+def _confusion(value: Any, ln: int) -> list:
+    """An evaluation's confusion counts: a square list of lists of whole numbers from 0."""
+    ok = (
+        isinstance(value, list)
+        and 1 <= len(value) <= MAX_CLASSES
+        and all(isinstance(r, list) and len(r) == len(value) for r in value)
+        and all(_is_int(c) and c >= 0 for r in value for c in r)
+    )
+    if not ok:
+        raise _Bad(f'line {ln}: "confusion" must be a square list of lists of whole numbers from 0')
+    return value

@@ -60,6 +60,12 @@ class DataError(ValueError):
         self.msg = msg
 
 
+IMAGE_SHAPES = {
+    "digits": (8, 8),
+    "mnist": (MNIST_SIDE, MNIST_SIDE),
+}  # the sources whose samples are images: (rows, columns)
+
+
 @dataclass(frozen=True)
 class DataSpec:
     """A Dataset node's attributes: where the data come from, and how they are split and batched."""
@@ -139,14 +145,14 @@ class DataSpec:
             return self._file().features
         return 64 if self.source == "digits" else 2
 
+    def image_shape(self) -> tuple[int, int] | None:
+        """(rows, columns) of pixels where each sample is an image; None for points."""
+        return IMAGE_SHAPES.get(self.source)
+
     def classes(self) -> int:
         if self.source in FILES:
             return self._file().classes
         return 10 if self.source == "digits" else 2
-
-    def image_shape(self) -> tuple[int, int] | None:
-        """(rows, columns) of the pixels of an image set (its features, row by row); None otherwise."""
-        return {"digits": (8, 8), "mnist": (MNIST_SIDE, MNIST_SIDE)}.get(self.source)
 
     def split_sizes(self) -> tuple[int, int]:
         """(training samples, test samples)."""
@@ -580,6 +586,16 @@ class Prepared:
         order = epoch_order(len(self.train_x), self.spec.seed, epoch)
         bs = self.spec.batch_size
         return order[batch * bs : (batch + 1) * bs]
+
+
+def test_images(data: Prepared | None) -> dict | None:
+    """The test set of an image source as the window draws it: "images" uint8 (n, rows, columns),
+    each pixel's value in [0, 1] as 0..255, and "labels" int16 (n,); None for other data."""
+    shape = data.spec.image_shape() if data is not None else None
+    if shape is None:
+        return None
+    pixels = np.rint(np.clip(data.test_x, 0, 1) * 255).astype(np.uint8).reshape(-1, *shape)
+    return {"images": pixels, "labels": data.test_y.astype(np.int16)}
 
 
 def prepare(spec: DataSpec) -> Prepared:

@@ -64,6 +64,7 @@ class TrainingController(QObject):
         self.info: msg.BuildInfo | None = None  # the last build's
         self.nodes: msg.Nodes | None = None
         self.evals: tuple = ()  # over a Dataset node: the evaluation after each epoch (Eval.to_dict)
+        self.predictions: tuple = ()  # and the test set's predictions of each (Eval.predictions)
         self.last_error: str | None = None
         self.last_detail: str = ""
         self.recorded = False  # showing a run read from a file (or kept over a restart)
@@ -345,7 +346,7 @@ class TrainingController(QObject):
         layouts = [Layout.from_dict(d) for d in (info.param_layout, info.grad_layout, info.aux_layout)]
         self.history = History(*layouts, budget=self.history_budget)
         self.abandoned = []
-        self.evals = ()
+        self.evals = self.predictions = ()
         kept, self._pending_history = self._pending_history, None
         self.recorded = False
         if kept is not None and [
@@ -386,6 +387,7 @@ class TrainingController(QObject):
         if self.recorded:
             return False
         self.evals = tuple(m.evals)
+        self.predictions = tuple(m.predictions)
         return True  # redrawn with the next tick
 
     def _on_nodes(self, m: msg.Nodes) -> None:

@@ -41,7 +41,16 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPicture
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsItem, QGraphicsView, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QGraphicsItem,
+    QGraphicsView,
+    QMainWindow,
+    QMenu,
+    QWidget,
+)
 
 from ..formats.svg import flatten_cosmetic_strokes
 from ..formats.frames import DEFAULT_FRAMES, TooFewSteps, frame_steps, gif_bytes
@@ -60,6 +69,7 @@ FRAME_WAIT_MS = 10_000  # at most this long for the engine's node values at each
 POLL_MS = 15
 MESSAGE_MS = 10_000
 PLOTS = ("lossPlot", "paramPlot", "gradPlot")
+IMAGES = "imagePanel"  # the Test images tab's picture, where the run has one (image_view.py)
 
 
 def full_path(path: str) -> str:
@@ -149,6 +159,17 @@ def _render(paint: Callable[[QPainter], None], size: QSize, fmt: str, scale: flo
         raise RuntimeError("the PNG could not be encoded")
     buf.close()
     return bytes(buf.data())
+
+
+def _to_front(widget: QWidget) -> None:
+    """The dock tab that holds `widget` brought to the front: behind another tab, the widget has
+    never been laid out, and its dock would lay it out again at the dock's size."""
+    dock = widget.parentWidget()
+    while dock is not None and not isinstance(dock, QDockWidget):
+        dock = dock.parentWidget()
+    if dock is not None and not widget.isVisible():
+        dock.raise_()
+        QApplication.sendPostedEvents()
 
 
 def widget_picture(widget: QWidget, fmt: str, scale: float = 1.0, min_size: QSize | None = None) -> tuple[bytes, QSize]:
@@ -275,8 +296,10 @@ class WindowExports(QObject):
         files,
         permissions: Callable[[], Permissions],
         feedback: Feedback,
+        images=None,
     ):
         super().__init__(host)
+        self.images = images  # the image panel (its `available` says whether the run has one)
         self.host, self.graph_view, self.plots, self.c, self.tt, self.files = (
             host,
             graph_view,
@@ -293,7 +316,7 @@ class WindowExports(QObject):
         self.menu.setObjectName("exportMenu")
         self.menu.setToolTipsVisible(True)
         self.picture_actions: dict[tuple[str, str], QAction] = {}
-        for what in ("window", "graph", *PLOTS):
+        for what in ("window", "graph", *PLOTS, *((IMAGES,) if images is not None else ())):
             if what == PLOTS[0]:
                 self.menu.addSeparator()
             for fmt in PICTURE_FORMATS:
@@ -351,6 +374,7 @@ class WindowExports(QObject):
             "lossPlot": self.tr("Loss plot"),
             "paramPlot": self.tr("Parameters plot"),
             "gradPlot": self.tr("Gradients plot"),
+            IMAGES: self.tr("Test images"),
         }
         self.menu.setTitle(self.tr("E&xport"))
         self.action.setToolTip(self.tr("Pictures, the history and an animated GIF, for slides"))
@@ -365,6 +389,8 @@ class WindowExports(QObject):
             ("paramPlot", "svg"): self.tr("Parameters plot as SVG…"),
             ("gradPlot", "png"): self.tr("Gradients plot as PNG…"),
             ("gradPlot", "svg"): self.tr("Gradients plot as SVG…"),
+            (IMAGES, "png"): self.tr("Test images as PNG…"),
+            (IMAGES, "svg"): self.tr("Test images as SVG…"),
         }
         for key, a in self.picture_actions.items():
             a.setText(texts[key])
@@ -397,6 +423,11 @@ class WindowExports(QObject):
     def update_actions(self) -> None:
         """History exports need steps and a pause; the GIF, a history to travel through."""
         perms = self._permissions()
+        for fmt in PICTURE_FORMATS:
+            if (IMAGES, fmt) in self.picture_actions:
+                a, on = self.picture_actions[(IMAGES, fmt)], self.images.available
+                a.setEnabled(on)
+                a.setToolTip("" if on else self.tr("Only for a run over a data set of images (digits)"))
         for a, control, tip in (
             (self.csvAction, Control.SAVE_RUN, self.tr("Every step, one column per element, for a spreadsheet")),
             (self.jsonlAction, Control.SAVE_RUN, self.tr("Every step, in the format of gradviz run")),
@@ -417,14 +448,19 @@ class WindowExports(QObject):
 
     # -- pictures ------------------------------------------------------------------------------
     def target(self, what: str):
-        return {"window": self.host, "graph": self.graph_view}.get(what) or getattr(self.plots, what)
+        return {"window": self.host, "graph": self.graph_view, IMAGES: self.images}.get(what) or getattr(
+            self.plots, what
+        )
 
     def picture(self, what: str, fmt: str) -> tuple[bytes, QSize]:
-        """The bytes of a picture of `what` (window, graph, lossPlot, paramPlot, gradPlot)."""
+        """The bytes of a picture of `what` (window, graph, lossPlot, paramPlot, gradPlot, imagePanel)."""
         if what == "window":
             return widget_picture(self.host, fmt)
         if what == "graph":
             return graph_picture(self.graph_view, fmt)
+        if what == IMAGES:
+            _to_front(self.images)
+            return widget_picture(self.images, fmt, SHARP)  # as in its tab, at twice the resolution
         return widget_picture(self.target(what), fmt, SHARP, PLOT_SIZE)
 
     def save_picture(self, what: str, path: str) -> bool:

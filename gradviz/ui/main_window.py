@@ -47,6 +47,7 @@ from .files import SessionFiles, asker, startup_session
 from .persistence import AppStore
 from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
+from .image_view import ImagePanel
 from .plots import PlotPanel
 from .presentation import Presenter
 from .backprop_steps import BackpropSteps
@@ -283,10 +284,16 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), self.findChild(QDockWidget, "experimentsDock"))
         self.tabifyDockWidget(self.findChild(QDockWidget, "experimentsDock"), self.findChild(QDockWidget, "codeDock"))
+        # a run over a data set of images: its test images and confusion matrix, a tab beside the plots
+        images = self._dock(self.tr("Test images"), QWidget(), BOTTOM, "imagesDock")
+        self.imagePanel = ImagePanel(self.controller, self.shown, set_available=images.setVisible)
+        images.setWidget(self.imagePanel)
+        self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), images)
+        images.hide()
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
         self.setTabPosition(BOTTOM, QTabWidget.TabPosition.North)
-        for name in ("plotsDock", "experimentsDock", "codeDock"):
+        for name in ("plotsDock", "experimentsDock", "codeDock", "imagesDock"):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
@@ -524,6 +531,7 @@ class MainWindow(QMainWindow):
             files=self.files,
             permissions=self.permissions,
             feedback=self.feedback,
+            images=self.imagePanel,
         )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()

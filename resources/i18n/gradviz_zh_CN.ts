@@ -538,6 +538,25 @@ the backward pass starts here, at L = {total}</source>
     </message>
 </context>
 <context>
+    <name>ConfusionMatrix</name>
+    <message>
+        <source>The confusion matrix comes after the first epoch</source>
+        <translation>混淆矩阵在第一个 epoch 结束后出现</translation>
+    </message>
+    <message>
+        <source>predicted →</source>
+        <translation>预测 →</translation>
+    </message>
+    <message>
+        <source>true →</source>
+        <translation>真实 →</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正确率</translation>
+    </message>
+</context>
+<context>
     <name>ControlPanel</name>
     <message>
         <source>PyNative</source>
@@ -1641,6 +1660,40 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>ImageGrid</name>
+    <message>
+        <source>{pred}, not {true}</source>
+        <translation>{pred}，不是 {true}</translation>
+    </message>
+    <message>
+        <source>test example {i}: true {true}</source>
+        <translation>测试样本 {i}：真实 {true}</translation>
+    </message>
+    <message>
+        <source>test example {i}: predicted {pred} ({p:.0%}), true {true}</source>
+        <translation>测试样本 {i}：预测 {pred}（{p:.0%}），真实 {true}</translation>
+    </message>
+</context>
+<context>
+    <name>ImagePanel</name>
+    <message>
+        <source>Only the wrong ones</source>
+        <translation>只看错的</translation>
+    </message>
+    <message>
+        <source>{n} test images: the predictions come after the first epoch</source>
+        <translation>{n} 张测试图像：预测在第一个 epoch 结束后出现</translation>
+    </message>
+    <message>
+        <source>Epoch {epoch} (step {step:,}): test accuracy {acc}</source>
+        <translation>第 {epoch} 个 epoch（第 {step:,} 步）：测试准确率 {acc}</translation>
+    </message>
+    <message>
+        <source>Epoch {epoch} (step {step:,}): {wrong} of {n} wrong, accuracy {acc}</source>
+        <translation>第 {epoch} 个 epoch（第 {step:,} 步）：{n} 张中 {wrong} 张错，准确率 {acc}</translation>
+    </message>
+</context>
+<context>
     <name>ImportCodeDialog</name>
     <message>
         <source>Paste MindSpore code</source>
@@ -1899,6 +1952,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Experiments</source>
         <translation>实验</translation>
+    </message>
+    <message>
+        <source>Test images</source>
+        <translation>测试图像</translation>
     </message>
     <message>
         <source>Restored the session autosaved before GradViz last stopped</source>
@@ -3684,6 +3741,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>梯度曲线图</translation>
     </message>
     <message>
+        <source>Test images</source>
+        <translation>测试图像</translation>
+    </message>
+    <message>
         <source>E&amp;xport</source>
         <translation>导出(&amp;X)</translation>
     </message>
@@ -3732,6 +3793,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>梯度曲线图导出为 SVG…</translation>
     </message>
     <message>
+        <source>Test images as PNG…</source>
+        <translation>测试图像导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Test images as SVG…</source>
+        <translation>测试图像导出为 SVG…</translation>
+    </message>
+    <message>
         <source>History as CSV (one column per element)…</source>
         <translation>训练历史导出为 CSV（每个元素一列）…</translation>
     </message>
@@ -3754,6 +3823,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Export the history as CSV…</source>
         <translation>将训练历史导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Only for a run over a data set of images (digits)</source>
+        <translation>仅用于在图像数据集（digits）上的训练</translation>
     </message>
     <message>
         <source>Every step, one column per element, for a spreadsheet</source>
