@@ -331,7 +331,7 @@ def test_exported_run_uses_the_trained_session_not_later_edits(qtbot, win, tmp_p
     qtbot.waitUntil(lambda: job.done, timeout=30_000)
     from gradviz.formats.run_reader import read_history
 
-    session, _, arrays, _ = read_history(p)
+    session, _, arrays, _, _ = read_history(p)
     assert session.graph["z"].inputs["b"] == "b" and len(arrays[0]) == 1
 
 

@@ -73,7 +73,7 @@ def test_a_run_written_before_the_learning_rate_was_recorded_reads_with_it_unkno
 def test_a_valid_run_reads_back_exactly(tmp_path):
     p = tmp_path / "run.jsonl"
     rows = make_run(p, 40)
-    session, (pl, gl, al), (steps, loss, params, grads, aux, ms, lr), reason = read_history(p)
+    session, (pl, gl, al), (steps, loss, params, grads, aux, ms, lr), reason, _ = read_history(p)
     assert reason == "max_steps" and list(steps) == list(range(1, 41))
     assert np.array_equal(lr, np.float32([0.01] * 20 + [0.005] * 20))
     assert np.array_equal(loss, np.array([r[0] for r in rows], np.float32))

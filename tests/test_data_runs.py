@@ -251,7 +251,7 @@ def test_gradviz_run_over_digits_writes_epochs_batches_and_evaluations(tmp_path)
     assert [(r["epoch"], r["step"]) for r in evals] == [(1, 23), (2, 46)]
     assert recs.index(evals[0]) == recs.index(steps[22]) + 1  # after the epoch's last step
     assert 0 < evals[1]["accuracy"] <= 1 and evals[1]["test_loss"] < evals[0]["test_loss"]
-    _, _, arrays, reason = read_history(out)
+    _, _, arrays, reason, _ = read_history(out)
     assert reason == "max_steps" and list(arrays[0]) == list(range(1, 47))
     np.testing.assert_allclose(arrays[1], [r["loss"] for r in steps])
 

@@ -1,6 +1,7 @@
 """A session over a Dataset node in the window (the engine stand-in): it trains in mini-batches,
 the Node tab edits the Dataset node's attributes, and a bad one is refused naming the field."""
 
+import pytest
 from PySide6.QtCore import Qt
 
 from conftest import wait_state
@@ -53,8 +54,31 @@ def test_a_saved_dataset_run_reads_back_with_its_epochs_and_evaluations(qtbot, w
     assert recs[0]["inputs"] == {} and recs[0]["dataset"]["steps_per_epoch"] == 20
     assert [r["type"] for r in recs[20:23]] == ["step", "eval", "step"] and recs[21]["step"] == 20
     assert (recs[22]["epoch"], recs[22]["batch"]) == (2, 1)
-    session, _, arrays, _ = read_history(path)
-    assert session.graph.dataset() is not None and list(arrays[0]) == list(range(1, 26))
+    run = read_history(path)
+    assert run.session.graph.dataset() is not None and list(run.arrays[0]) == list(range(1, 26))
+    assert [(e["epoch"], e["step"]) for e in run.evals] == [(1, 20)]
+    assert run.evals[0]["accuracy"] == recs[21]["accuracy"] and run.evals[0]["test_loss"] == recs[21]["test_loss"]
+
+
+def test_an_opened_run_shows_its_saved_evaluations(qtbot, win, tmp_path):
+    _load(qtbot, win, "moons")
+    win.controls.maxStepsSpin.setValue(45)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: win.controller.state == "finished" and len(win.controller.evals) == 2, timeout=30_000)
+    saved = [v for e in win.controller.evals for v in (e["step"], e["accuracy"], e["test_loss"])]
+    path = tmp_path / "run.jsonl"
+    job = win.files.export_history(str(path))
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    win.files.load_preset("tutorial")  # something else is shown before the run is opened
+    qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.evals == (), timeout=30_000)
+    job = win.files.open_history_file(str(path))
+    qtbot.waitUntil(lambda: job.done and win.controller.recorded, timeout=30_000)
+    # the file keeps float32's digits
+    got = [v for e in win.controller.evals for v in (e["step"], e["accuracy"], e["test_loss"])]
+    assert got == pytest.approx(saved, rel=1e-6)
+    qtbot.waitUntil(lambda: len(win.plots.evals) == 2, timeout=10_000)
+    x, acc = win.plots.test_accuracy_curve.getData()
+    assert list(x) == [20.0, 40.0] and list(acc) == pytest.approx(saved[1::3], rel=1e-6)
 
 
 def test_a_session_without_a_dataset_has_no_accuracy_plot(qtbot, win):

@@ -264,7 +264,7 @@ def test_json_lines_export_reads_back_as_the_history(qtbot, win, tmp_path, monke
     assert win.exports.jsonlAction.isEnabled()
     win.exports.jsonlAction.trigger()  # File > Export > History as JSON Lines
     qtbot.waitUntil(lambda: path.exists() and not win.files.jobs, timeout=30_000)
-    session, layouts, (steps, loss, params, grads, aux, ms, lr), reason = read_history(path)
+    session, layouts, (steps, loss, params, grads, aux, ms, lr), reason, _ = read_history(path)
     h = win.controller.history
     assert reason == "max_steps" and layouts[0] == h.param_layout
     np.testing.assert_array_equal(steps, h.steps)

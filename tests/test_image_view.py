@@ -158,7 +158,11 @@ def test_a_saved_run_keeps_the_confusion_counts_and_the_reader_checks_them(qtbot
     recs = [json.loads(line) for line in lines]
     (ev,) = [r for r in recs if r["type"] == "eval"]
     assert ev["confusion"] == _counts(c.predictions[0]["predicted"], win.imagePanel.grid.labels).tolist()
-    read_history(path)
+    # opened again, the run shows its saved counts (the file keeps no per-image predictions)
+    job = win.files.open_history_file(str(path))
+    qtbot.waitUntil(lambda: job.done and c.recorded and win.imagePanel.matrix.counts is not None, timeout=30_000)
+    assert np.array_equal(win.imagePanel.matrix.counts, ev["confusion"])
+    assert win.imagePanel.grid.predicted is None
     at = next(i for i, r in enumerate(recs) if r["type"] == "eval")
     for bad in ([[1, 2], [3]], [[-1]], "many"):
         recs[at]["confusion"] = bad

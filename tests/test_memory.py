@@ -184,7 +184,7 @@ def test_big_trains_headless_and_writes_summaries_numpy_agrees_with(tmp_path, mo
 def test_an_opened_big_run_round_trips(tmp_path):
     out = tmp_path / "big.jsonl"
     assert main(["run", "--preset", "big", "--steps", "4", "--out", str(out)]) == 0
-    session, layouts, arrays, reason = read_history(out)
+    session, layouts, arrays, reason, _ = read_history(out)
     assert reason == "max_steps" and layouts[0].summaries == {"w": (1000, 1000), "b": (1000,)}
     h = History(*layouts)
     h.append(*arrays)
@@ -199,7 +199,7 @@ def test_an_opened_big_run_round_trips(tmp_path):
     )
     again = tmp_path / "again.jsonl"
     again.write_text(buf.getvalue())
-    _, layouts2, arrays2, _ = read_history(again)
+    _, layouts2, arrays2, _, _ = read_history(again)
     assert [x.to_dict() for x in layouts2] == [x.to_dict() for x in layouts]
     for a, b in zip(arrays, arrays2):
         np.testing.assert_array_equal(a, b)
@@ -254,7 +254,7 @@ def test_the_update_to_value_ratio_of_a_summarised_tensor_is_of_its_whole_norms(
 def test_a_thinned_history_saves_and_opens_with_the_steps_it_kept(tmp_path):
     src = tmp_path / "big.jsonl"
     assert main(["run", "--preset", "big", "--steps", "40", "--out", str(src)]) == 0
-    session, layouts, arrays, reason = read_history(src)
+    session, layouts, arrays, reason, _ = read_history(src)
     h = History(*layouts)
     h.max_rows = 24  # below what any budget gives (MIN_ROWS), so that 40 steps thin once
     h.append(*arrays)
@@ -264,7 +264,7 @@ def test_a_thinned_history_saves_and_opens_with_the_steps_it_kept(tmp_path):
     write_history(buf, h, config, {"x": np.ones(1000), "y": np.zeros(1000)}, reason, session=session.to_dict())
     out = tmp_path / "thinned.jsonl"
     out.write_text(buf.getvalue())
-    _, _, arrays2, _ = read_history(out)
+    _, _, arrays2, _, _ = read_history(out)
     np.testing.assert_array_equal(arrays2[0], h.steps)
     np.testing.assert_array_equal(arrays2[1], h.loss)
     # and a thinned file whose steps are not what it says is refused, naming the line

@@ -17,7 +17,7 @@ import json
 import math
 import re
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import numpy as np
@@ -46,9 +46,18 @@ _PUNCTUATION_TO_SPACE = bytes(32 if chr(c) in ',[]{}:"' else c for c in range(25
 Progress = Callable[[float], None]
 
 
-def read_history(path, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None):
-    """(session, (param, grad, aux layouts), (steps, loss, params, grads, aux, step_ms, lr), end reason)
-    of a run file. Every problem is a SessionError naming the file, the line and the field;
+class SavedRun(NamedTuple):
+    """What a run file holds, checked."""
+
+    session: Any
+    layouts: tuple  # (param, grad, aux) Layouts
+    arrays: tuple  # (steps, loss, params, grads, aux, step_ms, lr), as History.append takes them
+    reason: Any  # the EndReason
+    evals: tuple  # the evaluation records (over a Dataset node), as the engine's Eval.to_dict has them
+
+
+def read_history(path, progress: Progress | None = None, cancelled: Callable[[], bool] | None = None) -> SavedRun:
+    """The SavedRun of a run file. Every problem is a SessionError naming the file, the line and the field;
     Cancelled if cancelled() said so. progress(fraction) reports how far it got."""
     from ..model.session import SessionError
 
@@ -462,7 +471,7 @@ class _Reader:
             v = rec.get(k)
             if v is not None and not (_is_num(v) and 0 <= v <= 1):
                 raise _Bad(f'line {ln}: "{k}" must be a number from 0 to 1 or null, found {quote(v, 40)}')
-        out = {k: rec.get(k) for k in EVAL_KEYS if k not in ("type", "confusion")}
+        out = {k: rec.get(k) for k in EVAL_KEYS if k != "confusion"}
         if "confusion" in rec:
             out["confusion"] = _confusion(rec["confusion"], ln)
         return out
@@ -546,7 +555,7 @@ class _Reader:
             ms.astype(np.float32),
             lr.astype(np.float32),
         )
-        return self.session, self.layouts, arrays, reason
+        return SavedRun(self.session, self.layouts, arrays, reason, tuple(self.evals))
 
     def _column_name(self, j: int) -> str:
         """The field of column j of a row's values (loss, params, grads, aux)."""

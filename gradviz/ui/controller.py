@@ -68,7 +68,8 @@ class TrainingController(QObject):
         self.last_error: str | None = None
         self.last_detail: str = ""
         self.recorded = False  # showing a run read from a file (or kept over a restart)
-        self._pending_history: tuple[History, str] | None = None  # shown once the next build is done
+        # (history, end reason, evaluations): shown once the next build is done
+        self._pending_history: tuple[History, str, tuple] | None = None
         self._client: EngineClient | None = None
         self._rate_window: list[tuple[float, int]] = []
         self.abandoned: list[tuple[np.ndarray, np.ndarray]] = []  # (steps, loss) of futures left by a rewind
@@ -138,14 +139,14 @@ class TrainingController(QObject):
     # -- commands -----------------------------------------------------------------------------
     def load(self, session: Session, recorded=None) -> None:
         """Use this session for the next run and build it now (a reset). With `recorded`
-        ((layouts, arrays, end reason) read from a history file), show that run once built."""
+        ((layouts, arrays, end reason, evaluations) read from a history file), show that run once built."""
         self.session = session.copy()
         self._pending_history = None
         if recorded is not None:
-            layouts, arrays, reason = recorded
+            layouts, arrays, reason, evals = recorded
             h = History(*layouts, budget=self.history_budget)
             h.append(*arrays)
-            self._pending_history = (h, reason)
+            self._pending_history = (h, reason, tuple(evals))
         self.reset()
 
     def reset(self) -> None:
@@ -162,7 +163,7 @@ class TrainingController(QObject):
         shown as a saved run (Reset trains anew)."""
         h = self.history
         if h is not None and h.n and self._pending_history is None:
-            self._pending_history = (h, self.end_reason or EndReason.STOPPED)
+            self._pending_history = (h, self.end_reason or EndReason.STOPPED, self.evals)
         self.message.emit(self.tr("Restarting the engine; the session and the history are kept"))
         self.start_engine()
 
@@ -353,6 +354,7 @@ class TrainingController(QObject):
             lay.to_dict() for lay in (kept[0].param_layout, kept[0].grad_layout, kept[0].aux_layout)
         ] == [lay.to_dict() for lay in layouts]:
             self.history, self.recorded, self.nodes = kept[0], True, None
+            self.evals = kept[2]  # the recorded evaluations; no per-example predictions are saved
             self._apply(Event.REVIEW, kept[1], int(kept[0].steps[-1]) if kept[0].n else None)
         else:
             self._apply(Event.BUILT)

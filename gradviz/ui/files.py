@@ -347,8 +347,8 @@ class SessionFiles(QObject):
                 self.tr("Could not open the run {path}: not enough memory"),
                 self.tr("Could not open the run {path}: {error}"),
             ):
-                session, layouts, arrays, reason = job.result
-                self._adopt_run(session, (layouts, arrays, reason))
+                run = job.result
+                self._adopt_run(run.session, (run.layouts, run.arrays, run.reason, run.evals))
 
         return self.job(self.tr("Opening the run {path}…").format(path=show_path(path, 80)), work, done)
 

@@ -741,6 +741,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         self.plots.set_history(c.history)
         self.plots.set_data_set(c.session is not None and c.session.graph.dataset() is not None)
+        self.plots.set_evals(c.evals)  # none for a new run; a saved run's own
         self.plots.refresh(force=True)
         self.codeView.setPlainText(c.info.program if c.info is not None else "")
         self.shown.clear()
