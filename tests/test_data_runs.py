@@ -153,16 +153,22 @@ def _reference_first_epoch(session, act, optimizer):
     return losses
 
 
+RELU = lambda z: np.maximum(z, 0)  # noqa: E731
+
+
 @pytest.mark.real_engine
 @pytest.mark.parametrize(
-    "preset,mode,act,optimizer",
+    "preset,mode,act,optimizer,path",
     [
-        ("moons", "pynative", np.tanh, "adam"),
-        ("moons", "graph", np.tanh, "adam"),
-        ("digits", "pynative", lambda z: np.maximum(z, 0), "sgd"),
+        ("moons", "pynative", np.tanh, "adam", "step"),
+        ("moons", "graph", np.tanh, "adam", "step"),
+        ("digits", "pynative", RELU, "sgd", "step"),
+        # the window's path: blocks recorded straight into summarised rows (digits' tensors are summarised)
+        ("digits", "pynative", RELU, "sgd", "recorded"),
+        ("digits", "graph", RELU, "sgd", "recorded"),
     ],
 )
-def test_the_first_epochs_losses_are_numpys(preset, mode, act, optimizer):
+def test_the_first_epochs_losses_are_numpys(preset, mode, act, optimizer, path):
     from gradviz.engine.engine import Engine
 
     s = load_preset(preset)
@@ -171,7 +177,14 @@ def test_the_first_epochs_losses_are_numpys(preset, mode, act, optimizer):
     e = Engine(s)
     try:
         assert e.steps_per_epoch == len(ref)
-        got = [e.step().loss for _ in ref]
+        if path == "step":
+            got = [e.step().loss for _ in ref]
+        else:
+            assert e.plan.layouts[0].summaries  # the recorded rows summarise
+            got = []
+            while e.updates < len(ref):
+                got += list(e.recorded_block(limit=len(ref) - e.updates)[1][:, 0])
+        assert [(v.epoch, v.step) for v in e.evals] == [(1, len(ref))]  # evaluated once the epoch ended
     finally:
         e.close()
     np.testing.assert_allclose(got, ref, rtol=2e-5)

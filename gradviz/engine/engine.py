@@ -761,12 +761,13 @@ class Engine:
         """len(out) steps (as _train_into), recorded straight into recorded rows `out`."""
         tensors = self.plan.tensors  # the parameters', then the gradients', then the aux outputs'
         steps = len(out)
+        self._feed_step()  # over a Dataset node: this step's mini-batch (one step a call then)
         if steps == 1:  # the parameters before the update, from their own memory
             for v, (dst, shape) in zip(self._params_now(), tensors):
                 out[:, dst] = v if shape is None else summarize(v[None], shape)
         if self.graph_mode:
             fn, _, need = self._batch_fn(steps)
-            flat = fn()
+            flat = fn(*self._step_inputs) if self.data is not None else fn()
             if flat.nbytes != 4 * need:
                 raise RuntimeError(f"MindSpore returned {flat.nbytes} bytes for {need} float32 values")
             src = flat.asnumpy().reshape(-1)  # a view of its storage (_copy_outputs)
@@ -778,8 +779,9 @@ class Engine:
                 block, (dst, shape) = src[at : at + m].reshape(steps, -1), cols[k]
                 out[:, dst] = block if shape is None else summarize(block, shape)
                 at += m
+            self._after_step()
             return
-        loss, aux, grads = self._module.train_step(*self._inputs)
+        loss, aux, grads = self._module.train_step(*self._step_inputs)
         out[0, LOSS_COL] = loss.item()
         sizes = self.grad_layout.sizes + self.aux_layout.sizes
         for t, k, (dst, shape) in zip((*grads, *aux), sizes, tensors[len(self._param_list) :]):
@@ -787,6 +789,7 @@ class Engine:
             if v.size != k:
                 raise RuntimeError(f"MindSpore returned {v.size} values for {k}")
             out[0, dst] = v if shape is None else summarize(v[None], shape)
+        self._after_step()
 
     def recorded_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
         """StepResults for recorded rows of consecutive steps from `first` on (recorded_block)."""
