@@ -79,6 +79,33 @@ def test_a_large_tensor_is_recorded_as_numpy_computes_its_summary_and_samples():
     assert labels[: len(STATS)] == [f"w:{s}" for s in STATS] and labels[len(STATS)] == f"w[{i},{j}]"
 
 
+@pytest.mark.parametrize("m", [1, 2, 3, 7, 64, 4096])
+def test_summary_quantiles_are_numpys_linear_quantiles(m):
+    from gradviz.model.recording import quantiles
+
+    rng = np.random.RandomState(m)
+    x = (rng.randn(5, m) * 4).astype(np.float32)
+    x[1, 0] = np.inf
+    x[2, -1] = -np.inf
+    x[3, m // 2] = np.nan
+    x[4] = 2.5  # all equal
+    want = np.quantile(x.astype(np.float64), QUANTILES, axis=1).T
+    got = quantiles(x)
+    assert got.shape == (5, len(QUANTILES))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=1e-12)
+    assert np.isnan(got[3]).all()  # a NaN makes every quantile NaN, as numpy's
+    # an infinite element: where numpy's lerp gives NaN (inf - inf, 0 * inf), the quantile is the
+    # sorted element at a whole position, else that infinity
+    for row, sign in ((1, 1), (2, -1)):
+        v = np.sort(x[row].astype(np.float64))
+        for j, q in enumerate(QUANTILES):
+            if finite[row, j]:
+                continue
+            h = (m - 1) * q
+            assert got[row, j] == (v[int(h)] if h == int(h) else sign * np.inf)
+
+
 def test_small_graphs_record_every_element_with_no_work():
     pl = Layout(["w", "b"], [(5, 3), (PER_ELEMENT_LIMIT,)])
     plan = RecordingPlan(pl, pl, Layout(["z"], [(3,)]))
