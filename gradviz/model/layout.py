@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -34,7 +35,7 @@ def quantile_indices(size: int) -> np.ndarray:
 
 
 def numel(shape) -> int:
-    return int(np.prod(shape)) if len(shape) else 1
+    return math.prod(int(d) for d in shape)
 
 
 def summary_width(shape) -> int:
@@ -74,7 +75,7 @@ class Layout:
 
     @property
     def sizes(self) -> list[int]:
-        return [int(np.prod(s)) if s else 1 for s in self.shapes]
+        return [int(math.prod(s)) for s in self.shapes]  # math's: numpy's prod costs a recorded step
 
     @property
     def total(self) -> int:

@@ -16,6 +16,7 @@ norm, min, max and mean are over every element. Qt-free and MindSpore-free."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import lru_cache
 
 import numpy as np
@@ -33,11 +34,14 @@ def summarize(x: np.ndarray, shape) -> np.ndarray:
     """(n, width) recorded columns of a summarised tensor from its (n, size) full columns."""
     n, size = x.shape
     out = np.empty((n, summary_width(shape)), np.float32)
-    with np.errstate(over="ignore", invalid="ignore"):
+    total = x.sum(axis=1, dtype=np.float64)  # float32 elements summed in float64 never overflow
+    # finite elements raise no floating-point warning below: numpy's errstate (which costs a
+    # recorded step more than the sums) only for a step that was not finite
+    with np.errstate(over="ignore", invalid="ignore") if not np.isfinite(total).all() else nullcontext():
         out[:, 0] = [np.sqrt(np.dot(r, r)) for r in x]  # BLAS, in float32 (relative error ~1e-6)
         out[:, 1] = x.min(axis=1)
         out[:, 2] = x.max(axis=1)
-        out[:, 3] = x.sum(axis=1) / size  # pairwise summation
+        out[:, 3] = total / size
         out[:, 4 : len(STATS)] = quantiles(x[:, quantile_indices(size)])
     out[:, len(STATS) :] = x[:, sample_indices(size)]
     return out
@@ -60,10 +64,11 @@ def quantiles(s: np.ndarray) -> np.ndarray:
     lo, hi, t, kth = _positions(s.shape[1])
     part = np.partition(s, kth, axis=1)
     a, b = part[:, lo].astype(np.float64), part[:, hi].astype(np.float64)
-    with np.errstate(invalid="ignore"):  # inf - inf, 0 * inf: where an end is infinite
+    if np.isfinite(a).all() and np.isfinite(b).all():
         out = a + t * (b - a)
-    if not np.isfinite(out).all():
-        # an infinite end of the interval is the quantile (numpy's lerp gives NaN there)
+    else:  # an infinite end of the interval is the quantile (numpy's lerp gives NaN there)
+        with np.errstate(invalid="ignore"):  # inf - inf, 0 * inf
+            out = a + t * (b - a)
         ia, ib = np.isinf(a), np.isinf(b)
         out = np.where(ia & ~ib, a, out)
         out = np.where(ib & ~ia & (t > 0), b, out)
