@@ -72,3 +72,20 @@ def test_mindspore_dataset_batches_follow_the_documented_order():
     assert [len(b[0]) for b in got] == [4, 4, 3]
     np.testing.assert_array_equal(np.concatenate([b[1] for b in got]), order)
     np.testing.assert_array_equal(np.concatenate([b[0] for b in got]), x[order])
+
+
+@pytest.mark.real_engine
+@pytest.mark.parametrize("element_floats", [1, 30, 100, 1 << 18])
+def test_the_engines_chunked_batches_are_the_textbook_pipelines(monkeypatch, element_floats):
+    # elements of one batch, of several (straddling epochs, padded at the end) and of all of them
+    from gradviz.engine import batches
+
+    monkeypatch.setattr(batches, "ELEMENT_FLOATS", element_floats)
+    x = np.arange(33, dtype=np.float32).reshape(11, 3)
+    y = np.arange(11, dtype=np.int32) % 2
+    got = list(batches.chunk_batches(x, y, 4, 7, 2, 3))
+    want = [(e, b + 1, bx, by) for e in (2, 3, 4) for b, (bx, by) in enumerate(batches.epoch_batches(x, y, 4, 7, e))]
+    assert [(e, b) for e, b, _, _ in got] == [(e, b) for e, b, _, _ in want]
+    for (_, _, gx, gy), (_, _, wx, wy) in zip(got, want):
+        np.testing.assert_array_equal(gx, wx)
+        np.testing.assert_array_equal(gy, wy)

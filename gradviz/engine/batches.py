@@ -5,11 +5,12 @@ in batches of `batch_size`, the last of each epoch possibly short.
 
 - `epoch_batches`: the textbook pipeline, as the exported MindSpore script writes it: a
   `NumpySlicesDataset` with a `SubsetSampler` over that order, then `batch`.
-- `chunk_batches`, what the engine trains on: the same batches, each one element of a
-  `NumpySlicesDataset` that serves several epochs. Making a pipeline costs tens of milliseconds
-  and reading it sample by sample tens of microseconds a sample, more than a step of these
-  networks; one element a batch costs about a tenth of a millisecond. A short batch is padded to
-  the full size in the pipeline and cut back here (its `rows` column).
+- `chunk_batches`, what the engine trains on: the same batches, a run of consecutive ones in
+  each element of a `NumpySlicesDataset` that serves several epochs. Making a pipeline costs
+  tens of milliseconds and reading it sample by sample tens of microseconds a sample, more than
+  a step of these networks; reading an element costs about a tenth of a millisecond whatever
+  its size, so an element holds up to ELEMENT_FLOATS numbers of batches. A short batch is
+  padded to the full size in the pipeline and cut back here (its `rows` column).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..model.datasets import epoch_order
 
 CHUNK_STEPS = 512  # about this many steps (whole epochs, at least one) per pipeline
 CHUNK_FLOATS = 1 << 22  # and at most about this many numbers gathered for it
+ELEMENT_FLOATS = 1 << 18  # numbers of the batches in one pipeline element, at most (one batch at least)
 
 
 def epoch_batches(
@@ -57,7 +59,16 @@ def chunk_batches(
     # each epoch's order padded with its own first positions to whole batches (cut back below)
     pos = np.stack([np.concatenate([o, o[:pad]]) for o in orders]).reshape(-1, batch_size)
     rows = np.tile([batch_size] * (per_epoch - 1) + [batch_size - pad], epochs).astype(np.int32)
+    width = int(np.prod(features.shape[1:])) + int(np.prod(targets.shape[1:]))
+    group = max(1, min(len(pos), ELEMENT_FLOATS // max(1, batch_size * width)))  # batches an element
+    more = -len(pos) % group  # whole elements: padded with empty batches, never read
+    pos = np.concatenate([pos, np.repeat(pos[:1], more, axis=0)]).reshape(-1, group, batch_size)
+    rows = np.concatenate([rows, np.zeros(more, np.int32)]).reshape(-1, group)
     data = ds.NumpySlicesDataset({"x": features[pos], "y": targets[pos], "rows": rows}, sampler=ds.SequentialSampler())
-    for i, (x, y, k) in enumerate(data.create_tuple_iterator(output_numpy=True, num_epochs=1)):
-        k = int(k)
-        yield first_epoch + i // per_epoch, i % per_epoch + 1, x[:k], y[:k]
+    total, i = epochs * per_epoch, 0
+    for xs, ys, ks in data.create_tuple_iterator(output_numpy=True, num_epochs=1):
+        for x, y, k in zip(xs, ys, ks.tolist()):
+            if i == total:
+                return
+            yield first_epoch + i // per_epoch, i % per_epoch + 1, x[:k], y[:k]
+            i += 1

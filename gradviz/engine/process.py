@@ -92,7 +92,8 @@ class Server:
         self.session = None  # the session built last (an error names what it needs)
         self._reset_batch()
 
-    _evals_sent: tuple = ()
+    _evals_sent: tuple = ()  # the Evals last sent: the engine's Eval objects, held
+    _eval_dicts: tuple = ()  # and their records
 
     def _reset_batch(self):
         # the next Batch, in pieces (a block's rows, or one step's): joined when it is sent
@@ -298,7 +299,7 @@ class Server:
             self.engine.close()
         self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
-        self._evals_sent = ()
+        self._evals_sent = self._eval_dicts = ()
         session = self.session = Session.from_dict(session_dict)
         profile = prepared_for()
         if profile is not None and profile != (session.options.mode, session.options.device):
@@ -443,11 +444,16 @@ class Server:
     def send_evals(self) -> None:
         """The run's evaluations, whenever they changed (an epoch ended, a rewind dropped some)."""
         e = self.engine
-        evals = tuple(v.to_dict() for v in getattr(e, "evals", ()))
-        if e is not None and evals != self._evals_sent:
-            self._evals_sent = evals
-            shown = tuple(p for p in (v.predictions() for v in e.evals) if p is not None)
-            self.send(msg.Evals(self.run_id, evals, shown))
+        now = tuple(getattr(e, "evals", ()))
+        # compared by identity (each flush; the objects are held, so an id is never reused): an
+        # epoch's Eval is made once, and a rewind or a repeated epoch makes new ones
+        if e is not None and (
+            len(now) != len(self._evals_sent) or any(a is not b for a, b in zip(now, self._evals_sent))
+        ):
+            made = dict(zip(map(id, self._evals_sent), self._eval_dicts))  # each Eval's record made once
+            self._evals_sent, self._eval_dicts = now, tuple(made.get(id(v)) or v.to_dict() for v in now)
+            shown = tuple(p for p in (v.predictions() for v in now) if p is not None)
+            self.send(msg.Evals(self.run_id, self._eval_dicts, shown))
 
     def flush(self) -> None:
         self.send_evals()

@@ -35,46 +35,50 @@ def summarize(x: np.ndarray, shape) -> np.ndarray:
     n, size = x.shape
     out = np.empty((n, summary_width(shape)), np.float32)
     total = x.sum(axis=1, dtype=np.float64)  # float32 elements summed in float64 never overflow
+    finite = bool(np.isfinite(total).all())  # so: every element finite
     # finite elements raise no floating-point warning below: numpy's errstate (which costs a
     # recorded step more than the sums) only for a step that was not finite
-    with np.errstate(over="ignore", invalid="ignore") if not np.isfinite(total).all() else nullcontext():
+    with nullcontext() if finite else np.errstate(over="ignore", invalid="ignore"):
         out[:, 0] = [np.sqrt(np.dot(r, r)) for r in x]  # BLAS, in float32 (relative error ~1e-6)
         out[:, 1] = x.min(axis=1)
         out[:, 2] = x.max(axis=1)
         out[:, 3] = total / size
-        out[:, 4 : len(STATS)] = quantiles(x[:, quantile_indices(size)])
+        q = quantile_indices(size)
+        out[:, 4 : len(STATS)] = quantiles(x if len(q) == size else x[:, q], finite)  # all of it: no copy
     out[:, len(STATS) :] = x[:, sample_indices(size)]
     return out
 
 
 @lru_cache(maxsize=64)
-def _positions(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For rows of m elements: each quantile's lower and upper sorted position, the fraction
-    between them (np.quantile's linear method), and the positions to partition at."""
+def _positions(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For rows of m elements: each quantile's lower and upper sorted position side by side,
+    and the fraction between them (np.quantile's linear method)."""
     h = (m - 1) * np.asarray(QUANTILES, np.float64)
     lo = np.floor(h).astype(np.intp)
     hi = np.minimum(lo + 1, m - 1)
-    return lo, hi, h - lo, np.union1d(lo, hi)
+    return np.concatenate([lo, hi]), h - lo
 
 
-def quantiles(s: np.ndarray) -> np.ndarray:
+def quantiles(s: np.ndarray, finite: bool | None = None) -> np.ndarray:
     """(n, len(QUANTILES)) float64: each row's quantiles as np.quantile's default (linear) method
-    gives them, NaN for a row holding a NaN. One partition at the positions used: a recorded step
-    pays far less than for np.quantile's general path."""
-    lo, hi, t, kth = _positions(s.shape[1])
-    part = np.partition(s, kth, axis=1)
-    a, b = part[:, lo].astype(np.float64), part[:, hi].astype(np.float64)
-    if np.isfinite(a).all() and np.isfinite(b).all():
+    gives them, NaN for a row holding a NaN (`finite`: the caller knows every element is).
+    From one sort: numpy's vectorised sort of float32 costs a recorded step several times less
+    than a partition at the ten positions used."""
+    at, t = _positions(s.shape[1])
+    srt = np.sort(s, axis=1)
+    ends = srt[:, at].astype(np.float64)
+    a, b = ends[:, : len(t)], ends[:, len(t) :]
+    if finite or (finite is None and np.isfinite(ends).all() and not np.isnan(srt[:, -1]).any()):
+        return a + t * (b - a)
+    # an infinite end of the interval is the quantile (numpy's lerp gives NaN there)
+    with np.errstate(invalid="ignore"):  # inf - inf, 0 * inf
         out = a + t * (b - a)
-    else:  # an infinite end of the interval is the quantile (numpy's lerp gives NaN there)
-        with np.errstate(invalid="ignore"):  # inf - inf, 0 * inf
-            out = a + t * (b - a)
-        ia, ib = np.isinf(a), np.isinf(b)
-        out = np.where(ia & ~ib, a, out)
-        out = np.where(ib & ~ia & (t > 0), b, out)
-        out = np.where(ia & (a == b), a, out)
-        out = np.where(t == 0, a, out)
-    out[np.isnan(s).any(axis=1)] = np.nan  # partitioned last, a NaN may reach no position used
+    ia, ib = np.isinf(a), np.isinf(b)
+    out = np.where(ia & ~ib, a, out)
+    out = np.where(ib & ~ia & (t > 0), b, out)
+    out = np.where(ia & (a == b), a, out)
+    out = np.where(t == 0, a, out)
+    out[np.isnan(srt[:, -1])] = np.nan  # NaNs sort last: a row holds one iff its last is one
     return out
 
 
