@@ -241,6 +241,52 @@ def test_a_rewind_drops_the_later_evaluations_and_training_on_repeats_them():
 
 
 @pytest.mark.real_engine
+def test_the_engine_process_sends_each_evaluation_once_and_the_window_keeps_the_run(qapp):
+    # the window's evaluations (the first `kept` it has, then the message's) are the engine's
+    # after each message, across a rewind; each evaluation crosses once
+    from gradviz.engine import protocol as msg
+    from gradviz.engine.process import Server
+    from gradviz.ui.controller import TrainingController
+
+    class Pipe:
+        def __init__(self):
+            self.sent = []
+
+        def poll(self, _timeout=0):
+            return False
+
+        def send(self, m):
+            self.sent.append(m)
+
+    s = _net()
+    s.options.steps, s.options.api = 24, "value_and_grad"  # 4 steps an epoch: 6 epochs
+    srv, ctl = Server(Pipe()), TrainingController()
+    try:
+        srv.build(1, s.to_dict())
+        for step in (None, 10, None):
+            if step is not None:
+                srv.on_continue(msg.ContinueFrom(step, s.options.lr, False))  # keeps epochs 1 and 2
+            srv.start()
+            while srv.running:
+                srv.train_slice()
+                srv.flush()
+            srv.send_evals()
+        evals = [m for m in srv.conn.sent if isinstance(m, msg.Evals)]
+        assert len(evals) > 3
+        for m in evals:
+            ctl._on_evals(m)
+        assert ctl.evals == tuple(v.to_dict() for v in srv.engine.evals)
+        assert [v["epoch"] for v in ctl.evals] == [1, 2, 3, 4, 5, 6]
+        assert len(ctl.predictions) == 6 and [p["step"] for p in ctl.predictions] == [4, 8, 12, 16, 20, 24]
+        assert any(m.kept == 2 and m.evals[0]["epoch"] == 3 for m in evals)  # after the rewind
+        # each epoch's evaluation sent once, and once more for each repeated after the rewind
+        assert sum(len(m.evals) for m in evals) == 6 + 4
+    finally:
+        srv.engine.close()
+        ctl.deleteLater()
+
+
+@pytest.mark.real_engine
 def test_gradviz_run_over_digits_writes_epochs_batches_and_evaluations(tmp_path):
     from gradviz.formats.run_reader import read_history
 

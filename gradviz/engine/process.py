@@ -93,7 +93,6 @@ class Server:
         self._reset_batch()
 
     _evals_sent: tuple = ()  # the Evals last sent: the engine's Eval objects, held
-    _eval_dicts: tuple = ()  # and their records
 
     def _reset_batch(self):
         # the next Batch, in pieces (a block's rows, or one step's): joined when it is sent
@@ -299,7 +298,7 @@ class Server:
             self.engine.close()
         self.run_id, self.running, self.ended, self.end_reason, self.engine = run_id, False, False, None, None
         self._reset_batch()
-        self._evals_sent = self._eval_dicts = ()
+        self._evals_sent = ()
         session = self.session = Session.from_dict(session_dict)
         profile = prepared_for()
         if profile is not None and profile != (session.options.mode, session.options.device):
@@ -445,15 +444,18 @@ class Server:
         """The run's evaluations, whenever they changed (an epoch ended, a rewind dropped some)."""
         e = self.engine
         now = tuple(getattr(e, "evals", ()))
-        # compared by identity (each flush; the objects are held, so an id is never reused): an
-        # epoch's Eval is made once, and a rewind or a repeated epoch makes new ones
-        if e is not None and (
-            len(now) != len(self._evals_sent) or any(a is not b for a, b in zip(now, self._evals_sent))
-        ):
-            made = dict(zip(map(id, self._evals_sent), self._eval_dicts))  # each Eval's record made once
-            self._evals_sent, self._eval_dicts = now, tuple(made.get(id(v)) or v.to_dict() for v in now)
-            shown = tuple(p for p in (v.predictions() for v in now) if p is not None)
-            self.send(msg.Evals(self.run_id, self._eval_dicts, shown))
+        # compared by identity (the objects are held, so an id is never reused): an epoch's Eval
+        # is made once, and a rewind or a repeated epoch makes new ones
+        sent = self._evals_sent
+        if len(now) >= len(sent) and (not sent or now[len(sent) - 1] is sent[-1]):
+            kept = len(sent)  # a rewind keeps a prefix: the last one sent still there, all are
+        else:
+            kept = next((i for i, (a, b) in enumerate(zip(now, sent)) if a is not b), min(len(now), len(sent)))
+        if e is not None and (kept < len(now) or kept < len(self._evals_sent)):
+            self._evals_sent = now
+            new = now[kept:]
+            shown = tuple(p for p in (v.predictions() for v in new) if p is not None)
+            self.send(msg.Evals(self.run_id, tuple(v.to_dict() for v in new), shown, kept))
 
     def flush(self) -> None:
         self.send_evals()

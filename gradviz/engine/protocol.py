@@ -406,13 +406,17 @@ class NodesAt:
 
 @message
 class Evals:
-    """Over a Dataset node: every evaluation of the run so far, one per epoch ended (after a
-    rewind, the ones before it), as engine.Eval.to_dict() gives them; with class scores, the
-    test set's predictions of each (engine.Eval.predictions(): step, predicted, confidence)."""
+    """Over a Dataset node: the run's evaluations, one per epoch ended, as the first `kept` of
+    those sent before (since the build) followed by these, as engine.Eval.to_dict() gives them
+    (a rewind keeps the ones before it); with class scores, the test set's predictions of each
+    (engine.Eval.predictions(): step, predicted, confidence). Only what is new crosses: a run's
+    evaluations and predictions, sent whole after every epoch, would cost the engine more than
+    its steps."""
 
     run_id: int
     evals: tuple
     predictions: tuple = ()
+    kept: int = 0
 
 
 @message

@@ -388,8 +388,9 @@ class TrainingController(QObject):
     def _on_evals(self, m: msg.Evals) -> bool:
         if self.recorded:
             return False
-        self.evals = tuple(m.evals)
-        self.predictions = tuple(m.predictions)
+        self.evals = self.evals[: m.kept] + tuple(m.evals)
+        # with class scores, every evaluation has its predictions, in the same order
+        self.predictions = self.predictions[: m.kept] + tuple(m.predictions)
         return True  # redrawn with the next tick
 
     def _on_nodes(self, m: msg.Nodes) -> None:
