@@ -20,7 +20,9 @@ Absolute times and sizes are the median of several repetitions against their bud
    its repetitions alternating with the app's. Budget: app/bare >= 0.90 (PyNative), >= 0.95
    (Graph). MindSpore's own tutorial loop with its default runtime is reported beside them.
    Where torch is installed (`pip install -e '.[torch]'`), PyTorch eager on the same graph
-   (`loss.backward(); optimizer.step(); optimizer.zero_grad()`, the loss read every step) joins
+   (the tutorial's written out; the other presets' network, initial values, optimizer and
+   mini-batches from their exported PyTorch script; `loss.backward(); optimizer.step();
+   optimizer.zero_grad()`, the loss read every step) joins
    the alternation: app/PyTorch, budget >= 1.0 on the digits network in Graph mode, the others
    reported.
 2. Responsiveness while Graph mode trains the tutorial flat out: lateness of a 5 ms GUI timer
@@ -191,11 +193,12 @@ def _torch_child(conn, seconds: float, preset: str = "tutorial") -> None:
             return F.binary_cross_entropy_with_logits(torch.matmul(x, w) + b, y)
 
         optimizer = torch.optim.SGD(params, lr=0.01)
-    else:
-        raise ValueError(f"no PyTorch loop of the {preset} preset (TORCH_LOOPS)")
+        feed = None
+    else:  # any other preset: the network, initial values, optimizer and data of its exported script
+        function, optimizer, feed = _exported_torch(preset)
 
     def step() -> float:
-        loss = function()
+        loss = function() if feed is None else function(*next(feed))
         loss.backward()
         optimizer.step()
         optimizer.zero_grad()
@@ -210,6 +213,48 @@ def _torch_child(conn, seconds: float, preset: str = "tutorial") -> None:
             step()
             n += 1
         conn.send(n / (time.perf_counter() - t0))
+
+
+def _exported_torch(preset: str):
+    """(function, optimizer, batches) of the preset's exported PyTorch script (model/scripts.py),
+    its definitions run up to its training loop: over a Dataset node each step's inputs are the
+    next mini-batch in the documented order, gathered from numpy rows as _course_batches does."""
+    import inspect
+
+    import torch
+
+    from gradviz.model import datasets
+    from gradviz.model.presets import load_preset
+    from gradviz.model.scripts import script
+
+    s = load_preset(preset)
+    src = script(s, "pytorch")
+    cut = min(
+        i for i in (src.find(m) for m in ("\nfor step in range(", "\ndef test_forward(", "\ndef train_loop(")) if i >= 0
+    )
+    ns: dict = {"__name__": f"gradviz_bench_{preset}"}
+    exec(compile(src[:cut], f"<{preset}: exported PyTorch script>", "exec"), ns)
+    function, optimizer = ns["function"], ns["optimizer"]
+    names = list(inspect.signature(function).parameters)
+    spec = s.graph.data_spec()
+
+    def batches():
+        d = datasets.prepare(spec)
+        inits = {n.name: n.init for n in s.graph if n.name in names and n.init in datasets.DATA_INITS}
+        epoch = 0
+        while True:
+            epoch += 1
+            order = datasets.epoch_order(len(d.train_x), spec.seed, epoch)
+            for start in range(0, len(order), spec.batch_size):
+                rows = order[start : start + spec.batch_size]
+                yield [torch.from_numpy(d.inputs(inits[n], positions=rows)) if n in inits else ns[n] for n in names]
+
+    def fixed():
+        args = [ns[n] for n in names]
+        while True:
+            yield args
+
+    return function, optimizer, batches() if spec is not None else fixed()
 
 
 def torch_installed() -> bool:
@@ -336,7 +381,6 @@ class Throughput:
 
         self.probe.timeout.connect(tick)
         self.bare = Bare(mode, seconds, preset=preset)
-        # PyTorch's loop is written for the tutorial's graph only (the others' rows say so)
         torch_peer = torch_installed() and preset in TORCH_LOOPS
         self.peer = Bare(mode, seconds, preset=preset, peer="torch") if torch_peer else None
         self.out = {
@@ -605,7 +649,7 @@ def _fmt(s: dict, digits: int = 1) -> str:
 
 
 PRESETS = ("tutorial", "mlp", "moons", "digits", "big")
-TORCH_LOOPS = ("tutorial",)  # the presets whose PyTorch eager loop _torch_child writes
+TORCH_LOOPS = PRESETS  # the presets whose PyTorch eager loop _torch_child writes
 BUDGETS = {"pynative": 0.90, "graph": 0.95}  # the app's steps/s against its bare loop's, every preset
 TORCH_BUDGET = ("digits", "graph", 1.0)  # app against PyTorch eager, where a kernel does enough work
 

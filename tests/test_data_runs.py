@@ -426,3 +426,33 @@ def test_a_dense_layer_whose_in_size_does_not_match_the_data_is_named(tmp_path, 
     assert problems == [
         'Dense "fc1": flat has shape (64, 64); Dense needs (samples, in_channels) or (in_channels,) with in_channels 32'
     ]
+
+
+@pytest.mark.parametrize("preset,act,optimizer", [("moons", np.tanh, "adam"), ("digits", RELU, "sgd")])
+def test_the_benchmarks_pytorch_peer_trains_the_presets_network_on_its_batches(preset, act, optimizer):
+    # bench.py's PyTorch eager loop: the preset's exported PyTorch network, its first epoch's
+    # mini-batches, the float64 numpy losses
+    pytest.importorskip("torch")
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parents[1] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("gradviz_bench", here / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(here))  # bench.py imports its stats.py
+    try:
+        spec.loader.exec_module(bench)
+        function, opt, feed = bench._exported_torch(preset)
+    finally:
+        sys.path.remove(str(here))
+    s = load_preset(preset)
+    want = _reference_first_epoch(s, act, optimizer)
+    got = []
+    for _ in want:
+        loss = function(*next(feed))
+        got.append(loss.item())
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    np.testing.assert_allclose(got, want, rtol=2e-5)
