@@ -42,6 +42,7 @@ TUNE_GAIN = 0.95  # a larger size is kept where its step is at least 5% faster
 MAX_CALL_FLOATS = 1 << 22  # a call's rows, and a block's: at most this many float32 (16 MB)
 # Flat out, steps_block() trains a block: calls until BLOCK_STEPS steps or BLOCK_SECONDS
 BLOCK_STEPS, BLOCK_SECONDS = 64, 0.01
+STAGE_FLOATS = 1 << 20  # a summarised tensor's values a block keeps to summarise at its end, at most
 _gen_dir: str | None = None
 
 
@@ -265,6 +266,7 @@ class Engine:
         self._data_inits = [fed.get(n) for n in self.program.input_names]
         self._step_inputs = self._inputs
         self._feed: list | None = None  # [next epoch, next batch, iterator, its last epoch]
+        self._staged: tuple | None = None  # recorded_block's staging arrays (_stage), kept between blocks
         self.evals: list[Eval] = []  # one per epoch ended, in order (rewind drops the later ones)
         self._eval_fn = None  # gv_values compiled (_evaluate_on)
         loss_src = g[g.loss_output().inputs["x"]]
@@ -750,23 +752,56 @@ class Engine:
         calls = max(1, min(left // n, MAX_CALL_FLOATS // (n * self._width)))  # the blocks of steps_block
         recs = np.empty((calls * n, self.plan.width), np.float32)
         recs[:, LR_COL] = self._lr
+        stage = self._stage(calls * n)
         for c in range(calls):
             self._keep_state()
-            self._train_recorded(recs[c * n : (c + 1) * n])
+            self._train_recorded(
+                recs[c * n : (c + 1) * n], [None if a is None else a[c * n : (c + 1) * n] for a in stage]
+            )
             self.updates += n
             if time.perf_counter() - t0 >= BLOCK_SECONDS:
                 recs = recs[: (c + 1) * n]
                 break
+        for a, (dst, shape) in zip(stage, self.plan.tensors):
+            if a is not None:  # the block's staged tensors summarised in one go
+                recs[:, dst] = summarize(a[: len(recs)], shape)
         return first, recs, (time.perf_counter() - t0) * 1e3 / len(recs)
 
-    def _train_recorded(self, out: np.ndarray) -> None:
-        """len(out) steps (as _train_into), recorded straight into recorded rows `out`."""
+    def _stage(self, rows: int) -> list[np.ndarray | None]:
+        """Per tensor of a recorded row: where a block's steps keep their full values of a
+        summarised tensor, to be summarised once at the block's end (None: summarised at once, or
+        recorded per element). A summary of one row costs numpy's per-call overhead several
+        times over its work on a tensor of a few thousand elements; a tensor past STAGE_FLOATS a
+        block is summarised step by step instead of being copied."""
+        if self._staged is None or self._staged[0] < rows:  # (rows, arrays), kept between blocks
+            sizes = [*self.param_layout.sizes, *self.grad_layout.sizes, *self.aux_layout.sizes]
+            self._staged = (
+                rows,
+                [
+                    np.empty((rows, k), np.float32) if shape is not None and rows * k <= STAGE_FLOATS else None
+                    for k, (_, shape) in zip(sizes, self.plan.tensors)
+                ],
+            )
+        return [None if a is None else a[:rows] for a in self._staged[1]]
+
+    def _train_recorded(self, out: np.ndarray, stage: list) -> None:
+        """len(out) steps (as _train_into), recorded straight into recorded rows `out`; a staged
+        tensor (_stage: its rows for these steps) is copied there, summarised by the caller."""
         tensors = self.plan.tensors  # the parameters', then the gradients', then the aux outputs'
         steps = len(out)
+
+        def record(k: int, dst, shape, v: np.ndarray) -> None:  # v: (steps, size)
+            if shape is None:
+                out[:, dst] = v
+            elif stage[k] is not None:
+                stage[k][...] = v  # a copy: v is the Parameter's or the call's own memory
+            else:
+                out[:, dst] = summarize(v, shape)
+
         self._feed_step()  # over a Dataset node: this step's mini-batch (one step a call then)
         if steps == 1:  # the parameters before the update, from their own memory
-            for v, (dst, shape) in zip(self._params_now(), tensors):
-                out[:, dst] = v if shape is None else summarize(v[None], shape)
+            for k, (v, (dst, shape)) in enumerate(zip(self._params_now(), tensors)):
+                record(k, dst, shape, v[None])
         if self.graph_mode:
             fn, _, need = self._batch_fn(steps)
             flat = fn(*self._step_inputs) if self.data is not None else fn()
@@ -779,18 +814,22 @@ class Engine:
             for k in self.program.batch_outputs(steps):
                 m = steps * sizes[k]
                 block, (dst, shape) = src[at : at + m].reshape(steps, -1), cols[k]
-                out[:, dst] = block if shape is None else summarize(block, shape)
+                if k == 0:
+                    out[:, dst] = block  # the loss
+                else:
+                    record(k - 1, dst, shape, block)
                 at += m
             self._after_step()
             return
         loss, aux, grads = self._module.train_step(*self._step_inputs)
         out[0, LOSS_COL] = loss.item()
         sizes = self.grad_layout.sizes + self.aux_layout.sizes
-        for t, k, (dst, shape) in zip((*grads, *aux), sizes, tensors[len(self._param_list) :]):
+        first = len(self._param_list)
+        for i, (t, k, (dst, shape)) in enumerate(zip((*grads, *aux), sizes, tensors[first:])):
             v = t.asnumpy().reshape(-1)  # the gradients: views of their storage (_copy_outputs)
             if v.size != k:
                 raise RuntimeError(f"MindSpore returned {v.size} values for {k}")
-            out[0, dst] = v if shape is None else summarize(v[None], shape)
+            record(first + i, dst, shape, v[None])
         self._after_step()
 
     def recorded_results(self, first: int, recs: np.ndarray, t_ms: float) -> list[StepResult]:
