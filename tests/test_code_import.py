@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from gradviz.model.code_import import MAX_CODE_BYTES, MAX_LINE, CodeError, import_code, import_file
 from gradviz.model.codegen import generate
 from gradviz.model.scripts import mindspore_script
-from gradviz.model.graph import initial_values
+from gradviz.model.graph import Graph, Node, initial_values
 from gradviz.model.ops import OPS
 from gradviz.model.presets import load_preset, preset_names
-from gradviz.model.session import Session
+from gradviz.model.session import Options, Session
 
 from graphs import graphs, options as option_sets
 
@@ -46,6 +46,9 @@ def canon(session: Session) -> dict:
             d["values"] = np.asarray(d["values"], np.float32).tolist()
         out.append(d)
     out += [{"kind": "Output", "x": n.inputs["x"], "i": i} for i, n in enumerate(outs)]
+    data = g.dataset()
+    if data is not None:  # outside the computation: its settings
+        out.append({"kind": data.kind, "attrs": OPS[data.kind].attr_values(data.attrs)})
     opts = dict(o.to_dict(), speed=0.0, aux_output=aux_on)
     if not aux_on:
         opts.update(stop_gradient=False, has_aux=False)
@@ -187,13 +190,8 @@ def _option_sets(session: Session):
     yield replace(session.options, until_loss=0.25, steps=77, seed=7, lr=0.125)
 
 
-def _has_layers(name: str) -> bool:
-    """A preset with a node holding its own Parameters (Dense): the reader does not take layers yet."""
-    return any(OPS[n.kind].params for n in load_preset(name).graph.nodes)
-
-
-READ_BACK = [n for n in preset_names() if not _has_layers(n)]
-# the reader does not take a data set's pipeline (mindspore.dataset, the epochs) yet either
+READ_BACK = preset_names()
+# the reader does not take a data set's pipeline (mindspore.dataset, the epochs) yet
 SCRIPT_READ_BACK = [n for n in READ_BACK if load_preset(n).graph.dataset() is None]
 
 
@@ -206,15 +204,38 @@ def test_an_exported_script_over_a_data_set_is_refused_at_its_lines_for_now():
         assert e.value.problems and all(p.line > 0 for p in e.value.problems)
 
 
-def test_a_program_with_layers_is_refused_at_its_lines_for_now():
-    """Dense layers are not read yet: the exported script of a layered preset is refused, each
-    problem at its line, rather than imported without its layers."""
-    layered = [n for n in preset_names() if _has_layers(n)]
-    assert layered
-    for name in layered:
-        with pytest.raises(CodeError) as e:
-            import_code(mindspore_script(load_preset(name)))
-        assert e.value.problems and all(p.line > 0 for p in e.value.problems)
+def _layered() -> Session:
+    """x (6, 4) -> Flatten -> Dense(4, 5) -> Tanh -> Dense(5, 3) -> cross-entropy, and a Softmax
+    of the logits as an auxiliary output: layers of every initializer but the default."""
+    rng = np.random.RandomState(5)
+    nodes = [
+        Node("x", "Input", shape=(6, 4), init="values", values=rng.randn(6, 4).tolist()),
+        Node("t", "Input", shape=(6, 3), init="values", values=np.eye(3)[[0, 2, 1, 2, 0, 1]].tolist()),
+        Node("flat", "Flatten", {"x": "x"}),
+        Node("fc1", "Dense", {"x": "flat"}, attrs={"in_channels": 4, "out_channels": 5, "bias_init": "uniform"}),
+        Node("h", "Tanh", {"x": "fc1"}),
+        Node(
+            "fc2",
+            "Dense",
+            {"x": "h"},
+            attrs={"in_channels": 5, "out_channels": 3, "weight_init": "xavier_uniform", "bias_init": "normal"},
+        ),
+        Node("ce", "SoftmaxCrossEntropy", {"logits": "fc2", "target": "t"}),
+        Node("p", "Softmax", {"x": "fc2"}),
+        Node("loss", "Output", {"x": "ce"}),
+        Node("probs", "Output", {"x": "p"}),
+    ]
+    return Session(Graph(nodes), Options(lr=0.1, steps=3, seed=3), "layered")
+
+
+def test_a_layered_graph_comes_back_from_its_exported_script_and_program():
+    """ops.dense(x, weight, bias) is read as a Dense node holding both, in every API and option set."""
+    layered = _layered()
+    for o in _option_sets(layered):
+        s = Session(layered.graph, o, "layered")
+        assert canon(import_code(mindspore_script(s))) == canon(s), o
+        s.graph.check()
+        assert canon(import_code(generate(s.graph, o).source, base=s)) == canon(s), o
 
 
 @pytest.mark.parametrize("name", SCRIPT_READ_BACK)
@@ -513,3 +534,47 @@ def test_a_function_of_more_nodes_than_a_graph_holds_is_refused_at_the_first_too
     body = "    x = ops.exp(x)\n" * 5000
     (line,) = problems(HEAD + XW + "def function(x, w):\n" + body + "    return ops.sum(x * w)\n" + TAIL)
     assert line.startswith("prog.py:205:9: the graph has 201 nodes; at most 200 are supported")
+
+
+DENSE = HEAD + (
+    "np.random.seed(11)\n"
+    "x = Tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], mindspore.float32)\n"
+    "t = Tensor([[1.0, 0.0], [0.0, 1.0]], mindspore.float32)\n"
+    "w = Parameter(Tensor(np.random.uniform(-0.07, 0.07, (2, 3)), mindspore.float32), name='w')\n"
+    "b = Parameter(Tensor(np.random.normal(0.0, 0.01, (2,)), mindspore.float32), name='b')\n"
+    "def function(x, t, w, b):\n"
+    "    logits = ops.dense(x, w, b)\n"
+    "    return ops.cross_entropy(logits, t)\n"
+    "grad_fn = mindspore.value_and_grad(function, (2, 3))\n"
+    "loss, grads = grad_fn(x, t, w, b)\n"
+)
+
+
+def test_ops_dense_is_a_dense_node_with_its_weight_and_bias_and_their_draws():
+    s = import_code(DENSE)
+    dense = s.graph["logits"]
+    assert dense.kind == "Dense" and dense.inputs == {"x": "x"}
+    assert dense.attrs == {"in_channels": 3, "out_channels": 2, "weight_init": "uniform", "bias_init": "normal"}
+    assert [n.name for n in s.graph.parameters()] == ["logits_weight", "logits_bias"]
+    assert not any(n.kind == "Parameter" for n in s.graph.nodes)  # held by the layer, not nodes
+    # drawn as the program draws them: numpy's global RandomState after np.random.seed(11)
+    rng = np.random.RandomState(11)
+    want_w, want_b = rng.uniform(-0.07, 0.07, (2, 3)), rng.normal(0.0, 0.01, (2,))
+    init = initial_values(s.graph, s.options.seed)
+    np.testing.assert_array_equal(init["logits_weight"], np.float32(want_w))
+    np.testing.assert_array_equal(init["logits_bias"], np.float32(want_b))
+
+
+def test_a_dense_that_cannot_be_a_layer_is_told_at_its_line():
+    (line,) = problems(DENSE.replace("np.random.uniform(-0.07, 0.07, (2, 3))", "np.random.randn(2, 3)"))
+    assert line.startswith("prog.py:10:27: w is drawn as randn; a Dense layer's weight_init is one of: he_uniform")
+    (line,) = problems(DENSE.replace("uniform(-0.07, 0.07,", "uniform(-0.5, 0.5,"))
+    assert line.startswith("prog.py:7:22: np.random.uniform(-0.5, 0.5, (2, 3)) is not an initializer GradViz draws")
+    assert "he_uniform = np.random.uniform(-1.41421, 1.41421, ...)" in line
+    (line,) = problems(DENSE.replace("(2, 3)), mindspore", "(2, 4)), mindspore"))
+    assert line.startswith('prog.py:10:14: Dense "logits": x has shape (2, 3); Dense needs (samples, in_channels)')
+    assert "in_channels 4" in line
+    lines = problems(DENSE.replace("ops.cross_entropy(logits, t)", "ops.cross_entropy(logits, t + b)"))
+    assert lines[0].startswith("prog.py:8:15: b is logits's own bias; GradViz's layers hold theirs alone")
+    (line,) = problems(DENSE.replace("(function, (2, 3))", "(function, 2)"))
+    assert line.startswith("prog.py:13:15: b is logits's own bias, which GradViz trains")

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 
 from ..i18n import Msg, message
 from ..safe_io import FileProblem, read_text_file
-from .graph import MAX_NODES, Graph, Node, too_many_nodes
+from .graph import INITIALIZERS, MAX_NODES, Graph, Node, init_draw, too_many_nodes
+from .ops import BIAS_INITS, WEIGHT_INITS
 from .ops import TABLE as OP_TABLE
 from .optimizers import LR_KEYWORD, OPTIMIZERS
 from .options import OPTIONS
@@ -266,6 +267,9 @@ class _Builder:
         self.tensors: dict[str, _Tensor] = {}
         self.where: dict[str, tuple[int, int]] = {}
         self.returned_first: set[str] = set()  # the first value each function read here returned
+        # the tensors a layer holds itself (a Dense's weight and bias): id -> (its _Sym, the param's name)
+        self.owned: dict[int, tuple[_Sym, str]] = {}
+        self.layer_seq: dict[int, int] = {}  # id of a layer's Node -> the draw order of its own tensors
 
     def source(self, t: _Tensor) -> str:
         if id(t) not in self.sources:
@@ -358,7 +362,8 @@ class _Reader:
         """The base session's Input or Parameter `name` (the same tensor each time it is read)."""
         if isinstance(self.globals.get(name), _Tensor):
             return self.globals[name]
-        n = self.base.graph.get(name) if self.base is not None else None
+        srcs = self.base.graph.sources() if self.base is not None else []
+        n = next((s for s in srcs if s.name == name), None)  # a Dense node's own Parameters too
         if n is None or n.kind != kind:
             raise self.refuse(
                 node,
@@ -367,7 +372,7 @@ class _Reader:
                 ).format(name=name, kind=kind),
             )
         if name not in self.given:
-            seq = self.base.graph.nodes.index(n) - len(self.base.graph.nodes) - 1  # before the program's own
+            seq = srcs.index(n) - len(srcs) - 1  # before the program's own, in the base's draw order
             self.given[name] = _Tensor(seq, n.shape, n.init, n.values, *self.pos(node), n.kind, n.name, n.requires_grad)
         return self.given[name]
 
@@ -969,6 +974,8 @@ class _Reader:
             if node.keywords:
                 raise self.refuse(node, Msg("CodeImport", "np.random.randn takes the sizes only"))
             return _Array("randn", tuple(dims))
+        if path in ("numpy.random.uniform", "numpy.random.normal"):
+            return self.initializer_draw(b[-1], node, frame)
         if path in ("numpy.ones", "numpy.zeros"):
             a = self.args(node, ("shape", "dtype"), frame)
             return _Array(b[-1], self.shape(*a["shape"]))
@@ -1095,7 +1102,95 @@ class _Reader:
         self.opts["lr"] = (lr, *self.pos(node))
         return _Optim(opt, lr)
 
+    def initializer_draw(self, method: str, node: ast.Call, frame) -> _Array:
+        """np.random.uniform(low, high, shape) or np.random.normal(loc, scale, shape): one of the
+        initializers GradViz draws a layer's weight and bias with (graph.init_draw), by its name."""
+        names = ("low", "high", "size") if method == "uniform" else ("loc", "scale", "size")
+        a = self.args(node, names, frame, required=3)
+        ends = tuple(self.number(a[n][0], frame) for n in names[:2])
+        shape = self.shape(*a["size"])
+        for init in INITIALIZERS:
+            m, args = init_draw(init, shape)
+            if m == method and tuple(float(v) for v in args[:2]) == ends:
+                return _Array(init, shape)
+        raise self.refuse(
+            node,
+            Msg(
+                "CodeImport",
+                "{code} is not an initializer GradViz draws; for shape {shape} it draws: {known} "
+                "(or name it: nn.Dense(..., weight_init='he_uniform'))",
+            ).format(
+                code=self.text(node),
+                shape=shape,
+                known=", ".join(
+                    f"{i} = np.random.{init_draw(i, shape)[0]}({init_draw(i, shape)[1][0]:.6g}, "
+                    f"{init_draw(i, shape)[1][1]:.6g}, ...)"
+                    for i in INITIALIZERS
+                ),
+            ),
+        )
+
+    def dense_call(self, node: ast.Call, frame) -> _Sym:
+        """ops.dense(x, weight, bias): a Dense node holding the two Parameters itself, its sizes
+        from the weight's shape (out_channels, in_channels), its initializers from theirs."""
+        a = self.args(node, ("input", "weight", "bias"), frame, required=3)
+        x = self.operand(a["input"][1], a["input"][0], frame)
+        w, bias = a["weight"][1], a["bias"][1]
+        for (arg, t), want in (((a["weight"]), 2), ((a["bias"]), 1)):
+            if not (isinstance(t, _Tensor) and t.kind == "Parameter" and len(t.shape) == want):
+                raise self.refuse(
+                    arg,
+                    Msg(
+                        "CodeImport",
+                        "{code}: ops.dense's weight and bias are the layer's own Parameters, of shapes "
+                        "(out_channels, in_channels) and (out_channels,)",
+                    ).format(code=self.text(arg)),
+                )
+        if bias.shape[0] != w.shape[0]:
+            raise self.refuse(
+                a["bias"][0],
+                Msg("CodeImport", "the bias has shape {b} but the weight {w}: the bias has out_channels {n}").format(
+                    b=tuple(bias.shape), w=tuple(w.shape), n=w.shape[0]
+                ),
+            )
+        attrs = {"in_channels": int(w.shape[1]), "out_channels": int(w.shape[0])}
+        for (arg, t), attr, known in (
+            (a["weight"], "weight_init", WEIGHT_INITS),
+            (a["bias"], "bias_init", BIAS_INITS),
+        ):
+            if t.init not in known:
+                raise self.refuse(
+                    arg,
+                    Msg(
+                        "CodeImport",
+                        "{code} is drawn as {init}; a Dense layer's {attr} is one of: {known}",
+                    ).format(code=self.text(arg), init=t.init, attr=attr, known=", ".join(known)),
+                )
+            attrs[attr] = t.init
+        return self.layer("Dense", x, attrs, node, frame, {"weight": w, "bias": bias})
+
+    def layer(self, kind, x: str, attrs: dict, node, frame, params: dict | None = None) -> _Sym:
+        """A node of `kind` on `x`; `params`: the tensors it holds itself, by the op table's names."""
+        b = frame["builder"]
+        for t in (params or {}).values():
+            if id(t) in b.owned:
+                raise self.refuse(
+                    node,
+                    Msg("CodeImport", "{name} is already the weight or bias of another layer").format(
+                        name=t.name or "this tensor"
+                    ),
+                )
+        sym = self.make_op(kind, {"x": x}, attrs, node, frame)
+        for pname, t in (params or {}).items():
+            b.owned[id(t)] = (sym, pname)
+            b.source(t)  # a tensor of the program: in its draw order, folded into the layer later
+        if params:
+            b.layer_seq[id(b.graph[sym.name])] = params["weight"].seq
+        return sym
+
     def op_call(self, path: str, node: ast.Call, frame):
+        if path == "mindspore.ops.dense":
+            return self.dense_call(node, frame)
         for k, pattern in PATTERNS.get(("call", path), []):
             binds, attrs = {}, {}
             why = self.match(pattern, node, binds, attrs, k, frame)
@@ -1142,10 +1237,15 @@ class _Reader:
                 elif not (isinstance(pa, ast.Call) and (_dotted(pa.func) or "").endswith("ones_like")):
                     return template  # only the weights of ones may be left out (MindSpore's default)
             by_kw = {a.mindspore: a for a in k.attrs}
+            fixed = {kw.arg: ast.dump(kw.value) for kw in p.keywords if kw.arg not in by_kw}  # softmax's axis=-1
             extra = u.args[len(p.args) :]
             for a, value in zip(k.attrs, extra):
                 attrs[a.name] = self.attr_value(a, value, frame)
             for kw in u.keywords:
+                if kw.arg in fixed:
+                    if ast.dump(kw.value) != fixed[kw.arg]:
+                        return template
+                    continue  # the template's own keyword (left out, MindSpore's default: the same)
                 if kw.arg not in by_kw:
                     return template
                 attrs[by_kw[kw.arg].name] = self.attr_value(by_kw[kw.arg], kw.value, frame)
@@ -1348,6 +1448,8 @@ class _Reader:
                     )
                 trained.add(id(t))
         for t in params:
+            if id(t) in b.owned:
+                continue  # a layer's own: fold_layers
             if id(t) not in trained and t.requires_grad and b.sources[id(t)] in [n.name for n in b.graph.nodes]:
                 t_node = b.graph[b.sources[id(t)]]
                 t_node.requires_grad = False
@@ -1358,6 +1460,7 @@ class _Reader:
                         name=b.sources[id(t)]
                     ),
                 )
+        self.fold_layers(b, trained, where)
         # the returned values: the loss, then the auxiliary outputs
         if any(v is None for v in outs):
             raise self.at(where, Msg("CodeImport", "the differentiated function returns nothing"))
@@ -1405,6 +1508,41 @@ class _Reader:
                 self.problems.append(CodeProblem(line, col, why))
         return session
 
+    def fold_layers(self, b: _Builder, trained: set, where) -> None:
+        """A layer's own tensors (ops.dense's weight and bias) become the layer's: their Parameter
+        nodes go, and the layer holds them as graph.owned names them. Each must be trained and
+        used by its layer alone."""
+        for tid, (sym, pname) in b.owned.items():
+            name = b.sources[tid]
+            t = b.tensors[name]
+            line, col = t.line, t.col
+            users = [n.name for n in b.graph.nodes if name in n.inputs.values()]
+            if users:
+                self.problems.append(
+                    CodeProblem(
+                        line,
+                        col,
+                        Msg(
+                            "CodeImport",
+                            "{name} is {layer}'s own {param}; GradViz's layers hold theirs alone, not used by {users}",
+                        ).format(name=name, layer=sym.name, param=pname, users=", ".join(users)),
+                    )
+                )
+            elif tid not in trained or not t.requires_grad:
+                self.problems.append(
+                    CodeProblem(
+                        *where,
+                        Msg(
+                            "CodeImport",
+                            "{name} is {layer}'s own {param}, which GradViz trains: differentiate with respect to it "
+                            "(grad_position or weights=)",
+                        ).format(name=name, layer=sym.name, param=pname),
+                    )
+                )
+            node = b.graph.get(name)
+            if node is not None and not users:
+                b.graph.nodes.remove(node)
+
     def _not_tensor(self, where):
         raise self.at(where, Msg("CodeImport", "the differentiated function must return tensors"))
 
@@ -1416,9 +1554,10 @@ class _Reader:
     def check_draws(self, b: _Builder) -> None:
         """np.random.randn draws in the program's order; GradViz draws its graph's tensors only, so a
         drawn tensor left out of the graph before a used one would shift the values after it."""
-        used = [t.seq for t in b.tensors.values() if t.init == "randn"]
+        drawn = ("randn", *INITIALIZERS)
+        used = [t.seq for t in b.tensors.values() if t.init in drawn]
         for t in self.all_tensors():
-            if t.init == "randn" and id(t) not in b.sources and used and t.seq < max(used):
+            if t.init in drawn and id(t) not in b.sources and used and t.seq < max(used):
                 self.problems.append(
                     CodeProblem(
                         t.line,
@@ -1457,8 +1596,9 @@ class _Reader:
 def _ordered(graph: Graph, b: _Builder) -> Graph:
     """Sources in the order the program makes them (the order their values are drawn), then the
     computed nodes in the order they are computed, then the Outputs."""
-    sources = sorted((n for n in graph.nodes if n.is_source), key=lambda n: b.tensors[n.name].seq)
-    rest = [n for n in graph.nodes if not n.is_source and n.kind != "Output"]
+    seq = {id(n): b.tensors[n.name].seq for n in graph.nodes if n.is_source} | b.layer_seq
+    sources = sorted((n for n in graph.nodes if n.is_source or id(n) in b.layer_seq), key=lambda n: seq[id(n)])
+    rest = [n for n in graph.nodes if not n.is_source and n.kind != "Output" and id(n) not in b.layer_seq]
     return Graph(sources + rest + graph.outputs())
 
 
