@@ -17,7 +17,6 @@ from gradviz.model.code_import import MAX_CODE_BYTES, MAX_LINE, CodeError, impor
 from gradviz.model.codegen import generate
 from gradviz.model.scripts import mindspore_script
 from gradviz.model.graph import Graph, Node, initial_values
-from gradviz.model.ops import OPS
 from gradviz.model.presets import load_preset, preset_names
 from gradviz.model.session import Options, Session
 
@@ -39,16 +38,17 @@ def canon(session: Session) -> dict:
     outs = g.outputs() if aux_on else g.outputs()[:1]
     nodes = [n for n in g.nodes if n.is_source] + [n for n in g.topo_order() if not n.is_source and n.kind != "Output"]
     out = []
+    fed = {n.name: n for n in g.sources()}  # an Input the Dataset feeds: a batch's shape
     for n in nodes:
-        d = n.to_dict()
+        d = fed.get(n.name, n).to_dict()
         d.pop("pos")
         if "values" in d:
             d["values"] = np.asarray(d["values"], np.float32).tolist()
         out.append(d)
     out += [{"kind": "Output", "x": n.inputs["x"], "i": i} for i, n in enumerate(outs)]
-    data = g.dataset()
-    if data is not None:  # outside the computation: its settings
-        out.append({"kind": data.kind, "attrs": OPS[data.kind].attr_values(data.attrs)})
+    if g.dataset() is not None:  # outside the computation: the data set its settings make (a
+        # source's own: a CSV file has no size or noise, the digits no noise)
+        out.append({"kind": "Dataset", "data": g.data_spec().describe()})
     opts = dict(o.to_dict(), speed=0.0, aux_output=aux_on)
     if not aux_on:
         opts.update(stop_gradient=False, has_aux=False)
@@ -191,22 +191,59 @@ def _option_sets(session: Session):
 
 
 READ_BACK = preset_names()
-# the reader does not take a data set's pipeline (mindspore.dataset, the epochs) yet
-SCRIPT_READ_BACK = [n for n in READ_BACK if load_preset(n).graph.dataset() is None]
 
 
-def test_an_exported_script_over_a_data_set_is_refused_at_its_lines_for_now():
-    names = [n for n in READ_BACK if n not in SCRIPT_READ_BACK]
-    assert names
-    for name in names:
-        with pytest.raises(CodeError) as e:
-            import_code(mindspore_script(load_preset(name)))
-        assert e.value.problems and all(p.line > 0 for p in e.value.problems)
+def test_every_data_source_comes_back_from_its_exported_script(tmp_path):
+    """The pipeline of an exported script over a Dataset node (the samples, the split, the
+    batches, train_loop and test_loop) is read back as that node, for every source GradViz
+    writes but MNIST's folder (tests/test_data_files.py makes one)."""
+    table = tmp_path / "points.csv"
+    rng = np.random.RandomState(0)
+    table.write_text(
+        "a,b,label\n" + "".join(f"{u:.3f},{v:.3f},{int(u * v > 0)}\n" for u, v in rng.uniform(-1, 1, (60, 2)))
+    )
+    mlp = load_preset("mlp")
+    for attrs in (
+        dict(source="moons", size=120, noise=0.25, test_fraction=0.25, batch_size=10, seed=4),
+        dict(source="circles", size=90, noise=0.05, batch_size=9),
+        dict(source="xor", size=64, noise=0.125, seed=9),
+        dict(source="blobs", size=80, noise=0.5, batch_size=20),
+        dict(source="spiral", size=100, noise=0.0, test_fraction=0.1),
+        dict(source="csv", path=str(table), batch_size=12, seed=2),
+    ):
+        g = mlp.graph.copy()
+        g.dataset().attrs.update(attrs)
+        s = Session(g, mlp.options, "mlp")
+        assert not s.problems(), attrs
+        for o in (mlp.options, replace(mlp.options, api="cell", until_loss=0.125, steps=33)):
+            s = Session(g, o, "mlp")
+            assert canon(import_code(mindspore_script(s))) == canon(s), attrs
 
 
-def _layered() -> Session:
+def test_an_edited_pipeline_is_told_at_the_line_that_differs():
+    text = mindspore_script(load_preset("moons"))
+    lines = text.splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if "step += 1" in line)
+    (line,) = problems(text.replace("            step += 1\n", "            step += 2\n"))
+    assert line.startswith(f"prog.py:{number}:13: this line of the data pipeline is not the one GradViz writes")
+    assert line.endswith("here: step += 1")
+    number = next(i for i, line in enumerate(lines, 1) if line.startswith("test_x, test_y"))
+    (line,) = problems(
+        text.replace("test_x, test_y = sample_x[sample_order[-n_test:]]", "test_x, test_y = sample_x[:9]")
+    )
+    assert line.startswith(f"prog.py:{number}:1: this line of the data pipeline")
+    # what the pipeline says is read: a batch size of one's own, with the epochs it makes
+    (line,) = problems(text.replace(".batch(16)", ".batch(32)"))
+    assert "here: for epoch in range(1, 40 + 1):" in line
+    edited = text.replace(".batch(16)", ".batch(32)").replace("range(1, 20 + 1)", "range(1, 40 + 1)")
+    s = import_code(edited.replace("step % 20 == 0", "step % 10 == 0"))
+    assert s.graph.dataset().attrs["batch_size"] == 32 and s.graph["x"].shape == (32, 2)
+
+
+def _layered(softmax_first: bool = False) -> Session:
     """x (6, 4) -> Flatten -> Dense(4, 5) -> Tanh -> Dense(5, 3) -> cross-entropy, and a Softmax
-    of the logits as an auxiliary output: layers of every initializer but the default."""
+    of the logits as an auxiliary output: layers of every initializer but the default. With the
+    Softmax before the loss, the Cell API writes a Network of layers that returns both."""
     rng = np.random.RandomState(5)
     nodes = [
         Node("x", "Input", shape=(6, 4), init="values", values=rng.randn(6, 4).tolist()),
@@ -225,12 +262,16 @@ def _layered() -> Session:
         Node("loss", "Output", {"x": "ce"}),
         Node("probs", "Output", {"x": "p"}),
     ]
+    if softmax_first:
+        nodes[6], nodes[7] = nodes[7], nodes[6]
     return Session(Graph(nodes), Options(lr=0.1, steps=3, seed=3), "layered")
 
 
-def test_a_layered_graph_comes_back_from_its_exported_script_and_program():
-    """ops.dense(x, weight, bias) is read as a Dense node holding both, in every API and option set."""
-    layered = _layered()
+@pytest.mark.parametrize("softmax_first", [False, True])
+def test_a_layered_graph_comes_back_from_its_exported_script_and_program(softmax_first):
+    """ops.dense(x, weight, bias) is read as a Dense node holding both, and the Cell API's Network
+    of nn layers as those nodes, in every API and option set."""
+    layered = _layered(softmax_first)
     for o in _option_sets(layered):
         s = Session(layered.graph, o, "layered")
         assert canon(import_code(mindspore_script(s))) == canon(s), o
@@ -238,7 +279,7 @@ def test_a_layered_graph_comes_back_from_its_exported_script_and_program():
         assert canon(import_code(generate(s.graph, o).source, base=s)) == canon(s), o
 
 
-@pytest.mark.parametrize("name", SCRIPT_READ_BACK)
+@pytest.mark.parametrize("name", READ_BACK)
 def test_every_preset_and_option_set_comes_back_from_its_exported_script(name):
     preset = load_preset(name)
     for o in _option_sets(preset):
@@ -358,11 +399,17 @@ def test_a_syntax_error_is_one_line_at_its_place():
 
 
 def test_an_unknown_layer_and_a_dtype_are_named():
-    lines = problems(HEAD + "d = nn.Dense(3, 2)\nx = ops.ones(3, mindspore.float16)\n")
+    lines = problems(HEAD + "d = nn.Conv2d(3, 2, 3)\nx = ops.ones(3, mindspore.float16)\n")
     assert lines[0].startswith(
-        "prog.py:4:5: nn.Dense is not a cell GradViz knows; it knows: nn.Cell, nn.BCEWithLogitsLoss"
+        "prog.py:4:5: nn.Conv2d is not a cell GradViz knows; it knows: nn.Cell, nn.ReLU, nn.LeakyReLU, nn.Sigmoid, "
+        "nn.Tanh, nn.Dense, nn.Flatten, nn.Softmax, nn.SequentialCell, nn.BCEWithLogitsLoss"
     )
     assert lines[1].startswith("prog.py:5:17: the dtype mindspore.float16")
+    (line,) = problems(HEAD + "d = nn.Dense(3, 2)\n")
+    assert line.startswith(
+        "prog.py:4:5: nn.Dense needs weight_init: MindSpore's default initializer is not one GradViz draws; "
+        "name one of: he_uniform, xavier_uniform, normal, uniform, zeros, ones"
+    )
 
 
 def test_a_program_without_a_differentiation_is_refused():
@@ -578,3 +625,25 @@ def test_a_dense_that_cannot_be_a_layer_is_told_at_its_line():
     assert lines[0].startswith("prog.py:8:15: b is logits's own bias; GradViz's layers hold theirs alone")
     (line,) = problems(DENSE.replace("(function, (2, 3))", "(function, 2)"))
     assert line.startswith("prog.py:13:15: b is logits's own bias, which GradViz trains")
+
+
+def test_a_payload_planted_in_an_exported_pipeline_never_runs(tmp_path):
+    mark = tmp_path / "ran"
+    text = mindspore_script(load_preset("moons")).replace(
+        "    step = 0\n", f"    step = 0\n    __import__('os').system('touch {mark}')\n", 1
+    )
+    number = next(i for i, line in enumerate(text.splitlines(), 1) if "__import__" in line)
+    (line,) = problems(text)
+    assert line.startswith(f"prog.py:{number}:5: this line of the data pipeline is not the one GradViz writes")
+    assert not mark.exists()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(["", "(", ")", ",", "x", "0", " ", "[", "None", "-", "\n", ":"]))
+def test_mangled_pipelines_import_or_are_refused_at_a_line(where, piece):
+    text = mindspore_script(load_preset("moons"))
+    k = where % len(text)
+    try:
+        import_code(text[:k] + piece + text[k + 1 :])
+    except CodeError as e:
+        assert e.problems and not any("could not read this program" in p.message for p in e.problems)

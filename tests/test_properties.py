@@ -130,6 +130,21 @@ def _probe_graphs() -> list:
             Node("u_aux_src", "Output", inputs={"x": "u_p0"}),
         ]
         graphs.append(Graph(nodes))
+    # the Cell API's Network of layers (codegen.layer_cell): an nn.SequentialCell of named layers
+    graphs.append(
+        Graph(
+            [
+                Node("u_in", "Input", shape=(3, 2)),
+                Node("u_t", "Input", shape=(3, 2)),
+                Node("u_d0", "Dense", {"x": "u_in"}),
+                Node("u_a", "ReLU", {"x": "u_d0"}),
+                Node("u_d1", "Dense", {"x": "u_a"}),
+                Node("u_ce", "SoftmaxCrossEntropy", {"logits": "u_d1", "target": "u_t"}),
+                Node("u_loss", "Output", {"x": "u_ce"}),
+                Node("u_aux", "Output", {"x": "u_d1"}),
+            ]
+        )
+    )
     return graphs
 
 
