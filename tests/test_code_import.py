@@ -17,6 +17,7 @@ from gradviz.model.code_import import MAX_CODE_BYTES, MAX_LINE, CodeError, impor
 from gradviz.model.codegen import generate
 from gradviz.model.scripts import mindspore_script
 from gradviz.model.graph import Graph, Node, initial_values
+from gradviz.model.ops import OPS
 from gradviz.model.presets import load_preset, preset_names
 from gradviz.model.session import Options, Session
 
@@ -647,3 +648,130 @@ def test_mangled_pipelines_import_or_are_refused_at_a_line(where, piece):
         import_code(text[:k] + piece + text[k + 1 :])
     except CodeError as e:
         assert e.problems and not any("could not read this program" in p.message for p in e.problems)
+
+
+# -- the course's layers ---------------------------------------------------------------------------
+def test_the_courses_network_is_the_digits_presets_graph():
+    """The beginner course's Network (nn.Flatten, an nn.SequentialCell of nn.Dense and nn.ReLU)
+    with its forward_fn, grad_fn over optimizer.parameters and train_step: the digits preset's
+    layers, sizes and initializers, its loss and optimizer (the names are the course's)."""
+    s = import_code(fixture("course_digits"), "course.py")
+    digits = load_preset("digits")
+    rename = {"x": "flat", "dense": "fc1", "relu": "relu1", "dense1": "fc2", "relu1": "relu2", "label": "y"}
+    rename["data"] = "x"
+
+    def computation(g, names=None):
+        names = names or {}
+        return [
+            (
+                names.get(n.name, n.name),
+                n.kind,
+                OPS[n.kind].attr_values(n.attrs),
+                {p: names.get(v, v) for p, v in n.inputs.items()},
+            )
+            for n in g.topo_order()
+            if not n.is_source and n.kind != "Output"
+        ]
+
+    assert computation(s.graph, rename) == computation(digits.graph)
+    assert [p.name for p in s.graph.parameters()] == [
+        f"{n}_{w}" for n in ("dense", "dense1", "logits") for w in ("weight", "bias")
+    ]
+    o = s.options
+    assert (o.api, o.optimizer, o.lr, o.steps, o.aux_output, o.has_aux) == ("cell", "sgd", 0.1, 345, True, True)
+    assert [s.graph[n.inputs["x"]].name for n in s.graph.outputs()] == ["loss", "logits"]
+
+
+def test_the_courses_network_trains_its_first_step_as_numpy():
+    """Its initial values are GradViz's draws of he_uniform (numpy, the session's seed), and
+    the loss of the first step is float64 numpy's on them."""
+    from gradviz.model.numeric import evaluate
+
+    s = import_code(fixture("course_digits"))
+    init = initial_values(s.graph, s.options.seed)
+    rng = np.random.RandomState(s.options.seed)
+    w = [
+        rng.uniform(-np.sqrt(6 / n_in), np.sqrt(6 / n_in), (n_out, n_in))
+        for n_out, n_in in ((64, 64), (64, 64), (10, 64))
+    ]
+    for name, want in zip(("dense_weight", "dense1_weight", "logits_weight"), w):
+        np.testing.assert_array_equal(init[name], np.float32(want))
+    h = np.float64(init["data"])
+    for k, name in enumerate(("dense", "dense1", "logits")):
+        h = h @ np.float64(init[f"{name}_weight"]).T
+        h = np.maximum(h, 0) if k < 2 else h
+    p = np.exp(h - h.max(1, keepdims=True))
+    want = -np.sum(np.float64(init["label"]) * np.log(p / p.sum(1, keepdims=True))) / 64
+    assert evaluate(s)[0] == pytest.approx(want, rel=1e-9)
+
+
+COURSE = fixture("course_digits")
+
+
+def test_the_layers_a_teacher_writes():
+    """Positional and list SequentialCells, LeakyReLU's alpha, Sigmoid, Softmax, Tanh."""
+    text = COURSE.replace(
+        'nn.ReLU(),\n            nn.Dense(64, 64, weight_init="he_uniform", bias_init="zeros"),\n            nn.ReLU(),',
+        'nn.LeakyReLU(0.1),\n            nn.Dense(64, 64, weight_init="xavier_uniform", bias_init="normal"),\n'
+        "            nn.Tanh(),",
+    )
+    s = import_code(text)
+    kinds = [(n.kind, n.attrs) for n in s.graph.topo_order() if n.kind in ("LeakyReLU", "Tanh", "Dense")]
+    assert kinds[1] == ("LeakyReLU", {"alpha": 0.1}) and kinds[3][0] == "Tanh"
+    assert kinds[2][1]["weight_init"] == "xavier_uniform" and kinds[2][1]["bias_init"] == "normal"
+    listed = COURSE.replace("nn.SequentialCell(\n", "nn.SequentialCell([\n").replace(
+        '"zeros")\n        )', '"zeros")]\n        )'
+    )
+    assert canon(import_code(listed)) == canon(import_code(COURSE))
+    tail = COURSE.replace("        return logits\n", "        return self.softmax(self.sigmoid(logits))\n")
+    tail = tail.replace(
+        "        self.flatten = nn.Flatten()\n",
+        "        self.flatten = nn.Flatten()\n        self.sigmoid = nn.Sigmoid()\n        self.softmax = nn.Softmax()\n",
+    )
+    assert [n.kind for n in import_code(tail).graph.topo_order()][-5:-2] == [
+        "Sigmoid",
+        "Softmax",
+        "SoftmaxCrossEntropy",
+    ]
+
+
+def test_a_layer_gradviz_cannot_hold_is_told_at_its_line():
+    dense = next(i for i, line in enumerate(COURSE.splitlines(), 1) if "nn.Dense(64, 64" in line)
+    lines = problems(COURSE.replace("nn.Dense(64, 64,", "nn.Dense(32, 64,"))
+    assert lines[0].startswith(f'prog.py:{dense}:13: Dense "dense1": relu has shape (64, 64); Dense needs')
+    assert "in_channels 32" in lines[0]
+    (line,) = problems(
+        COURSE.replace('nn.Dense(64, 10, weight_init="he_uniform"', 'nn.Dense(64, 10, weight_init="lecun"')
+    )
+    assert "weight_init must be one of he_uniform, xavier_uniform, normal, uniform, zeros, ones, not 'lecun'" in line
+    (line,) = problems(COURSE.replace('bias_init="zeros")\n        )', 'bias_init="zeros", has_bias=False)\n        )'))
+    assert "nn.Dense: GradViz's layer has has_bias=True" in line
+    (line,) = problems(COURSE.replace("nn.ReLU(),\n", "nn.GELU(),\n", 1))
+    assert "nn.GELU is not a cell GradViz knows; it knows: nn.Cell, nn.ReLU" in line
+    (line,) = problems(
+        COURSE.replace(
+            "logits = self.dense_relu_sequential(x)",
+            "logits = self.dense_relu_sequential(self.dense_relu_sequential(x))",
+        )
+    )
+    assert "a layer called a second time" in line
+
+
+def test_gradviz_import_reads_the_courses_network(tmp_path, capsys):
+    import json
+
+    from gradviz.cli import main
+
+    prog = tmp_path / "course.py"
+    prog.write_text(COURSE, encoding="utf-8")
+    assert main(["import", str(prog)]) == 0
+    nodes = json.loads(capsys.readouterr().out)["graph"]["nodes"]
+    assert [n["kind"] for n in nodes if n["kind"] == "Dense"] == ["Dense"] * 3
+    script = tmp_path / "digits.py"
+    assert (
+        main(["export", "--framework", "mindspore", "--preset", "digits", "--api", "cell", "--out", str(script)]) == 0
+    )
+    assert "nn.SequentialCell(" in script.read_text()
+    assert main(["import", str(script)]) == 0
+    back = json.loads(capsys.readouterr().out)
+    assert back["options"]["api"] == "cell" and any(n["kind"] == "Dataset" for n in back["graph"]["nodes"])
