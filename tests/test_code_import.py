@@ -508,9 +508,9 @@ def test_gradviz_run_trains_the_seeds_mindspore_program(tmp_path):
     np.testing.assert_allclose([r["loss"] for r in recs[1:11]], want[:10], rtol=1e-4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
-    st.sampled_from(["seed_mindspore", "tutorial_notebook", "tutorial_has_aux"]),
+    st.sampled_from(["seed_mindspore", "tutorial_notebook", "tutorial_has_aux", "course_digits"]),
     st.integers(0, 10_000),
     st.sampled_from(["", "(", ")", ",", "x", "0", " ", "ops.", "self.", "[", "None", "-", "\n", ":"]),
     st.booleans(),
@@ -775,3 +775,24 @@ def test_gradviz_import_reads_the_courses_network(tmp_path, capsys):
     assert main(["import", str(script)]) == 0
     back = json.loads(capsys.readouterr().out)
     assert back["options"]["api"] == "cell" and any(n["kind"] == "Dataset" for n in back["graph"]["nodes"])
+
+
+def test_an_edited_cell_program_over_layers_changes_the_layers():
+    """The program tab's Network of layers, edited (an activation, an initializer, a size), is
+    read on its session: the graph follows, the rest stays the session's."""
+    s = load_preset("digits")
+    s.options.api = "cell"
+    s.graph.check()
+    src = generate(s.graph, s.options).source
+    edited = (
+        src.replace('("relu1", nn.ReLU()),', '("relu1", nn.Tanh()),')
+        .replace("nn.Dense(64, 10, weight_init='he_uniform'", "nn.Dense(64, 10, weight_init='normal'")
+        .replace('("fc2", nn.Dense(64, 64,', '("fc2", nn.Dense(64, 32,')
+        .replace("nn.Dense(64, 10,", "nn.Dense(32, 10,")
+    )
+    back = import_code(edited, base=s)
+    g = back.graph
+    assert g["relu1"].kind == "Tanh" and g["logits"].attrs["weight_init"] == "normal"
+    assert (g["fc2"].attrs["out_channels"], g["logits"].attrs["in_channels"]) == (32, 32)
+    assert [n.name for n in g.sources()] == [n.name for n in s.graph.sources()]  # drawn in the same order
+    assert g.check()["fc2_weight"] == (32, 64) and back.graph.dataset().attrs == s.graph.dataset().attrs

@@ -263,3 +263,12 @@ def test_a_dense_nodes_parameters_are_rewound_and_trained_on_alike():
     losses = [e.step().loss for _ in range(4)]
     e.rewind(1)
     np.testing.assert_allclose([e.step().loss for _ in range(3)], losses[1:], rtol=1e-6)
+
+
+def test_the_call_view_names_forward_fn_over_the_network_of_layers(qtbot):
+    from gradviz.ui.call_view import call_lines
+
+    s = _course_mlp()
+    assert call_lines(s.graph, s.options)[0] == "def forward_fn(...): return ce"
+    s.options.api = "value_and_grad"
+    assert call_lines(s.graph, s.options)[0] == "def function(...): return ce"

@@ -291,6 +291,7 @@ class _Builder:
         # the tensors a layer holds itself (a Dense's weight and bias): id -> (its _Sym, the param's name)
         self.owned: dict[int, tuple[_Sym, str]] = {}
         self.layer_seq: dict[int, int] = {}  # id of a layer's Node -> the draw order of its own tensors
+        self.called: set[int] = set()  # the layers (_Layer) called here: each is one node
 
     def source(self, t: _Tensor) -> str:
         if id(t) not in self.sources:
@@ -1451,6 +1452,10 @@ class _Reader:
         """self.seq.fc1.weight = p in __init__: the layer holds the Parameter p instead (GradViz's
         own, in its training program), of the same shape."""
         old = layer.params[name]
+        edited = isinstance(value, _Tensor) and any(value is t for t in self.given.values())
+        if edited and tuple(value.shape) != tuple(old.shape):  # sizes edited in the program tab: the
+            # new shape, drawn where the session's Parameter was
+            value = replace(value, shape=tuple(old.shape), init=old.init, values=None)
         if not (isinstance(value, _Tensor) and value.kind == "Parameter" and tuple(value.shape) == tuple(old.shape)):
             raise self.refuse(
                 target,
@@ -1508,7 +1513,7 @@ class _Reader:
                 if name:
                     b.rename(v, name)
             return v
-        if id(f) in getattr(b, "called", set()):
+        if id(f) in b.called:
             raise self.refuse(
                 arg,
                 Msg(
@@ -1516,7 +1521,7 @@ class _Reader:
                     "a layer called a second time: GradViz's layers are one node each, with their own weights",
                 ),
             )
-        b.called = getattr(b, "called", set()) | {id(f)}
+        b.called.add(id(f))
         x = self.operand(v, arg, frame)
         if f.params:
             return self.layer(f.kind.name, x, f.attrs, f.node, frame, f.params)
@@ -1896,7 +1901,10 @@ class _Reader:
         drawn tensor left out of the graph before a used one would shift the values after it."""
         drawn = ("randn", *INITIALIZERS)
         used = [t.seq for t in b.tensors.values() if t.init in drawn]
+        given = {id(t) for t in self.given.values()}  # the session's own: GradViz draws its graph's
         for t in self.all_tensors():
+            if id(t) in given:
+                continue
             if t.init in drawn and id(t) not in b.sources and used and t.seq < max(used):
                 self.problems.append(
                     CodeProblem(
