@@ -796,3 +796,32 @@ def test_an_edited_cell_program_over_layers_changes_the_layers():
     assert (g["fc2"].attrs["out_channels"], g["logits"].attrs["in_channels"]) == (32, 32)
     assert [n.name for n in g.sources()] == [n.name for n in s.graph.sources()]  # drawn in the same order
     assert g.check()["fc2_weight"] == (32, 64) and back.graph.dataset().attrs == s.graph.dataset().attrs
+
+
+def test_the_courses_own_train_loop_is_refused_naming_what_is_read():
+    course_loop = (
+        "\n\ndef train_loop(model, dataset):\n"
+        "    size = dataset.get_dataset_size()\n"
+        "    model.set_train()\n"
+        "    for batch, (data, label) in enumerate(dataset.create_tuple_iterator()):\n"
+        "        loss = train_step(data, label)\n"
+    )
+    text = COURSE + course_loop
+    number = len(COURSE.splitlines()) + 3
+    (line,) = problems(text)
+    assert line.startswith(f"prog.py:{number}:1: train_loop over a data set GradViz does not know")
+    assert "moons, circles, xor, blobs, spiral, digits, csv, mnist" in line
+
+
+def test_an_mnist_folder_comes_back_from_its_exported_script(tmp_path):
+    from test_data_files import mnist_folder
+
+    folder, _, _ = mnist_folder(tmp_path, n_train=16, n_test=4)
+    s = load_preset("digits")
+    s.graph.dataset().attrs.update(source="mnist", path=str(folder), size=18, batch_size=4, test_fraction=0.25)
+    s.graph["fc1"].attrs["in_channels"] = 784
+    assert not s.problems()
+    for o in (s.options, replace(s.options, api="cell")):
+        s = Session(s.graph, o, "mnist")
+        back = import_code(mindspore_script(s))
+        assert canon(back) == canon(s) and back.graph.dataset().attrs["path"] == str(folder)

@@ -480,6 +480,15 @@ class _Reader:
         for n in ast.walk(train):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "batch" and n.args:
                 a["batch_size"] = _const(n.args[0])
+        if "source" not in a:
+            raise self.refuse(
+                train,
+                Msg(
+                    "CodeImport",
+                    "train_loop over a data set GradViz does not know: it reads the pipeline its exported "
+                    "scripts write, over a Dataset node's sources ({sources})",
+                ).format(sources=", ".join(datasets.SOURCES)),
+            )
         defaults = OPS["Dataset"].attr_values({})
         attrs = {k: v for k, v in a.items() if k in defaults and v is not None}
         if attrs.get("source") != "csv" and "path" in attrs and attrs.get("source") != "mnist":

@@ -135,6 +135,10 @@ the backward pass starts here, at L = {total}</source>
         <translation>train_loop 必须在这些 Input 上调用 forward_backward</translation>
     </message>
     <message>
+        <source>train_loop over a data set GradViz does not know: it reads the pipeline its exported scripts write, over a Dataset node&apos;s sources ({sources})</source>
+        <translation>train_loop 使用了 GradViz 不认识的数据集：它读取自己导出的脚本所写的数据管道，数据来自 Dataset 节点的来源（{sources}）</translation>
+    </message>
+    <message>
         <source>this line of the data pipeline is not the one GradViz writes for {source} with these settings; GradViz reads its exported scripts&apos; pipeline, here: {expected}</source>
         <translation>数据管道的这一行不是 GradViz 为 {source} 在这些设置下写出的那一行；GradViz 读取它导出的脚本的管道，此处应为：{expected}</translation>
     </message>
