@@ -21,7 +21,7 @@ from gradviz.model.ops import OPS
 from gradviz.model.presets import load_preset, preset_names
 from gradviz.model.session import Options, Session
 
-from graphs import graphs, options as option_sets
+from graphs import graphs, layered_sessions, options as option_sets
 
 FIXTURES = Path(__file__).with_name("code_fixtures")
 
@@ -825,3 +825,12 @@ def test_an_mnist_folder_comes_back_from_its_exported_script(tmp_path):
         s = Session(s.graph, o, "mnist")
         back = import_code(mindspore_script(s))
         assert canon(back) == canon(s) and back.graph.dataset().attrs["path"] == str(folder)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layered_sessions())
+def test_random_layered_graphs_come_back_from_their_exported_script_and_program(s):
+    assert not s.problems(), s.problems()
+    assert canon(import_code(mindspore_script(s))) == canon(s)
+    s.graph.check()
+    assert canon(import_code(generate(s.graph, s.options).source, base=s)) == canon(s)
