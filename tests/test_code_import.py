@@ -834,3 +834,23 @@ def test_random_layered_graphs_come_back_from_their_exported_script_and_program(
     assert canon(import_code(mindspore_script(s))) == canon(s)
     s.graph.check()
     assert canon(import_code(generate(s.graph, s.options).source, base=s)) == canon(s)
+
+
+def test_mindspores_initializer_classes_are_the_dense_initializers_of_their_names():
+    text = COURSE.replace(
+        "from mindspore import nn, ops, Tensor\n",
+        "from mindspore import nn, ops, Tensor\nfrom mindspore.common.initializer import HeUniform, Normal, Zero\n",
+    )
+    text = text.replace(
+        'nn.Dense(8*8, 64, weight_init="he_uniform", bias_init="zeros")',
+        "nn.Dense(8*8, 64, weight_init=Normal(0.01), bias_init=Zero())",
+    )
+    text = text.replace('nn.Dense(64, 64, weight_init="he_uniform"', "nn.Dense(64, 64, weight_init=HeUniform()")
+    g = import_code(text).graph
+    assert [(n.attrs["weight_init"], n.attrs["bias_init"]) for n in g.nodes if n.kind == "Dense"] == [
+        ("normal", "zeros"),
+        ("he_uniform", "zeros"),
+        ("he_uniform", "zeros"),
+    ]
+    (line,) = problems(text.replace("Normal(0.01)", "Normal(0.02)"))
+    assert "GradViz draws Normal with sigma=0.01, mean=0.0 (weight_init='normal')" in line

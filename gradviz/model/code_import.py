@@ -115,6 +115,16 @@ PATTERNS = _patterns()
 OPERATORS = {"USub": "Neg", "MatMult": "MatMul"}
 CELLS = {_full(k.cell): k for k in OP_TABLE if k.cell}
 LAYERS = {_full(k.layer): k for k in OP_TABLE if k.layer}  # nn.Dense, nn.ReLU, ...
+# mindspore.common.initializer's classes that are a Dense node's initializers, with the settings
+# GradViz draws them with (graph.init_draw): an instance is read as the initializer's name
+INITIALIZER_CLASSES = {
+    "Normal": ("normal", {"sigma": 0.01, "mean": 0.0}),
+    "Uniform": ("uniform", {"scale": 0.07}),
+    "HeUniform": ("he_uniform", {"negative_slope": 0, "mode": "fan_in", "nonlinearity": "leaky_relu"}),
+    "XavierUniform": ("xavier_uniform", {"gain": 1}),
+    "Zero": ("zeros", {}),
+    "One": ("ones", {}),
+}
 OPTIMIZER_CLASSES = {f"mindspore.nn.{o.mindspore}": o for o in OPTIMIZERS.values()}
 _BIN_TEXT = {"Add": "+", "Sub": "-", "Mult": "*", "MatMult": "@", "Div": "/", "Pow": "**"}
 
@@ -1181,6 +1191,19 @@ class _Reader:
             return self.optimizer(OPTIMIZER_CLASSES[path], node, frame)
         if path in LAYERS:
             return self.nn_layer(LAYERS[path], node, frame)
+        cls = path.removeprefix("mindspore.common.initializer.")
+        if cls in INITIALIZER_CLASSES and path != cls:
+            name, settings = INITIALIZER_CLASSES[cls]
+            a = self.args(node, tuple(settings), frame, required=0)
+            for key, (arg, v) in a.items():
+                if v != settings[key] or isinstance(v, bool):
+                    raise self.refuse(
+                        arg,
+                        Msg("CodeImport", "GradViz draws {cls} with {settings} (weight_init='{name}')").format(
+                            cls=cls, settings=", ".join(f"{k}={v!r}" for k, v in settings.items()), name=name
+                        ),
+                    )
+            return name
         if path == "mindspore.nn.SequentialCell":
             return self.sequential(node, frame)
         if path == "collections.OrderedDict":

@@ -323,6 +323,10 @@ the backward pass starts here, at L = {total}</source>
         <translation>np.random.randn 只接受各维大小</translation>
     </message>
     <message>
+        <source>GradViz draws {cls} with {settings} (weight_init=&apos;{name}&apos;)</source>
+        <translation>GradViz 按 {settings} 抽取 {cls}（weight_init=&apos;{name}&apos;）</translation>
+    </message>
+    <message>
         <source>{code}: GradViz reads this loss with its defaults (no arguments)</source>
         <translation>{code}：GradViz 按默认设置读取此损失（不带参数）</translation>
     </message>
