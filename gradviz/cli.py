@@ -616,13 +616,16 @@ def transform_lines(r) -> list[str]:
 def cmd_export(a: argparse.Namespace) -> int:
     """A standalone script that trains like `gradviz run` with the same options."""
     from .engine.engine import cell_attributes
+    from .model.ops import OPS
     from .model.scripts import script
     from .safe_io import FileProblem, WriteFailed, atomic_write_text
 
     session, _ = session_from_args(a)
     if a.out == "":
         raise BadInput("--out needs a value; an empty one is not allowed")
-    attrs = cell_attributes([p.name for p in session.graph.parameters()]) if session.options.api == "cell" else None
+    g = session.graph
+    layers = [n.name for n in g.nodes if OPS[n.kind].layer]
+    attrs = cell_attributes([p.name for p in g.parameters()], layers) if session.options.api == "cell" else None
     try:
         atomic_write_text(a.out, script(session, a.framework, attrs), _inputs(a))
     except WriteFailed:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import keyword
 
+from dataclasses import replace
+
+import numpy as np
 from hypothesis import strategies as st
 
 from gradviz.model.graph import Graph, Node, check_name
+from gradviz.model.ops import OPS
 from gradviz.model.session import Options, Session
 
 # names a generated program could trip over if its namespaces met: the generator's old and
@@ -164,3 +168,50 @@ def session_of(graph: Graph, o: Options, mode: str) -> Session:
 
     o = replace(o, mode=mode, aux_output=o.aux_output and len(graph.outputs()) > 1)
     return Session(graph, o)
+
+
+@st.composite
+def layered_sessions(draw):
+    """Random stacks of layers: an optional Flatten, Dense layers of random sizes and
+    initializers each with an optional activation, a plain Parameter added somewhere or not, a
+    loss, and a Softmax of the logits returned before or after the loss or not at all; any API
+    and option set."""
+    rows, width = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    rng = np.random.RandomState(draw(st.integers(0, 99)))
+    nodes = [Node("u_x", "Input", shape=(rows, width), init="values", values=rng.randn(rows, width).tolist())]
+    prev = "u_x"
+    if draw(st.booleans()):
+        nodes.append(Node("u_flat", "Flatten", {"x": prev}))
+        prev = "u_flat"
+    plain = draw(st.integers(-1, 2))  # after which layer a Parameter is added (-1: none)
+    for i in range(draw(st.integers(1, 3))):
+        out = draw(st.integers(1, 4))
+        attrs = {
+            "in_channels": width,
+            "out_channels": out,
+            "weight_init": draw(st.sampled_from(OPS["Dense"].attrs[2].choices)),
+            "bias_init": draw(st.sampled_from(OPS["Dense"].attrs[3].choices)),
+        }
+        nodes.append(Node(f"u_d{i}", "Dense", {"x": prev}, attrs=attrs))
+        prev, width = f"u_d{i}", out
+        if i == plain:
+            nodes.insert(draw(st.integers(0, len(nodes))), Node("u_p", "Parameter", shape=(out,)))
+            nodes.append(Node("u_shift", "Add", {"a": prev, "b": "u_p"}))
+            prev = "u_shift"
+        act = draw(st.sampled_from([None, "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "Softmax"]))
+        if act is not None:
+            nodes.append(Node(f"u_a{i}", act, {"x": prev}, attrs={"alpha": 0.125} if act == "LeakyReLU" else {}))
+            prev = f"u_a{i}"
+    nodes.append(Node("u_t", "Input", shape=(rows, width), init="values", values=rng.rand(rows, width).tolist()))
+    loss = draw(st.sampled_from(["SoftmaxCrossEntropy", "MSE"]))
+    nodes.append(Node("u_loss", loss, dict(zip(OPS[loss].ports, (prev, "u_t")))))
+    aux = draw(st.sampled_from([None, "before", "after"]))
+    if aux is not None:
+        nodes.insert(len(nodes) - (aux == "before"), Node("u_prob", "Softmax", {"x": prev}))
+    nodes.append(Node("u_out", "Output", {"x": "u_loss"}))
+    if aux is not None:
+        nodes.append(Node("u_aux", "Output", {"x": "u_prob"}))
+    o = draw(options)
+    on = o.aux_output and aux is not None
+    o = replace(o, aux_output=on, stop_gradient=o.stop_gradient and on, has_aux=o.has_aux and on)
+    return Session(Graph(nodes), replace(o, mode=draw(st.sampled_from(["pynative", "graph"]))))

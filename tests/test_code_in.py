@@ -92,6 +92,26 @@ def test_the_program_tab_applies_an_edit_as_one_undoable_step(win, qtbot):
     assert win.document.session.to_dict() == before
 
 
+def test_the_program_tab_of_a_network_of_layers_applies_an_edit(win, qtbot):
+    """digits through the Cell API: the course's Network in the program tab; an activation
+    changed in its nn.SequentialCell changes that node, as one step that undo takes back."""
+    from gradviz.model.presets import load_preset
+
+    s = load_preset("digits")
+    s.options.api = "cell"
+    win.document.replace_session(s)
+    qtbot.waitUntil(
+        lambda: "self.dense_relu_sequential = nn.SequentialCell(" in win.codeView.toPlainText(), timeout=5000
+    )
+    before = win.document.session.to_dict()
+    win.codeView.setPlainText(win.codeView.toPlainText().replace('("relu2", nn.ReLU()),', '("relu2", nn.Tanh()),'))
+    assert win.programEditor.apply()
+    assert win.document.graph["relu2"].kind == "Tanh" and win.document.graph.dataset() is not None
+    qtbot.waitUntil(lambda: '("relu2", nn.Tanh()),' in win.codeView.toPlainText(), timeout=5000)  # regenerated
+    win.document.undo()
+    assert win.document.session.to_dict() == before
+
+
 def test_a_program_tab_edit_with_problems_marks_them_and_changes_nothing(win, qtbot):
     qtbot.waitUntil(lambda: "def function(x, y, w, b):" in win.codeView.toPlainText(), timeout=5000)
     before = win.document.session.to_dict()
@@ -137,7 +157,7 @@ def test_the_seeds_imported_program_trains_in_the_app_like_its_loop(win, qtbot, 
     np.testing.assert_allclose(h.loss[:10], want[:10], rtol=1e-4)
 
 
-@pytest.mark.parametrize("name", ["tutorial_function", "tutorial_with_logits", "seed_mindspore"])
+@pytest.mark.parametrize("name", ["tutorial_function", "tutorial_with_logits", "seed_mindspore", "course_digits"])
 def test_an_imported_programs_nodes_do_not_overlap(win, qtbot, tmp_path, name):
     """The imported graph is laid out in columns wide enough for its widest node, each input
     beside the node that first uses it."""

@@ -97,6 +97,62 @@ def test_a_dense_network_trains_in_mindspore_like_numpy(mode):
         p = {k: v - 0.1 * grads[k] for k, v in p.items()}
 
 
+def _course_mlp() -> Session:
+    """_mlp with the Softmax computed before the loss, through the Cell API: the course's Network
+    of layers (an nn.SequentialCell of named nn.Dense and nn.Tanh) runs, not `function`."""
+    s = _mlp()
+    names = [n.name for n in s.graph.nodes]
+    i, j = names.index("ce"), names.index("p")
+    s.graph.nodes[i], s.graph.nodes[j] = s.graph.nodes[j], s.graph.nodes[i]
+    s.options.api = "cell"
+    return s
+
+
+@pytest.mark.real_engine
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_the_cell_apis_network_of_layers_trains_like_numpy(mode):
+    from gradviz.engine.engine import Engine
+
+    s = _course_mlp()
+    s.options.mode = mode
+    src = generate(s.graph, s.options).source
+    assert "self.dense_tanh_sequential = nn.SequentialCell(" in src and "def function(" not in src
+    e = Engine(s)
+    try:
+        p = {k: v.astype(np.float32).astype(np.float64) for k, v in _reference_init(3).items()}
+        for _ in range(3):
+            loss, grads = _reference_loss_and_grads(p)
+            r = e.step()
+            assert r.loss == pytest.approx(loss, rel=1e-5)
+            got = e.grad_layout.unflatten(r.grads)
+            for k, g in grads.items():
+                np.testing.assert_allclose(got[k].reshape(g.shape), g, rtol=1e-4, atol=1e-6, err_msg=k)
+            p = {k: v - 0.1 * grads[k] for k, v in p.items()}
+    finally:
+        e.close()
+
+
+def test_the_cell_api_writes_the_courses_network_and_the_functional_ops_dense():
+    """The Cell API's program and script build the layers in __init__ (nn.Flatten on its own, an
+    nn.SequentialCell of nn.Dense with MindSpore's weight_init/bias_init and activations) and call
+    them in construct; the functional form writes ops.dense."""
+    s = _course_mlp()
+    prog, script = generate(s.graph, s.options).source, export.mindspore_script(s)
+    for text in (prog, script):
+        assert "        self.flatten = nn.Flatten()\n        self.dense_tanh_sequential = nn.SequentialCell(" in text
+        assert '("h", nn.Tanh()),' in text and "        self.softmax = nn.Softmax()\n" in text
+        assert "        flat = self.flatten(x)\n        fc2 = self.dense_tanh_sequential(flat)\n" in text
+        assert "def forward_fn(x, t):\n    fc2 = network(x)\n    ce = ops.cross_entropy(fc2, t)\n" in text
+    # the program: MindSpore's initializer names, then GradViz's Parameters (the engine's) in the layers
+    assert "(\"fc1\", nn.Dense(4, 5, weight_init='he_uniform', bias_init='uniform'))," in prog
+    assert "        self.dense_tanh_sequential.fc1.weight = fc1_weight\n" in prog
+    # the script: each layer starts from the values drawn above it, as GradViz draws them
+    assert '("fc1", nn.Dense(4, 5, weight_init=fc1_weight, bias_init=fc1_bias)),' in script
+    assert "fc1_weight = Tensor(np.random.uniform(" in script
+    s.options.api = "value_and_grad"
+    assert "    fc1 = ops.dense(flat, fc1_weight, fc1_bias)\n" in export.mindspore_script(s)
+
+
 def test_the_exported_scripts_draw_and_call_the_layers():
     s = _mlp(weight_init="xavier_uniform")
     ms = export.mindspore_script(s)
@@ -207,3 +263,12 @@ def test_a_dense_nodes_parameters_are_rewound_and_trained_on_alike():
     losses = [e.step().loss for _ in range(4)]
     e.rewind(1)
     np.testing.assert_allclose([e.step().loss for _ in range(3)], losses[1:], rtol=1e-6)
+
+
+def test_the_call_view_names_forward_fn_over_the_network_of_layers(qtbot):
+    from gradviz.ui.call_view import call_lines
+
+    s = _course_mlp()
+    assert call_lines(s.graph, s.options)[0] == "def forward_fn(...): return ce"
+    s.options.api = "value_and_grad"
+    assert call_lines(s.graph, s.options)[0] == "def function(...): return ce"

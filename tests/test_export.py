@@ -23,6 +23,7 @@ VARIANTS = {
     "return_z": ["--aux-output"],
     "stop_gradient": ["--aux-output", "--stop-gradient"],
     "has_aux": ["--aux-output", "--has-aux"],
+    "cell": ["--api", "cell"],  # over layers: the course's Network of nn.Dense in an nn.SequentialCell
 }
 CASES = [
     ("tutorial", v, opt, mode) for v in VARIANTS for opt in ("sgd", "momentum", "adam") for mode in ("pynative",)
@@ -32,6 +33,10 @@ CASES = [
     ("linreg_seed", "loss", "sgd", "pynative"),
     ("mlp", "loss", "adam", "pynative"),
     ("mlp", "return_z", "momentum", "graph"),
+    ("moons", "loss", "adam", "pynative"),
+    ("moons", "cell", "adam", "pynative"),
+    ("digits", "cell", "sgd", "graph"),
+    ("digits", "cell", "momentum", "pynative"),
 ]
 STEP = re.compile(r"^step (\d+) loss (\S+)$")
 # the course's train_loop and test_loop lines, over a data set's epochs

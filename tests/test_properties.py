@@ -11,7 +11,7 @@ from gradviz.model.graph import initial_values
 from gradviz.model import numeric
 from gradviz.model.codegen import generate
 from gradviz.model.graph import RESERVED_NAMES, check_name
-from graphs import RISKY, named_graphs, options, session_of, valid_name
+from graphs import RISKY, layered_sessions, named_graphs, options, session_of, valid_name
 
 # derandomize: the same examples on every run, so that CI is deterministic
 SETTINGS = dict(
@@ -130,6 +130,21 @@ def _probe_graphs() -> list:
             Node("u_aux_src", "Output", inputs={"x": "u_p0"}),
         ]
         graphs.append(Graph(nodes))
+    # the Cell API's Network of layers (codegen.layer_cell): an nn.SequentialCell of named layers
+    graphs.append(
+        Graph(
+            [
+                Node("u_in", "Input", shape=(3, 2)),
+                Node("u_t", "Input", shape=(3, 2)),
+                Node("u_d0", "Dense", {"x": "u_in"}),
+                Node("u_a", "ReLU", {"x": "u_d0"}),
+                Node("u_d1", "Dense", {"x": "u_a"}),
+                Node("u_ce", "SoftmaxCrossEntropy", {"logits": "u_d1", "target": "u_t"}),
+                Node("u_loss", "Output", {"x": "u_ce"}),
+                Node("u_aux", "Output", {"x": "u_d1"}),
+            ]
+        )
+    )
     return graphs
 
 
@@ -295,3 +310,18 @@ def test_builtin_names_train_in_graph_mode(name):
     plain = two_steps(s)[1]
     s.graph = renamed(s.graph, {**{n: n for n in s.graph.names()}, "z": name})
     np.testing.assert_array_equal(two_steps(s)[1], plain)
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(st.data())
+def test_random_layered_graphs_train_like_numpy_through_the_cell_apis_network(data):
+    """The Cell API's Network of layers (codegen.layer_cell) where it is written, else the
+    tutorial's form: each step's loss, gradients and auxiliary outputs are float64 numpy's."""
+    from dataclasses import replace
+
+    s = data.draw(layered_sessions())
+    s.options = replace(s.options, api="cell")
+    note(__import__("json").dumps(s.to_dict()))
+    assert not s.problems(), s.problems()
+    e, rows = two_steps(s)
+    check_against_numpy(e, s, rows[0])

@@ -146,13 +146,16 @@ def _join_adjacent(cols: list[slice]) -> list[slice]:
     return out
 
 
-def cell_attributes(params: list[str]) -> dict[str, str]:
+def cell_attributes(params: list[str], layers: list[str] = ()) -> dict[str, str]:
     """The nn.Cell attribute of each Parameter in the `cell` API: its name, or gv_ + its name
-    where that would hide one of nn.Cell's own attributes (`training`, `phase`, ...)."""
+    where that would hide one of nn.Cell's own attributes (`training`, `phase`, ...); and of each
+    layer node, a child of an nn.SequentialCell named after it (codegen.layer_cell writes no
+    such Network where one would hide a SequentialCell's attribute: `append`, `cell_list`)."""
     from mindspore import nn
 
-    cell = nn.Cell()
-    return {p: (f"{GV}{p}" if hasattr(cell, p) else p) for p in params}
+    cell, seq = nn.Cell(), nn.SequentialCell()
+    out = {n: (f"{GV}{n}" if hasattr(seq, n) else n) for n in layers}
+    return out | {p: (f"{GV}{p}" if hasattr(cell, p) else p) for p in params}
 
 
 def _forget_pynative_caches() -> None:
@@ -247,7 +250,9 @@ class Engine:
         g: Graph = self.session.graph
         o: Options = self.session.options
         self.shapes = g.check()
-        self.cell_attributes = cell_attributes([p.name for p in g.parameters()])  # the `cell` API's names
+        self.cell_attributes = cell_attributes(  # the `cell` API's names
+            [p.name for p in g.parameters()], [n.name for n in g.nodes if OPS[n.kind].layer]
+        )
         self.program = generate(g, o, self.cell_attributes)
         # over a Dataset node: each step's mini-batch in the documented order (engine/batches.py);
         # the Inputs below hold the first one, which the node values show. MNIST files are read

@@ -28,8 +28,10 @@ import os
 from dataclasses import dataclass, field, replace
 
 from ..i18n import Msg, message
+from . import datasets
 from ..safe_io import FileProblem, read_text_file
-from .graph import MAX_NODES, Graph, Node, too_many_nodes
+from .graph import INITIALIZERS, MAX_NODES, Graph, Node, init_draw, too_many_nodes
+from .ops import BIAS_INITS, OPS, WEIGHT_INITS
 from .ops import TABLE as OP_TABLE
 from .optimizers import LR_KEYWORD, OPTIMIZERS
 from .options import OPTIONS
@@ -112,6 +114,17 @@ PATTERNS = _patterns()
 # Python's operators for two kinds whose templates are calls: -x is ops.neg(x), a @ b ops.matmul(a, b)
 OPERATORS = {"USub": "Neg", "MatMult": "MatMul"}
 CELLS = {_full(k.cell): k for k in OP_TABLE if k.cell}
+LAYERS = {_full(k.layer): k for k in OP_TABLE if k.layer}  # nn.Dense, nn.ReLU, ...
+# mindspore.common.initializer's classes that are a Dense node's initializers, with the settings
+# GradViz draws them with (graph.init_draw): an instance is read as the initializer's name
+INITIALIZER_CLASSES = {
+    "Normal": ("normal", {"sigma": 0.01, "mean": 0.0}),
+    "Uniform": ("uniform", {"scale": 0.07}),
+    "HeUniform": ("he_uniform", {"negative_slope": 0, "mode": "fan_in", "nonlinearity": "leaky_relu"}),
+    "XavierUniform": ("xavier_uniform", {"gain": 1}),
+    "Zero": ("zeros", {}),
+    "One": ("ones", {}),
+}
 OPTIMIZER_CLASSES = {f"mindspore.nn.{o.mindspore}": o for o in OPTIMIZERS.values()}
 _BIN_TEXT = {"Add": "+", "Sub": "-", "Mult": "*", "MatMult": "@", "Div": "/", "Pow": "**"}
 
@@ -197,6 +210,25 @@ class _GradFn:
 class _Optim:
     opt: object
     lr: float
+    params: object = None  # what it updates (optimizer.parameters)
+
+
+@dataclass(eq=False)
+class _Layer:  # an nn layer of the op table (nn.Dense(...), nn.ReLU()): a node each time it is called
+    kind: object  # OpKind
+    attrs: dict
+    params: dict  # a Dense's own tensors by the op table's names: weight, bias
+    node: ast.AST  # where it is built: a node's problems are told there
+
+
+@dataclass(eq=False)
+class _Seq:  # nn.SequentialCell(...): its layers in order, each with its name (OrderedDict) or None
+    items: list
+
+
+@dataclass(eq=False)
+class _Named:  # collections.OrderedDict([("fc1", layer), ...])
+    items: list
 
 
 @dataclass(eq=False)
@@ -266,6 +298,10 @@ class _Builder:
         self.tensors: dict[str, _Tensor] = {}
         self.where: dict[str, tuple[int, int]] = {}
         self.returned_first: set[str] = set()  # the first value each function read here returned
+        # the tensors a layer holds itself (a Dense's weight and bias): id -> (its _Sym, the param's name)
+        self.owned: dict[int, tuple[_Sym, str]] = {}
+        self.layer_seq: dict[int, int] = {}  # id of a layer's Node -> the draw order of its own tensors
+        self.called: set[int] = set()  # the layers (_Layer) called here: each is one node
 
     def source(self, t: _Tensor) -> str:
         if id(t) not in self.sources:
@@ -311,6 +347,8 @@ class _Reader:
         self.torch: list[CodeProblem] = []
         self.opts: dict = {}  # option -> (value, line, col)
         self.loop = False
+        self.pipeline: list = []  # an exported script's data pipeline: its statements (_pipeline_key)
+        self.data: datasets.DataSpec | None = None  # the Dataset node it describes
 
     # -- problems ------------------------------------------------------------------------------
     def pos(self, node) -> tuple[int, int]:
@@ -339,8 +377,20 @@ class _Reader:
 
     # -- the module ----------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
+        # an exported script over a data set: its pipeline is read as GradViz writes it (read_pipeline)
+        piped = any(isinstance(s, ast.FunctionDef) and s.name == "train_loop" for s in tree.body)
         for stmt in tree.body:
+            if piped and _pipeline_key(stmt) is not None:
+                self.pipeline.append(stmt)
+                continue
             self.top(stmt, self.module_frame())
+        if piped and not self.problems:
+            try:
+                self.read_pipeline()
+            except _Refuse as r:
+                self.add(r.node, r.msg)
+            except _Poisoned:
+                pass
         step = self.globals.get("train_step")
         if not self.runs and self.base is not None and isinstance(step, _Func):
             # GradViz's own program: the engine calls train_step with the session's Inputs
@@ -354,11 +404,144 @@ class _Reader:
             except _Poisoned:
                 pass
 
+    # -- an exported script's data pipeline ----------------------------------------------------
+    def read_pipeline(self) -> None:
+        """The data set, the Inputs it feeds and the training of an exported MindSpore script
+        over a Dataset node (scripts.py writes them): the settings are read from the calls that
+        carry them, the Inputs from train_loop's batches, and forward_backward is read on them as
+        train_loop calls it. check_pipeline then compares every pipeline statement with what
+        GradViz writes for the session read, so nothing in it goes unread."""
+        train = next(s for s in self.pipeline if isinstance(s, ast.FunctionDef) and s.name == "train_loop")
+        spec = self.pipeline_spec(train)
+        why = spec.problems()
+        if why:
+            raise self.refuse(self.pipeline[0], why[0])
+        self.data = spec
+        for n in ast.walk(train):
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.left, ast.Name):
+                value = _const(n.comparators[0])
+                if n.left.id == "step" and isinstance(n.ops[0], ast.Eq) and isinstance(value, int):
+                    self.opts["steps"] = (value, *self.pos(n))
+                if n.left.id == "loss_value" and isinstance(n.ops[0], ast.Lt) and isinstance(value, (int, float)):
+                    self.opts["until_loss"] = (float(value), *self.pos(n))
+        fed: dict[str, _Tensor] = {}
+        for n in ast.walk(train):  # x = Tensor(np.asarray(batch_x)), y = Tensor(np.eye(k, ...)[...])
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                text = ast.dump(n.value)
+                if "batch_x" not in text and "batch_y" not in text:
+                    continue
+                init = "onehot" if "'eye'" in text else "labels" if "'reshape'" in text else "features"
+                first = init == "features"  # features before the Parameters, targets after: the presets' order
+                seq = (-(10**9) if first else 10**9) + len(fed)
+                shape = datasets.data_shape(spec, init, spec.batch_size)
+                fed[n.targets[0].id] = _Tensor(seq, shape, init, None, *self.pos(n), "Input", n.targets[0].id)
+        call = next(
+            (
+                n
+                for n in ast.walk(train)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "forward_backward"
+            ),
+            None,
+        )
+        fb = self.globals.get("forward_backward")
+        if call is None or not isinstance(fb, _Func) or not all(isinstance(a, ast.Name) for a in call.args):
+            raise self.refuse(train, Msg("CodeImport", "train_loop must call forward_backward on the Inputs"))
+        args = [fed[a.id] if a.id in fed else self.lookup(a, self.module_frame()) for a in call.args]
+        self.call_func(fb, args, call, self.module_frame(), None)
+
+    def pipeline_spec(self, train) -> datasets.DataSpec:
+        """The Dataset node's settings from the calls of the pipeline that carry them."""
+        a: dict = {}
+        for stmt in self.pipeline:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Call):
+                    name = (_dotted(n.func) or "").split(".")[-1]
+                    kw = {k.arg: _const(k.value) for k in n.keywords}
+                    if name in ("make_moons", "make_circles", "make_blobs"):
+                        a.update(source=name[5:], size=kw.get("n_samples"), seed=kw.get("random_state"))
+                        if name == "make_blobs" and isinstance(kw.get("cluster_std"), float):
+                            a["noise"] = round(kw["cluster_std"] / 10, 12)
+                        elif "noise" in kw:
+                            a["noise"] = kw["noise"]
+                    elif name == "load_digits":
+                        a["source"] = "digits"
+                    elif name == "open" and n.args:
+                        a.update(source="csv", path=_const(n.args[0]))
+                    elif name == "RandomState" and n.args and isinstance(stmt, ast.Assign):
+                        a.setdefault("seed", _const(n.args[0]))
+                    elif name == "round" and n.args and isinstance(n.args[0], ast.BinOp):
+                        a["test_fraction"] = _const(n.args[0].right)
+                    elif name == "uniform" and len(n.args) == 3 and isinstance(n.args[2], ast.Tuple):
+                        a["size"] = _const(n.args[2].elts[0])  # XOR's points
+                    elif name == "arange" and n.args:
+                        a["size"] = _const(n.args[0])  # the spiral's labels
+                    elif name == "normal" and len(n.args) == 3 and "sample_rng" in ast.dump(n.func):
+                        a["noise"] = _const(n.args[1])
+                if isinstance(n, ast.Assign) and [_dotted(t) for t in n.targets] == ["sample_dir"]:
+                    a.update(source="mnist", path=_const(n.value))
+                labels = isinstance(n, ast.Assign) and [_dotted(t) for t in n.targets] == ["sample_y"]
+                if labels and "sample_x" in ast.dump(n.value) and a.get("source") is None:
+                    a["source"] = "xor"  # the quadrants of the points
+                if isinstance(n, ast.Assign) and [_dotted(t) for t in n.targets] == ["sample_radius"]:
+                    a["source"] = "spiral"
+                sliced = isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice) and n.slice.lower is None
+                if sliced and a.get("source") == "mnist" and isinstance(_const(n.slice.upper), int):
+                    a["size"] = _const(n.slice.upper)  # the images used
+        for n in ast.walk(train):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "batch" and n.args:
+                a["batch_size"] = _const(n.args[0])
+        if "source" not in a:
+            raise self.refuse(
+                train,
+                Msg(
+                    "CodeImport",
+                    "train_loop over a data set GradViz does not know: it reads the pipeline its exported "
+                    "scripts write, over a Dataset node's sources ({sources})",
+                ).format(sources=", ".join(datasets.SOURCES)),
+            )
+        defaults = OPS["Dataset"].attr_values({})
+        attrs = {k: v for k, v in a.items() if k in defaults and v is not None}
+        if attrs.get("source") != "csv" and "path" in attrs and attrs.get("source") != "mnist":
+            attrs.pop("path")
+        for name, attr in ((at.name, at) for at in OPS["Dataset"].attrs):
+            if name in attrs and attr.problem(attrs[name]) is not None:
+                raise self.refuse(self.pipeline[0], attr.problem(attrs[name]))
+        return datasets.DataSpec.from_attrs({**defaults, **attrs})
+
+    def check_pipeline(self, session: Session) -> None:
+        """Each statement of the pipeline as GradViz writes it for `session`: one that differs,
+        is missing or is not GradViz's is a problem at its line, with the line expected."""
+        from .scripts import mindspore_script
+
+        want = [s for s in ast.parse(mindspore_script(session)).body if _pipeline_key(s) is not None]
+        for i, stmt in enumerate(self.pipeline):
+            exp = want[i] if i < len(want) else None
+            if exp is None or ast.dump(exp) != ast.dump(stmt):
+                stmt, exp = _first_difference(stmt, exp)
+                told = ast.unparse(exp).splitlines()[0] if exp is not None else ""
+                self.add(
+                    stmt,
+                    Msg(
+                        "CodeImport",
+                        "this line of the data pipeline is not the one GradViz writes for {source} with these "
+                        "settings; GradViz reads its exported scripts' pipeline, here: {expected}",
+                    ).format(source=self.data.source, expected=told[:80] or "nothing"),
+                )
+                return
+        if len(want) > len(self.pipeline):
+            self.add(
+                self.pipeline[-1],
+                Msg("CodeImport", "the data pipeline ends early; GradViz writes next: {expected}").format(
+                    expected=ast.unparse(want[len(self.pipeline)]).splitlines()[0][:80]
+                ),
+            )
+
     def base_tensor(self, name: str, node, kind: str = "Input") -> _Tensor:
         """The base session's Input or Parameter `name` (the same tensor each time it is read)."""
         if isinstance(self.globals.get(name), _Tensor):
             return self.globals[name]
-        n = self.base.graph.get(name) if self.base is not None else None
+        srcs = self.base.graph.sources() if self.base is not None else []
+        n = next((s for s in srcs if s.name == name), None)  # a Dense node's own Parameters too
         if n is None or n.kind != kind:
             raise self.refuse(
                 node,
@@ -367,7 +550,7 @@ class _Reader:
                 ).format(name=name, kind=kind),
             )
         if name not in self.given:
-            seq = self.base.graph.nodes.index(n) - len(self.base.graph.nodes) - 1  # before the program's own
+            seq = srcs.index(n) - len(srcs) - 1  # before the program's own, in the base's draw order
             self.given[name] = _Tensor(seq, n.shape, n.init, n.values, *self.pos(node), n.kind, n.name, n.requires_grad)
         return self.given[name]
 
@@ -491,13 +674,16 @@ class _Reader:
                     )
                 )
                 raise _Poisoned()
+            if root == "collections" and full in ("collections", "collections.OrderedDict"):
+                self.globals[bound] = _Path(full if not top_only else root)
+                continue
             if root not in ("mindspore", "numpy"):
                 raise self.refuse(
                     s,
                     Msg(
                         "CodeImport",
                         "import {module}: GradViz reads MindSpore programs and knows the modules mindspore "
-                        "and numpy only (nothing is imported)",
+                        "and numpy only, and collections.OrderedDict (nothing is imported)",
                     ).format(module=full),
                 )
             if "*" in full:
@@ -645,6 +831,11 @@ class _Reader:
                 self.assign(t, v, frame, stmt)
             return
         cell = frame["self"]
+        if isinstance(target, ast.Attribute) and cell is not None and target.attr in ("weight", "bias"):
+            layer = self.expr(target.value, frame)
+            if isinstance(layer, _Layer) and target.attr in layer.params:
+                self.replace_param(layer, target.attr, value, target)
+                return
         is_self = isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
         if is_self and cell is not None and frame["locals"].get(target.value.id) is cell:  # self.name = value
             if isinstance(value, _Tensor) and not value.name:
@@ -755,6 +946,14 @@ class _Reader:
                     code=self.text(node), attr=node.attr
                 ),
             )
+        if isinstance(base, _Layer) and node.attr in base.params:
+            return base.params[node.attr]
+        if isinstance(base, _Seq):
+            named = {name: layer for name, layer in base.items if name}
+            if node.attr in named:
+                return named[node.attr]
+        if isinstance(base, _Optim) and node.attr == "parameters" and base.params is not None:
+            return base.params
         if isinstance(base, (_Tensor, _Sym, _Loss, _Opaque, _Array)):
             if node.attr in (*_PASS, "astype") or isinstance(base, _Opaque):
                 return _Bound(base, node.attr)
@@ -887,6 +1086,10 @@ class _Reader:
             k = f.kind
             ins = {p: self.operand(self.expr(a, frame), a, frame) for p, a in zip(k.ports, node.args)}
             return self.make_op(k.name, ins, {}, node, frame)
+        if isinstance(f, (_Layer, _Seq)):
+            if len(node.args) != 1 or node.keywords:
+                raise self.refuse(node, Msg("CodeImport", "a layer takes one argument: its input"))
+            return self.apply(f, self.expr(node.args[0], frame), node.args[0], frame)
         if isinstance(f, _GradFn):
             return self.differentiate(f, node, frame)
         if isinstance(f, _Optim):
@@ -969,6 +1172,8 @@ class _Reader:
             if node.keywords:
                 raise self.refuse(node, Msg("CodeImport", "np.random.randn takes the sizes only"))
             return _Array("randn", tuple(dims))
+        if path in ("numpy.random.uniform", "numpy.random.normal"):
+            return self.initializer_draw(b[-1], node, frame)
         if path in ("numpy.ones", "numpy.zeros"):
             a = self.args(node, ("shape", "dtype"), frame)
             return _Array(b[-1], self.shape(*a["shape"]))
@@ -984,6 +1189,25 @@ class _Reader:
             return self.grad_fn(b[-1], node, frame)
         if path in OPTIMIZER_CLASSES:
             return self.optimizer(OPTIMIZER_CLASSES[path], node, frame)
+        if path in LAYERS:
+            return self.nn_layer(LAYERS[path], node, frame)
+        cls = path.removeprefix("mindspore.common.initializer.")
+        if cls in INITIALIZER_CLASSES and path != cls:
+            name, settings = INITIALIZER_CLASSES[cls]
+            a = self.args(node, tuple(settings), frame, required=0)
+            for key, (arg, v) in a.items():
+                if v != settings[key] or isinstance(v, bool):
+                    raise self.refuse(
+                        arg,
+                        Msg("CodeImport", "GradViz draws {cls} with {settings} (weight_init='{name}')").format(
+                            cls=cls, settings=", ".join(f"{k}={v!r}" for k, v in settings.items()), name=name
+                        ),
+                    )
+            return name
+        if path == "mindspore.nn.SequentialCell":
+            return self.sequential(node, frame)
+        if path == "collections.OrderedDict":
+            return self.ordered_dict(node, frame)
         if path in CELLS:
             if node.args or node.keywords:
                 raise self.refuse(
@@ -1008,7 +1232,7 @@ class _Reader:
                     "CodeImport", "{code} is not a cell GradViz knows; it knows: nn.Cell, {cells}, {optimizers}"
                 ).format(
                     code=self.text(node.func),
-                    cells=", ".join(c.replace("mindspore.", "") for c in CELLS),
+                    cells=", ".join(c.replace("mindspore.", "") for c in [*LAYERS, "nn.SequentialCell", *CELLS]),
                     optimizers=", ".join(c.replace("mindspore.", "") for c in OPTIMIZER_CLASSES),
                 ),
             )
@@ -1093,9 +1317,251 @@ class _Reader:
                 )
         self.opts["optimizer"] = (opt.name, *self.pos(node))
         self.opts["lr"] = (lr, *self.pos(node))
-        return _Optim(opt, lr)
+        return _Optim(opt, lr, a["params"][1])
+
+    def initializer_draw(self, method: str, node: ast.Call, frame) -> _Array:
+        """np.random.uniform(low, high, shape) or np.random.normal(loc, scale, shape): one of the
+        initializers GradViz draws a layer's weight and bias with (graph.init_draw), by its name."""
+        names = ("low", "high", "size") if method == "uniform" else ("loc", "scale", "size")
+        a = self.args(node, names, frame, required=3)
+        ends = tuple(self.number(a[n][0], frame) for n in names[:2])
+        shape = self.shape(*a["size"])
+        for init in INITIALIZERS:
+            m, args = init_draw(init, shape)
+            if m == method and tuple(float(v) for v in args[:2]) == ends:
+                return _Array(init, shape)
+        raise self.refuse(
+            node,
+            Msg(
+                "CodeImport",
+                "{code} is not an initializer GradViz draws; for shape {shape} it draws: {known} "
+                "(or name it: nn.Dense(..., weight_init='he_uniform'))",
+            ).format(
+                code=self.text(node),
+                shape=shape,
+                known=", ".join(
+                    f"{i} = np.random.{init_draw(i, shape)[0]}({init_draw(i, shape)[1][0]:.6g}, "
+                    f"{init_draw(i, shape)[1][1]:.6g}, ...)"
+                    for i in INITIALIZERS
+                ),
+            ),
+        )
+
+    def dense_call(self, node: ast.Call, frame) -> _Sym:
+        """ops.dense(x, weight, bias): a Dense node holding the two Parameters itself, its sizes
+        from the weight's shape (out_channels, in_channels), its initializers from theirs."""
+        a = self.args(node, ("input", "weight", "bias"), frame, required=3)
+        x = self.operand(a["input"][1], a["input"][0], frame)
+        w, bias = a["weight"][1], a["bias"][1]
+        for (arg, t), want in (((a["weight"]), 2), ((a["bias"]), 1)):
+            if not (isinstance(t, _Tensor) and t.kind == "Parameter" and len(t.shape) == want):
+                raise self.refuse(
+                    arg,
+                    Msg(
+                        "CodeImport",
+                        "{code}: ops.dense's weight and bias are the layer's own Parameters, of shapes "
+                        "(out_channels, in_channels) and (out_channels,)",
+                    ).format(code=self.text(arg)),
+                )
+        if bias.shape[0] != w.shape[0]:
+            raise self.refuse(
+                a["bias"][0],
+                Msg("CodeImport", "the bias has shape {b} but the weight {w}: the bias has out_channels {n}").format(
+                    b=tuple(bias.shape), w=tuple(w.shape), n=w.shape[0]
+                ),
+            )
+        attrs = {"in_channels": int(w.shape[1]), "out_channels": int(w.shape[0])}
+        for (arg, t), attr, known in (
+            (a["weight"], "weight_init", WEIGHT_INITS),
+            (a["bias"], "bias_init", BIAS_INITS),
+        ):
+            if t.init not in known:
+                raise self.refuse(
+                    arg,
+                    Msg(
+                        "CodeImport",
+                        "{code} is drawn as {init}; a Dense layer's {attr} is one of: {known}",
+                    ).format(code=self.text(arg), init=t.init, attr=attr, known=", ".join(known)),
+                )
+            attrs[attr] = t.init
+        return self.layer("Dense", x, attrs, node, frame, {"weight": w, "bias": bias})
+
+    def layer(self, kind, x: str, attrs: dict, node, frame, params: dict | None = None) -> _Sym:
+        """A node of `kind` on `x`; `params`: the tensors it holds itself, by the op table's names."""
+        b = frame["builder"]
+        for t in (params or {}).values():
+            if id(t) in b.owned:
+                raise self.refuse(
+                    node,
+                    Msg("CodeImport", "{name} is already the weight or bias of another layer").format(
+                        name=t.name or "this tensor"
+                    ),
+                )
+        sym = self.make_op(kind, {"x": x}, attrs, node, frame)
+        for pname, t in (params or {}).items():
+            b.owned[id(t)] = (sym, pname)
+            b.source(t)  # a tensor of the program: in its draw order, folded into the layer later
+        if params:
+            b.layer_seq[id(b.graph[sym.name])] = params["weight"].seq
+        return sym
+
+    def nn_layer(self, k, node: ast.Call, frame) -> _Layer:
+        """nn.Dense(in, out, weight_init=..., bias_init=...), nn.ReLU(), nn.LeakyReLU(alpha), ...:
+        the op table's layer of the kind, its attributes by MindSpore's positions and keywords."""
+        extra = {"has_bias": True, "activation": None} if k.params else {}
+        fixed = {"Softmax": {"axis": -1}, "Flatten": {"start_dim": 1, "end_dim": -1}}.get(k.name, {})
+        names = (*(a.mindspore for a in k.attrs), *extra, *fixed, "dtype" if k.params else "")
+        a = self.args(node, tuple(n for n in names if n), frame, required=k.layer_args)
+        for key, want in {**extra, **fixed}.items():
+            if key in a and a[key][1] != want:
+                raise self.refuse(
+                    a[key][0],
+                    Msg("CodeImport", "{cls}: GradViz's layer has {key}={want}").format(
+                        cls=k.layer, key=key, want=repr(want)
+                    ),
+                )
+        self.dtype(a)
+        attrs, params = {}, {}
+        for at in k.attrs:
+            if at.mindspore not in a:
+                if at.type is str:  # an initializer: MindSpore's own default is not one GradViz draws
+                    raise self.refuse(
+                        node,
+                        Msg(
+                            "CodeImport",
+                            "{cls} needs {attr}: MindSpore's default initializer is not one GradViz draws; "
+                            "name one of: {known}",
+                        ).format(cls=k.layer, attr=at.mindspore, known=", ".join(at.choices)),
+                    )
+                continue
+            arg, v = a[at.mindspore]
+            if at.type is str and isinstance(v, _Tensor):  # the initial values themselves
+                attrs[at.name] = v.init
+                params[at.name] = v
+                continue
+            if at.type is str:
+                if not isinstance(v, str):
+                    raise self.refuse(
+                        arg,
+                        Msg("CodeImport", "{code}: {attr} is an initializer's name ({known}) or a tensor").format(
+                            code=self.text(arg), attr=at.mindspore, known=", ".join(at.choices)
+                        ),
+                    )
+                why = at.problem(v)
+                if why:
+                    raise self.refuse(arg, why)
+                attrs[at.name] = v
+            else:
+                attrs[at.name] = self.attr_value(at, arg, frame)
+        values = k.attr_values(attrs)
+        for o in k.params:  # a Dense's weight and bias: GradViz draws them by their initializer's name
+            t = params.pop(o.init_attr, None)
+            shape = o.shape(values)
+            if t is None:
+                t = self.tensor(shape, values[o.init_attr], None, node)
+            elif tuple(t.shape) != shape:
+                raise self.refuse(
+                    a[o.init_attr][0],
+                    Msg("CodeImport", "{code} has shape {shape}; the layer's {param} has shape {want}").format(
+                        code=self.text(a[o.init_attr][0]), shape=tuple(t.shape), param=o.name, want=shape
+                    ),
+                )
+            elif t.init not in next(x.choices for x in k.attrs if x.name == o.init_attr):
+                raise self.refuse(
+                    a[o.init_attr][0],
+                    Msg("CodeImport", "{code} is drawn as {init}; a Dense layer's {attr} is one of: {known}").format(
+                        code=self.text(a[o.init_attr][0]),
+                        init=t.init,
+                        attr=o.init_attr,
+                        known=", ".join(next(x.choices for x in k.attrs if x.name == o.init_attr)),
+                    ),
+                )
+            t.kind = "Parameter"  # nn.Dense makes its own Parameter of it
+            params[o.name] = t
+        return _Layer(k, attrs, params, node)
+
+    def replace_param(self, layer: _Layer, name: str, value, target) -> None:
+        """self.seq.fc1.weight = p in __init__: the layer holds the Parameter p instead (GradViz's
+        own, in its training program), of the same shape."""
+        old = layer.params[name]
+        edited = isinstance(value, _Tensor) and any(value is t for t in self.given.values())
+        if edited and tuple(value.shape) != tuple(old.shape):  # sizes edited in the program tab: the
+            # new shape, drawn where the session's Parameter was
+            value = replace(value, shape=tuple(old.shape), init=old.init, values=None)
+        if not (isinstance(value, _Tensor) and value.kind == "Parameter" and tuple(value.shape) == tuple(old.shape)):
+            raise self.refuse(
+                target,
+                Msg("CodeImport", "{code} must be a Parameter of shape {shape}").format(
+                    code=self.text(target), shape=tuple(old.shape)
+                ),
+            )
+        layer.params[name] = value
+
+    def sequential(self, node: ast.Call, frame) -> _Seq:
+        """nn.SequentialCell(layer, ...), nn.SequentialCell([layer, ...]) or
+        nn.SequentialCell(OrderedDict([("name", layer), ...])): the layers in order."""
+        if node.keywords:
+            raise self.refuse(node, Msg("CodeImport", "nn.SequentialCell takes its layers, not keywords"))
+        args = [self.expr(a, frame) for a in node.args]
+        if len(args) == 1 and isinstance(args[0], _Named):
+            items = list(args[0].items)
+        elif len(args) == 1 and isinstance(args[0], list):
+            items = [(None, v) for v in args[0]]
+        else:
+            items = [(None, v) for v in args]
+        out = []
+        for (name, v), arg in zip(items, node.args if len(items) == len(node.args) else [node] * len(items)):
+            if isinstance(v, _Seq):
+                out += v.items
+            elif isinstance(v, _Layer):
+                out.append((name, v))
+            else:
+                raise self.refuse(
+                    arg,
+                    Msg("CodeImport", "{code}: nn.SequentialCell holds layers GradViz knows: {known}").format(
+                        code=self.text(arg), known=", ".join(c.replace("mindspore.", "") for c in LAYERS)
+                    ),
+                )
+        return _Seq(out)
+
+    def ordered_dict(self, node: ast.Call, frame) -> _Named:
+        a = self.args(node, ("items",), frame)
+        items = a["items"][1]
+        ok = isinstance(items, list) and all(
+            isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str) and i[0].isidentifier() for i in items
+        )
+        if not ok:
+            raise self.refuse(
+                node, Msg("CodeImport", 'OrderedDict takes a list of ("name", layer) pairs: the layers, named')
+            )
+        return _Named(list(items))
+
+    def apply(self, f, v, arg, frame):
+        """A layer or a SequentialCell called on v: a node per layer (named as in its OrderedDict)."""
+        b = frame["builder"]
+        if isinstance(f, _Seq):
+            for name, layer in f.items:
+                v = self.apply(layer, v, arg, frame)
+                if name:
+                    b.rename(v, name)
+            return v
+        if id(f) in b.called:
+            raise self.refuse(
+                arg,
+                Msg(
+                    "CodeImport",
+                    "a layer called a second time: GradViz's layers are one node each, with their own weights",
+                ),
+            )
+        b.called.add(id(f))
+        x = self.operand(v, arg, frame)
+        if f.params:
+            return self.layer(f.kind.name, x, f.attrs, f.node, frame, f.params)
+        return self.make_op(f.kind.name, {"x": x}, f.attrs, f.node, frame)
 
     def op_call(self, path: str, node: ast.Call, frame):
+        if path == "mindspore.ops.dense":
+            return self.dense_call(node, frame)
         for k, pattern in PATTERNS.get(("call", path), []):
             binds, attrs = {}, {}
             why = self.match(pattern, node, binds, attrs, k, frame)
@@ -1142,10 +1608,15 @@ class _Reader:
                 elif not (isinstance(pa, ast.Call) and (_dotted(pa.func) or "").endswith("ones_like")):
                     return template  # only the weights of ones may be left out (MindSpore's default)
             by_kw = {a.mindspore: a for a in k.attrs}
+            fixed = {kw.arg: ast.dump(kw.value) for kw in p.keywords if kw.arg not in by_kw}  # softmax's axis=-1
             extra = u.args[len(p.args) :]
             for a, value in zip(k.attrs, extra):
                 attrs[a.name] = self.attr_value(a, value, frame)
             for kw in u.keywords:
+                if kw.arg in fixed:
+                    if ast.dump(kw.value) != fixed[kw.arg]:
+                        return template
+                    continue  # the template's own keyword (left out, MindSpore's default: the same)
                 if kw.arg not in by_kw:
                     return template
                 attrs[by_kw[kw.arg].name] = self.attr_value(by_kw[kw.arg], kw.value, frame)
@@ -1234,6 +1705,9 @@ class _Reader:
             if f.name in _NO_OPS:
                 return None
             params = [v for v in f.obj.attrs.values() if isinstance(v, _Tensor) and v.kind == "Parameter"]
+            for v in f.obj.attrs.values():  # then each layer's, as MindSpore lists a cell's children
+                for layer in [v] if isinstance(v, _Layer) else [x for _, x in v.items] if isinstance(v, _Seq) else []:
+                    params += list(layer.params.values())
             if f.name == "trainable_params":
                 return [p for p in params if p.requires_grad]
             return params
@@ -1348,6 +1822,8 @@ class _Reader:
                     )
                 trained.add(id(t))
         for t in params:
+            if id(t) in b.owned:
+                continue  # a layer's own: fold_layers
             if id(t) not in trained and t.requires_grad and b.sources[id(t)] in [n.name for n in b.graph.nodes]:
                 t_node = b.graph[b.sources[id(t)]]
                 t_node.requires_grad = False
@@ -1358,6 +1834,7 @@ class _Reader:
                         name=b.sources[id(t)]
                     ),
                 )
+        self.fold_layers(b, trained, where)
         # the returned values: the loss, then the auxiliary outputs
         if any(v is None for v in outs):
             raise self.at(where, Msg("CodeImport", "the differentiated function returns nothing"))
@@ -1389,6 +1866,9 @@ class _Reader:
         data = self.base.graph.dataset() if self.base is not None else None
         if data is not None and any(n.is_data for n in graph.nodes):  # the base's Inputs it feeds stay fed
             graph.nodes.insert(0, replace(data, attrs=dict(data.attrs)))
+        elif self.data is not None:  # an exported script's data set
+            attrs = {k: getattr(self.data, k) for k in OPS["Dataset"].attr_values({})}
+            graph.nodes.insert(0, Node(graph.unique_name("data"), "Dataset", attrs=attrs))
         if self.base is not None:  # nodes the session had stay where they were
             for n in graph.nodes:
                 old = self.base.graph.get(n.name)
@@ -1405,6 +1885,41 @@ class _Reader:
                 self.problems.append(CodeProblem(line, col, why))
         return session
 
+    def fold_layers(self, b: _Builder, trained: set, where) -> None:
+        """A layer's own tensors (ops.dense's weight and bias) become the layer's: their Parameter
+        nodes go, and the layer holds them as graph.owned names them. Each must be trained and
+        used by its layer alone."""
+        for tid, (sym, pname) in b.owned.items():
+            name = b.sources[tid]
+            t = b.tensors[name]
+            line, col = t.line, t.col
+            users = [n.name for n in b.graph.nodes if name in n.inputs.values()]
+            if users:
+                self.problems.append(
+                    CodeProblem(
+                        line,
+                        col,
+                        Msg(
+                            "CodeImport",
+                            "{name} is {layer}'s own {param}; GradViz's layers hold theirs alone, not used by {users}",
+                        ).format(name=name, layer=sym.name, param=pname, users=", ".join(users)),
+                    )
+                )
+            elif tid not in trained or not t.requires_grad:
+                self.problems.append(
+                    CodeProblem(
+                        *where,
+                        Msg(
+                            "CodeImport",
+                            "{name} is {layer}'s own {param}, which GradViz trains: differentiate with respect to it "
+                            "(grad_position or weights=)",
+                        ).format(name=name, layer=sym.name, param=pname),
+                    )
+                )
+            node = b.graph.get(name)
+            if node is not None and not users:
+                b.graph.nodes.remove(node)
+
     def _not_tensor(self, where):
         raise self.at(where, Msg("CodeImport", "the differentiated function must return tensors"))
 
@@ -1416,9 +1931,13 @@ class _Reader:
     def check_draws(self, b: _Builder) -> None:
         """np.random.randn draws in the program's order; GradViz draws its graph's tensors only, so a
         drawn tensor left out of the graph before a used one would shift the values after it."""
-        used = [t.seq for t in b.tensors.values() if t.init == "randn"]
+        drawn = ("randn", *INITIALIZERS)
+        used = [t.seq for t in b.tensors.values() if t.init in drawn]
+        given = {id(t) for t in self.given.values()}  # the session's own: GradViz draws its graph's
         for t in self.all_tensors():
-            if t.init == "randn" and id(t) not in b.sources and used and t.seq < max(used):
+            if id(t) in given:
+                continue
+            if t.init in drawn and id(t) not in b.sources and used and t.seq < max(used):
                 self.problems.append(
                     CodeProblem(
                         t.line,
@@ -1442,6 +1961,12 @@ class _Reader:
             elif isinstance(v, _Cell):
                 for x in v.attrs.values():
                     visit(x, depth + 1)
+            elif isinstance(v, _Layer):
+                for x in v.params.values():
+                    visit(x, depth + 1)
+            elif isinstance(v, _Seq):
+                for _, x in v.items:
+                    visit(x, depth + 1)
             elif isinstance(v, (list, tuple)):
                 for x in v:
                     visit(x, depth + 1)
@@ -1454,11 +1979,71 @@ class _Reader:
         return sorted(seen.values(), key=lambda t: t.seq)
 
 
+_PIPELINE_NAMES = {"n_test", "train_x", "train_y", "test_x", "test_y"}
+_PIPELINE_DEFS = {"epoch_order", "test_forward", "test_loop", "train_loop"}
+_PIPELINE_MODULES = {"sklearn.datasets", "csv", "os", "mindspore.dataset"}
+
+
+def _pipeline_key(stmt) -> tuple | None:
+    """What part of an exported script's data pipeline a top-level statement is (scripts.py's
+    _data_lines and _epochs), or None for one that is not."""
+    if isinstance(stmt, ast.Import) and all(a.name in _PIPELINE_MODULES for a in stmt.names):
+        return ("import",)
+    if isinstance(stmt, ast.Assign):
+        names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        if names and all(n.startswith("sample_") or n in _PIPELINE_NAMES for n in names):
+            return ("assign",)
+    if isinstance(stmt, ast.With) and "sample_file" in ast.dump(stmt.items[0]):
+        return ("with",)
+    if isinstance(stmt, ast.For) and "sample_dir" in ast.dump(stmt):
+        return ("for",)
+    if isinstance(stmt, ast.FunctionDef) and stmt.name in _PIPELINE_DEFS:
+        return ("def",)
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _dotted(stmt.value.func) == "train_loop":
+        return ("call",)
+    return None
+
+
+def _first_difference(got, want):
+    """The innermost statements where `got` differs from `want` (into the bodies of a def, a for,
+    an if or a with), so that a problem names the line that differs."""
+    while want is not None and type(got) is type(want) and hasattr(got, "body"):
+        head = [f for f in got._fields if f not in ("body", "orelse")]
+        if any(_dump(getattr(got, f)) != _dump(getattr(want, f, None)) for f in head):
+            break
+        pairs = list(zip(got.body + getattr(got, "orelse", []), want.body + getattr(want, "orelse", [])))
+        diff = next(((g, w) for g, w in pairs if ast.dump(g) != ast.dump(w)), None)
+        if diff is None:
+            break  # one body is longer: the statement itself
+        got, want = diff
+    return got, want
+
+
+def _dump(v) -> str:
+    """A field of a statement as text to compare: a node, a list of them, or a value."""
+    if isinstance(v, ast.AST):
+        return ast.dump(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_dump(x) for x in v) + "]"
+    return repr(v)
+
+
+def _const(node):
+    """A literal number, string or None written in the program (never evaluated), else None."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        v = node.operand.value
+        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    return None
+
+
 def _ordered(graph: Graph, b: _Builder) -> Graph:
     """Sources in the order the program makes them (the order their values are drawn), then the
     computed nodes in the order they are computed, then the Outputs."""
-    sources = sorted((n for n in graph.nodes if n.is_source), key=lambda n: b.tensors[n.name].seq)
-    rest = [n for n in graph.nodes if not n.is_source and n.kind != "Output"]
+    seq = {id(n): b.tensors[n.name].seq for n in graph.nodes if n.is_source} | b.layer_seq
+    sources = sorted((n for n in graph.nodes if n.is_source or id(n) in b.layer_seq), key=lambda n: seq[id(n)])
+    rest = [n for n in graph.nodes if not n.is_source and n.kind != "Output" and id(n) not in b.layer_seq]
     return Graph(sources + rest + graph.outputs())
 
 
@@ -1546,6 +2131,8 @@ def import_code(text: str, where: str = "<code>", name: str = "imported", base: 
         if not r.torch and not r.problems:
             try:
                 session = r.session(name)
+                if r.pipeline and not r.problems:
+                    r.check_pipeline(session)
             except _Refuse as e:
                 wl = getattr(e, "where", None)
                 if wl is not None:

@@ -22,7 +22,7 @@ from ..i18n import Msg
 from .graph import RESERVED_PREFIX as GV
 from .graph import Graph, Node
 from .layout import Layout
-from .ops import OPS, owned_name
+from .ops import LAYER_KINDS, OPS, owned_name
 from .session import Options
 
 _INDENT = "    "
@@ -195,6 +195,156 @@ def plan(graph: Graph, options: Options) -> Plan:
     )
 
 
+@dataclass(frozen=True)
+class LayerCell:
+    """The Cell API's Network as MindSpore's course writes one: layers built in `__init__`
+    (`self.flatten = nn.Flatten()`, an `nn.SequentialCell` of `nn.Dense` and activations, named
+    by node) and called in `construct`, which returns what the loss needs; forward_fn computes the
+    loss from it. Worked out by layer_cell for a graph with Dense nodes whose loss takes no
+    Parameter and comes after the rest; the training program and the exported script write it
+    (cell_source)."""
+
+    params: list[str]  # the Network's own Parameters (self.w = w): the plain Parameter nodes
+    blocks: list[tuple[str, list[Node]]]  # (attribute, its layers): one layer, or a SequentialCell of several
+    inputs: list[str]  # construct's arguments
+    model: list[Node]  # the nodes construct computes, in order
+    returns: list[str]  # what construct returns (the nodes forward_fn reads)
+    rest: list[Node]  # the nodes forward_fn computes after network(...): the loss
+
+    def block_of(self, name: str) -> tuple[str, list[Node]] | None:
+        return next((b for b in self.blocks if name in [n.name for n in b[1]]), None)
+
+    @property
+    def ordered_dict(self) -> bool:
+        """Whether a SequentialCell of named layers (collections.OrderedDict) is written."""
+        return any(len(nodes) > 1 for _, nodes in self.blocks)
+
+
+def layer_cell(graph: Graph, options: Options, attr_names: dict[str, str] | None = None) -> LayerCell | None:
+    """The Network of layers for the Cell API (LayerCell), or None where the graph is written as
+    `function` called by construct: no Dense node, a loss that takes a Parameter or that is
+    computed before a node that is not the loss's (the graph's order), a layer's name
+    that would hide one of nn.SequentialCell's attributes (attr_names), or an order of the
+    Parameters that network.trainable_params() would not keep (the recorded gradients' order)."""
+    if options.api != "cell":
+        return None
+    pl = plan(graph, options)
+    if not any(n.kind == "Dense" for n in pl.computed):
+        return None
+    attr = attr_names or {}
+    rest_names: set[str] = set()
+    for n in pl.computed:  # the loss and what is computed from it
+        if OPS[n.kind].role == "loss" or any(v in rest_names for v in n.inputs.values()):
+            rest_names.add(n.name)
+    rest = [n for n in pl.computed if n.name in rest_names]
+    params = set(pl.params)
+    if not rest or any(OPS[n.kind].params or params & set(n.inputs.values()) for n in rest):
+        return None
+    model = [n for n in pl.computed if n.name not in rest_names]
+    if pl.computed != model + rest:  # construct computes before forward_fn: the program's order
+        return None
+    returned = set(pl.sources)
+    needed = [n.name for n in model if n.name in returned or any(n.name in r.inputs.values() for r in rest)]
+    if not needed:
+        return None
+    uses: dict[str, int] = {}
+    for n in pl.computed:
+        for v in n.inputs.values():
+            uses[v] = uses.get(v, 0) + 1
+    runs: list[list[Node]] = []
+    for n in model:  # a run of layers, each the only use of the one before: one SequentialCell
+        if n.kind not in LAYER_KINDS:
+            continue
+        if attr.get(n.name, n.name) != n.name:
+            return None
+        x = n.inputs.get("x", "")
+        run = next((r for r in runs if r[-1].name == x), None)
+        joins = run is not None and uses.get(x) == 1 and x not in needed
+        if joins and "Flatten" not in (n.kind, run[-1].kind):  # as the course: self.flatten on its own
+            run.append(n)
+        else:
+            runs.append([n])
+    plain = [p.name for p in graph.parameters() if graph.get(p.name) is not None]
+    taken = {attr.get(p, p) for p in plain}
+    blocks = []
+    for run in runs:
+        kinds = list(dict.fromkeys(n.kind.lower() for n in run))
+        stem = kinds[0] if len(run) == 1 else "_".join(kinds) + "_sequential"
+        name, i = stem, 1
+        while name in taken:
+            i += 1
+            name = f"{stem}{i}"
+        taken.add(name)
+        blocks.append((name, run))
+    # network.trainable_params(): the Network's own Parameters, then each layer's, in __init__ order
+    order = [p for p in plain if graph[p].requires_grad]
+    order += [owned_name(n.name, o.name) for _, run in blocks for n in run for o in OPS[n.kind].params]
+    if order != pl.trainable:
+        return None
+    used = {v for n in model for v in n.inputs.values()}
+    inputs = [i for i in pl.inputs if i in used]
+    return LayerCell(plain, blocks, inputs, model, needed, rest)
+
+
+def cell_source(graph: Graph, options: Options, lc: LayerCell, attr: dict[str, str], script: bool) -> list[str]:
+    """The Network class of lc, `network = Network()` and forward_fn. In the exported script
+    (`script`) each Dense starts from the tensors drawn above it (weight_init=fc1_weight); in the
+    training program it is built with its initializers' names and then holds GradViz's own
+    Parameters (drawn from the session's seed), which the engine reads and the optimizer updates."""
+    I2, I3 = _INDENT * 2, _INDENT * 3
+    L = ["class Network(nn.Cell):", f"{_INDENT}def __init__(self):", f"{I2}super().__init__()"]
+    L += [f"{I2}self.{attr.get(p, p)} = {p}" for p in lc.params]
+
+    def built(n: Node) -> str:
+        own = {o.init_attr: owned_name(n.name, o.name) for o in OPS[n.kind].params} if script else {}
+        return OPS[n.kind].layer_expression(n.attrs, own)
+
+    given = []
+    for name, nodes in lc.blocks:
+        if len(nodes) == 1:
+            L.append(f"{I2}self.{name} = {built(nodes[0])}")
+        else:
+            L.append(f"{I2}self.{name} = nn.SequentialCell(")
+            L.append(f"{I3}OrderedDict(")
+            L.append(f"{I3}{_INDENT}[")
+            L += [f'{I3}{_INDENT * 2}("{n.name}", {built(n)}),' for n in nodes]
+            L += [f"{I3}{_INDENT}]", f"{I3})", f"{I2})"]
+        for n in nodes:
+            path = f"self.{name}" + (f".{n.name}" if len(nodes) > 1 else "")
+            given += [f"{I2}{path}.{o.name} = {owned_name(n.name, o.name)}" for o in OPS[n.kind].params]
+    if given and not script:
+        L.append(f"{I2}# GradViz's Parameters, drawn from the session's seed, in place of those the layers drew")
+        L += given
+    L += ["", f"{_INDENT}def construct(self{''.join(', ' + i for i in lc.inputs)}):"]
+    params = set(lc.params)
+    for n in lc.model:
+        block = lc.block_of(n.name)
+        if block is not None:
+            name, nodes = block
+            if n is nodes[-1]:
+                L.append(f"{I2}{n.name} = self.{name}({nodes[0].inputs['x']})")
+            continue
+        ins = {p: (f"self.{attr.get(v, v)}" if v in params else v) for p, v in n.inputs.items()}
+        L.append(f"{I2}{n.name} = {OPS[n.kind].expression('mindspore', ins, n.attrs)}")
+    L += [f"{I2}return {', '.join(lc.returns)}", "", "", "network = Network()"]
+    return L
+
+
+def forward_source(
+    graph: Graph, options: Options, lc: LayerCell, name: str = "forward_fn", returns=None, doc=""
+) -> list[str]:
+    """forward_fn of the Network of layers: network(...), then the loss from what it returns
+    (`returns`, `name`, `doc`: the exported script's test forward)."""
+    inputs = plan(graph, options).inputs
+    L = [f"def {name}({', '.join(inputs)}):"]
+    L += [f'{_INDENT}"""{doc}"""'] if doc else []
+    L.append(f"{_INDENT}{', '.join(lc.returns)} = network({', '.join(lc.inputs)})")
+    L += [f"{_INDENT}{n.name} = {expression(n)}" for n in lc.rest]
+    values = returned_values(graph, options) if returns is None else returns
+    L.append(f"{_INDENT}return {', '.join(values)}")
+    return L
+
+
 def grad_call(graph: Graph, options: Options) -> str:
     """The MindSpore call that makes grad_fn, exactly as the generated program writes it."""
     has_aux = plan(graph, options).has_aux
@@ -313,6 +463,10 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     L: list[str] = []
     w = L.append
     w('"""Generated by GradViz: the graph as a MindSpore program (edit it and press Apply to change the graph)."""')
+    lc = layer_cell(graph, options, attr_names)
+    if lc is not None and lc.ordered_dict:
+        w("from collections import OrderedDict")
+        w("")
     w("import mindspore")
     w("from mindspore import nn, ops")
     w("")
@@ -324,10 +478,20 @@ def generate(graph: Graph, options: Options, attr_names: dict[str, str] | None =
     w("")
     w("")
     rets = returned_values(graph, options)
-    L += function_source(graph, options)
-    w("")
-    w("")
-    if options.api == "cell":
+    if lc is None:  # the Network of layers computes it itself
+        L += function_source(graph, options)
+        w("")
+        w("")
+    if lc is not None:
+        L += cell_source(graph, options, lc, attr, script=False)
+        w(f"optimizer = {GV}make_optimizer(network.trainable_params())")
+        w("")
+        w("")
+        L += forward_source(graph, options, lc)
+        w("")
+        w("")
+        w(f"grad_fn = {grad_call(graph, options)}")
+    elif options.api == "cell":
         w("class Network(nn.Cell):")
         w(f"{_INDENT}def __init__(self, {', '.join(params)}):")
         w(f"{_INDENT * 2}super().__init__()")

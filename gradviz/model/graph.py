@@ -35,7 +35,8 @@ RESERVED_PREFIX = "gv_"  # every identifier the code generators make up for them
 # name it fails mindspore.jit (with mindspore 2.10, the only Python builtin or MindSpore word that does).
 RESERVED_NAMES = frozenset(
     {
-        *("Network", "Parameter", "Tensor", "_", "__init__", "all", "construct", "float", "forward_backward"),
+        *("Network", "OrderedDict", "Parameter", "Tensor", "_", "__init__", "all", "construct", "float"),
+        "forward_backward",
         *("forward_fn", "function", "globals", "grad", "grad_fn", "gradient", "grads", "loss_value"),
         *("mindspore", "network", "nn", "np", "ops", "optimizer", "param", "print", "range", "self", "step"),
         *("step_loss", "super", "torch", "train_step"),

@@ -103,6 +103,11 @@ class OpKind:
     view: bool = False  # MindSpore may return its input's memory (PyNative views)
     attrs: tuple[Attr, ...] = ()
     cell: str | None = None  # the mindspore.nn class that computes the same, called as cell(*ports)
+    # the mindspore.nn layer that computes the same on its one port (nn.Dense, nn.ReLU), built with
+    # the attributes: the first `layer_args` positionally, the others by their MindSpore keyword;
+    # the Cell API's Network is made of these (codegen), and the code importer reads them
+    layer: str | None = None
+    layer_args: int = 0
     # Parameters the node holds itself (OwnedParam): the forward and backward take their values
     # after the ports' (the backward returns their gradients after the ports'), the templates name
     # them in braces like ports, and the shape rule takes the attribute values as keywords
@@ -121,6 +126,17 @@ class OpKind:
         """Every attribute's value: those given, the defaults for the others."""
         attrs = attrs or {}
         return {a.name: attrs.get(a.name, a.default) for a in self.attrs}
+
+    def layer_expression(self, attrs: dict | None = None, given: dict[str, str] | None = None) -> str:
+        """The nn layer of this kind with these attribute values, as a program writes it:
+        `nn.Dense(64, 10, weight_init='he_uniform', bias_init='zeros')`; `given` writes an
+        attribute as an expression instead (weight_init=fc1_weight, a tensor of initial values)."""
+        values, given = self.attr_values(attrs), given or {}
+        spelled = [given.get(a.name, repr(a.type(values[a.name]))) for a in self.attrs]
+        args = (
+            spelled[: self.layer_args] + [f"{a.mindspore}={v}" for a, v in zip(self.attrs, spelled)][self.layer_args :]
+        )
+        return f"{self.layer}({', '.join(args)})"
 
     def expression(self, language: str, inputs: dict[str, str], attrs: dict | None = None) -> str:
         """The code of this kind in `language` (LANGUAGES) on these inputs with these attributes."""
@@ -498,6 +514,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (g * (x > 0),),
         derivatives=(Msg("Ops", "∂relu(x)/∂x = 1 where x > 0, else 0"),),
         kink=0.0,
+        layer="nn.ReLU",
     ),
     OpKind(
         "LeakyReLU",
@@ -513,6 +530,7 @@ TABLE: tuple[OpKind, ...] = (
         attrs=(Attr("alpha", 0.2, 0.0, 1.0, "alpha", "negative_slope", Msg("Ops", "The slope where x is below 0.")),),
         derivatives=(Msg("Ops", "∂leaky_relu(x)/∂x = 1 where x > 0, else alpha"),),
         kink=0.0,
+        layer="nn.LeakyReLU",
     ),
     OpKind(
         "Sigmoid",
@@ -526,6 +544,7 @@ TABLE: tuple[OpKind, ...] = (
         sigmoid,
         lambda g, x, out: (g * out * (1 - out),),
         derivatives=(Msg("Ops", "∂σ(x)/∂x = σ(x)·(1 − σ(x))"),),
+        layer="nn.Sigmoid",
     ),
     OpKind(
         "Tanh",
@@ -539,6 +558,7 @@ TABLE: tuple[OpKind, ...] = (
         np.tanh,
         lambda g, x, out: (g * (1 - out * out),),
         derivatives=(Msg("Ops", "∂tanh(x)/∂x = 1 − tanh²(x)"),),
+        layer="nn.Tanh",
     ),
     OpKind(
         "Dense",
@@ -608,6 +628,8 @@ TABLE: tuple[OpKind, ...] = (
             Msg("Ops", "∂(x·weightᵀ + bias)/∂weight = upstreamᵀ · x"),
             Msg("Ops", "∂(x·weightᵀ + bias)/∂bias = 1 (summed over samples)"),
         ),
+        layer="nn.Dense",
+        layer_args=2,
     ),
     OpKind(
         "Flatten",
@@ -622,6 +644,7 @@ TABLE: tuple[OpKind, ...] = (
         lambda g, x, out: (np.asarray(g, np.float64).reshape(x.shape),),
         view=True,
         derivatives=(Msg("Ops", "∂flatten(x)/∂x = 1 (the upstream reshaped back)"),),
+        layer="nn.Flatten",
     ),
     OpKind(
         "Softmax",
@@ -635,6 +658,7 @@ TABLE: tuple[OpKind, ...] = (
         _softmax,
         _softmax_back,
         derivatives=(Msg("Ops", "∂softmax(x)/∂x = s · (upstream − Σ upstream · s), s = softmax(x)"),),
+        layer="nn.Softmax",
     ),
     OpKind(
         "Sum",
@@ -789,6 +813,8 @@ def _check_table(table: tuple[OpKind, ...]) -> None:
                 k.expression(lang, {p: p for p in (*k.ports, *(o.name for o in k.params))})
             except (KeyError, IndexError) as e:
                 raise TypeError(f"{where}: its {lang} template names an unknown port {e}") from None
+        if k.layer and (len(k.ports) != 1 or not k.layer.startswith("nn.") or k.layer_args > len(k.attrs)):
+            raise TypeError(f"{where}: a layer (nn.*) takes one port, and at most its attributes positionally")
         for o in k.params:
             if o.init_attr not in {a.name for a in k.attrs if a.type is str}:
                 raise TypeError(f"{where}: parameter {o.name!r} needs an initializer attribute")
@@ -803,6 +829,7 @@ KINDS = tuple(OPS)
 SOURCE_KINDS = tuple(k.name for k in TABLE if k.role == "source")
 LOSS_KINDS = tuple(k.name for k in TABLE if k.role == "loss")
 DATA_KINDS = tuple(k.name for k in TABLE if k.role == "data")
+LAYER_KINDS = tuple(k.name for k in TABLE if k.layer)  # those the Cell API writes as nn layers
 PORTS: dict[str, tuple[str, ...]] = {k.name: k.ports for k in TABLE}
 DESCRIPTIONS: dict[str, str] = {k.name: k.description for k in TABLE}
 COLOURS: dict[str, str] = {k.name: k.colour for k in TABLE}

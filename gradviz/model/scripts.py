@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .codegen import differentiated_outputs, function_source, grad_call, plan
+from .codegen import (
+    LayerCell,
+    cell_source,
+    differentiated_outputs,
+    forward_source,
+    function_source,
+    grad_call,
+    layer_cell,
+    plan,
+)
 from .datasets import DataSpec
 from .formatting import shorten
 from .graph import INITIALIZERS, Graph, init_draw
@@ -192,8 +201,11 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
     inputs, params, trainable, args = pl.inputs, pl.params, pl.trainable, pl.args
     has_aux, local = pl.has_aux, pl.local
     spec = g.data_spec()
+    attr = attr_names or {p: p for p in params}
+    lc = layer_cell(g, o, attr_names)
     L = _header(session, "MindSpore")
     L += [
+        *(["from collections import OrderedDict", ""] if lc is not None and lc.ordered_dict else []),
         "import numpy as np",
         "import mindspore",
         "from mindspore import Parameter, Tensor, nn, ops",
@@ -208,13 +220,19 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
             continue  # fed by the data set, a mini-batch each step
         if n.kind == "Input":
             L.append(f"{n.name} = {_value(n, 'Tensor', 'mindspore.float32')}")
+        elif lc is not None and g.get(n.name) is None:  # a layer's own: its weight_init or bias_init
+            L.append(f"{n.name} = {_value(n, 'Tensor', 'mindspore.float32')}  # {n.init}, as GradViz draws it")
         elif n.kind == "Parameter":
             rg = "" if n.requires_grad else ", requires_grad=False"
             L.append(f"{n.name} = Parameter({_value(n, 'Tensor', 'mindspore.float32')}, name='{n.name}'{rg})")
-    L += ["", "", *function_source(g, o), "", ""]
+    L += ["", ""] + (function_source(g, o) + ["", ""] if lc is None else [])
     opt = OPTIMIZERS[o.optimizer]
-    if o.api == "cell":
-        attr = attr_names or {p: p for p in params}
+    if lc is not None:
+        L += cell_source(g, o, lc, attr, script=True)
+        L += [f"optimizer = {opt.code('mindspore', 'network.trainable_params()', o.lr)}", "", ""]
+        L += forward_source(g, o, lc) + ["", ""]
+        call_args = inputs
+    elif o.api == "cell":
         L += ["class Network(nn.Cell):", f"{_I}def __init__(self):", f"{_I * 2}super().__init__()"]
         L += [f"{_I * 2}self.{attr[p]} = {p}" for p in params]
         L += [
@@ -272,6 +290,7 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
             "train_dataset.create_tuple_iterator(output_numpy=True)",
             step,
             "asnumpy()",
+            lc,
         )
         return "\n".join(L) + "\n"
     L += [
@@ -288,11 +307,19 @@ def mindspore_script(session: Session, attr_names: dict[str, str] | None = None)
 
 
 def _epochs(
-    session, spec: DataSpec, tensor: str, loader: str, batches: str, step: list[str], to_numpy: str
+    session,
+    spec: DataSpec,
+    tensor: str,
+    loader: str,
+    batches: str,
+    step: list[str],
+    to_numpy: str,
+    lc: LayerCell | None = None,
 ) -> list[str]:
     """The course's test_loop and train_loop over the data set's epochs: `loader` makes
     `batches` (batch_x, batch_y) for `epoch`; `step` trains on the Inputs (its lines unindented,
-    `return` ending the run); the test set is evaluated after each epoch."""
+    `return` ending the run); the test set is evaluated after each epoch (by the Network of
+    layers `lc` where the script trains one)."""
     g, o = session.graph, session.options
     pl = plan(g, o)
     args = ", ".join(pl.args)
@@ -300,8 +327,13 @@ def _epochs(
     acc = _accuracy(g)
     template = "pytorch" if tensor.startswith("torch") else "mindspore"
     returns = [pl.sources[0], acc[1] if acc else "None"]
-    doc = "function's forward on the test set: the loss and the class scores."
-    L = function_source(g, o, template, "test_forward", returns, doc) + ["", ""]
+    if lc is not None:  # the Network of layers, as trained
+        doc = "forward_fn on the test set: the loss and the class scores."
+        L = forward_source(g, o, lc, "test_forward", returns, doc) + ["", ""]
+        args = ", ".join(pl.inputs)
+    else:
+        doc = "function's forward on the test set: the loss and the class scores."
+        L = function_source(g, o, template, "test_forward", returns, doc) + ["", ""]
     L += ["def test_loop():"]
     L += [_I + line for line in _as_inputs(g, spec, "test_x", "test_y", tensor)]
     L += [f"{_I}test_loss, test_scores = test_forward({args})"]

@@ -11,7 +11,7 @@ import html
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from ..model.codegen import grad_call, returned_structure, returned_values
+from ..model.codegen import grad_call, layer_cell, returned_structure, returned_values
 from ..model.graph import Graph
 from ..model.session import Options
 from . import theme
@@ -28,8 +28,9 @@ def call_lines(graph: Graph, options: Options) -> list[str]:
         if options.mode == "graph"
         else QCoreApplication.translate("CallView", "# PyNative: no mindspore.jit")
     )
+    fn = "function" if layer_cell(graph, options) is None else "forward_fn"  # the Network of layers' loss
     return [
-        f"def function(...): return {', '.join(returned_values(graph, options))}",
+        f"def {fn}(...): return {', '.join(returned_values(graph, options))}",
         f"grad_fn = {grad_call(graph, options)}",
         QCoreApplication.translate("CallView", "grad_fn(...) returns {structure}").format(
             structure=returned_structure(graph, options)

@@ -131,6 +131,22 @@ the backward pass starts here, at L = {total}</source>
         <translation>{where}:{line}:{col}: {message}</translation>
     </message>
     <message>
+        <source>train_loop must call forward_backward on the Inputs</source>
+        <translation>train_loop 必须在这些 Input 上调用 forward_backward</translation>
+    </message>
+    <message>
+        <source>train_loop over a data set GradViz does not know: it reads the pipeline its exported scripts write, over a Dataset node&apos;s sources ({sources})</source>
+        <translation>train_loop 使用了 GradViz 不认识的数据集：它读取自己导出的脚本所写的数据管道，数据来自 Dataset 节点的来源（{sources}）</translation>
+    </message>
+    <message>
+        <source>this line of the data pipeline is not the one GradViz writes for {source} with these settings; GradViz reads its exported scripts&apos; pipeline, here: {expected}</source>
+        <translation>数据管道的这一行不是 GradViz 为 {source} 在这些设置下写出的那一行；GradViz 读取它导出的脚本的管道，此处应为：{expected}</translation>
+    </message>
+    <message>
+        <source>the data pipeline ends early; GradViz writes next: {expected}</source>
+        <translation>数据管道提前结束；GradViz 接下来会写：{expected}</translation>
+    </message>
+    <message>
         <source>{name} is not one of the session&apos;s {kind}s; make it with Tensor(...) at the top</source>
         <translation>{name} 不是会话中的 {kind}；请在程序开头用 Tensor(...) 创建它</translation>
     </message>
@@ -155,8 +171,8 @@ the backward pass starts here, at L = {total}</source>
         <translation>这是 PyTorch（{module}）；GradViz 读取的是 MindSpore 程序：nn.Cell、ops 以及 mindspore.grad 或 value_and_grad</translation>
     </message>
     <message>
-        <source>import {module}: GradViz reads MindSpore programs and knows the modules mindspore and numpy only (nothing is imported)</source>
-        <translation>import {module}：GradViz 读取 MindSpore 程序，只认识 mindspore 和 numpy 模块（不会导入任何模块）</translation>
+        <source>import {module}: GradViz reads MindSpore programs and knows the modules mindspore and numpy only, and collections.OrderedDict (nothing is imported)</source>
+        <translation>import {module}：GradViz 读取 MindSpore 程序，只认识 mindspore 和 numpy 模块，以及 collections.OrderedDict（不会导入任何东西）</translation>
     </message>
     <message>
         <source>import *: name what you import</source>
@@ -275,6 +291,10 @@ the backward pass starts here, at L = {total}</source>
         <translation>损失 Cell 接受两个参数：预测值和目标值</translation>
     </message>
     <message>
+        <source>a layer takes one argument: its input</source>
+        <translation>层只接受一个参数：它的输入</translation>
+    </message>
+    <message>
         <source>{code} cannot be called</source>
         <translation>{code} 不能被调用</translation>
     </message>
@@ -301,6 +321,10 @@ the backward pass starts here, at L = {total}</source>
     <message>
         <source>np.random.randn takes the sizes only</source>
         <translation>np.random.randn 只接受各维大小</translation>
+    </message>
+    <message>
+        <source>GradViz draws {cls} with {settings} (weight_init=&apos;{name}&apos;)</source>
+        <translation>GradViz 按 {settings} 抽取 {cls}（weight_init=&apos;{name}&apos;）</translation>
     </message>
     <message>
         <source>{code}: GradViz reads this loss with its defaults (no arguments)</source>
@@ -345,6 +369,62 @@ the backward pass starts here, at L = {total}</source>
     <message>
         <source>GradViz&apos;s {cls} has {setting}={value}</source>
         <translation>GradViz 的 {cls} 使用 {setting}={value}</translation>
+    </message>
+    <message>
+        <source>{code} is not an initializer GradViz draws; for shape {shape} it draws: {known} (or name it: nn.Dense(..., weight_init=&apos;he_uniform&apos;))</source>
+        <translation>{code} 不是 GradViz 会抽取的初始化方式；对形状 {shape}，它抽取：{known}（或直接写名字：nn.Dense(..., weight_init=&apos;he_uniform&apos;)）</translation>
+    </message>
+    <message>
+        <source>{code}: ops.dense&apos;s weight and bias are the layer&apos;s own Parameters, of shapes (out_channels, in_channels) and (out_channels,)</source>
+        <translation>{code}：ops.dense 的 weight 和 bias 是该层自己的 Parameter，形状为 (out_channels, in_channels) 和 (out_channels,)</translation>
+    </message>
+    <message>
+        <source>the bias has shape {b} but the weight {w}: the bias has out_channels {n}</source>
+        <translation>bias 的形状是 {b}，而 weight 是 {w}：bias 应有 out_channels {n} 个元素</translation>
+    </message>
+    <message>
+        <source>{code} is drawn as {init}; a Dense layer&apos;s {attr} is one of: {known}</source>
+        <translation>{code} 按 {init} 抽取；Dense 层的 {attr} 只能是以下之一：{known}</translation>
+    </message>
+    <message>
+        <source>{name} is already the weight or bias of another layer</source>
+        <translation>{name} 已经是另一层的 weight 或 bias</translation>
+    </message>
+    <message>
+        <source>{cls}: GradViz&apos;s layer has {key}={want}</source>
+        <translation>{cls}：GradViz 的层固定为 {key}={want}</translation>
+    </message>
+    <message>
+        <source>{cls} needs {attr}: MindSpore&apos;s default initializer is not one GradViz draws; name one of: {known}</source>
+        <translation>{cls} 需要 {attr}：MindSpore 的默认初始化方式不是 GradViz 会抽取的；请写明以下之一：{known}</translation>
+    </message>
+    <message>
+        <source>{code}: {attr} is an initializer&apos;s name ({known}) or a tensor</source>
+        <translation>{code}：{attr} 应是初始化方式的名字（{known}）或一个张量</translation>
+    </message>
+    <message>
+        <source>{code} has shape {shape}; the layer&apos;s {param} has shape {want}</source>
+        <translation>{code} 的形状是 {shape}；该层的 {param} 形状是 {want}</translation>
+    </message>
+    <message>
+        <source>{code} must be a Parameter of shape {shape}</source>
+        <translation>{code} 必须是形状为 {shape} 的 Parameter</translation>
+    </message>
+    <message>
+        <source>nn.SequentialCell takes its layers, not keywords</source>
+        <translation>nn.SequentialCell 接受的是它的层，而不是关键字参数</translation>
+    </message>
+    <message>
+        <source>{code}: nn.SequentialCell holds layers GradViz knows: {known}</source>
+        <translation>{code}：nn.SequentialCell 只能包含 GradViz 认识的层：{known}</translation>
+    </message>
+    <message>
+        <source>OrderedDict takes a list of (&quot;name&quot;, layer) pairs: the layers, named</source>
+        <translation>OrderedDict 接受 (&quot;名字&quot;, 层) 对组成的列表：即带名字的各层</translation>
+    </message>
+    <message>
+        <source>a layer called a second time: GradViz&apos;s layers are one node each, with their own weights</source>
+        <translation>同一个层被调用了第二次：GradViz 中每个层是一个节点，拥有自己的权重</translation>
     </message>
     <message>
         <source>{code}: GradViz reads {template}</source>
@@ -429,6 +509,14 @@ the backward pass starts here, at L = {total}</source>
     <message>
         <source>has_aux=True needs a second returned value (the auxiliary data)</source>
         <translation>has_aux=True 需要第二个返回值（辅助数据）</translation>
+    </message>
+    <message>
+        <source>{name} is {layer}&apos;s own {param}; GradViz&apos;s layers hold theirs alone, not used by {users}</source>
+        <translation>{name} 是 {layer} 自己的 {param}；GradViz 的层独自持有它们，不能被 {users} 使用</translation>
+    </message>
+    <message>
+        <source>{name} is {layer}&apos;s own {param}, which GradViz trains: differentiate with respect to it (grad_position or weights=)</source>
+        <translation>{name} 是 {layer} 自己的 {param}，GradViz 会训练它：请对它求导（grad_position 或 weights=）</translation>
     </message>
     <message>
         <source>the differentiated function must return tensors</source>
