@@ -103,9 +103,9 @@ def hidden_nodes(graph: Graph, shapes: dict) -> list[str]:
     out = []
     for n in order:
         shape = tuple(shapes.get(n.name, ()))
-        if n.name in after and n.name in before and n.name != scores[0] and OPS[n.kind].role == "op":
-            if len(shape) == 2 and shape[0] == rows and 1 <= shape[1] <= MAX_UNITS:
-                out.append(n.name)
+        between = n.name in after and n.name in before and n.name != scores[0] and OPS[n.kind].role == "op"
+        if between and len(shape) == 2 and shape[0] == rows and 1 <= shape[1] <= MAX_UNITS:
+            out.append(n.name)
     return out
 
 
