@@ -51,6 +51,7 @@ def take_screenshot(
     presentation: bool = False,
     frames: int = 20,
     timeout_s: float = 120.0,
+    tab: str | None = None,
 ) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
@@ -103,6 +104,20 @@ def take_screenshot(
         print(f"{cmd}: error: training did not finish ({c.last_error or c.state})", file=sys.stderr)
         w.close()
         return 1
+    if ok and tab is not None:
+        from PySide6.QtWidgets import QDockWidget
+
+        from ..cli import SCREENSHOT_TABS
+
+        dock = w.findChild(QDockWidget, SCREENSHOT_TABS[tab])
+        if dock is None or dock.isHidden():
+            print(f"{cmd}: error: --tab {tab}: this run has no such tab", file=sys.stderr)
+            w.close()
+            return 2
+        dock.raise_()
+        if tab == "data":  # the picture of the step shown, once the engine has drawn it
+            panel = w.dataPanel
+            ok = wait(lambda: panel.in_flight is None and panel.drawn_key == panel.wanted())
     w.plots.refresh()
     w.graphView.fit()
     app.processEvents()
