@@ -177,14 +177,8 @@ DEFAULT_SIZE = (1600, 1000)
 MIN_SIZE, MAX_SIZE = (320, 240), (7680, 4320)
 SCREENSHOT_FORMATS = ("png", "svg", "gif")
 SCREENSHOT_STEPS = 50
-# --tab: the bottom tab a screenshot shows in front, by the window's dock for it
-SCREENSHOT_TABS = {
-    "plots": "plotsDock",
-    "experiments": "experimentsDock",
-    "program": "codeDock",
-    "images": "imagesDock",
-    "data": "dataDock",
-}
+# --tab: the bottom tab a screenshot shows in front (ui/screenshot.py: TAB_DOCKS, each one's dock)
+SCREENSHOT_TABS = ("plots", "experiments", "program", "images", "data")
 
 
 def _size(text: str) -> tuple[int, int]:

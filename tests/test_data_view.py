@@ -72,7 +72,7 @@ def test_the_picture_is_numpys_forward_at_the_step_the_slider_shows(qtbot, win):
         maps = win.scene.items_by_name["h2"].unit_maps.maps
         _, hidden = _forward(view.spec.points(24), params)
         np.testing.assert_allclose(maps.reshape(-1, 8), hidden["h2"], rtol=1e-6, atol=1e-7)
-    assert "step 3 " in win.dataPanel.title.text()
+    assert "step 3 (parameters after 2 updates)" in win.dataPanel.title.text()
     # Continue from here: back to the live run, trained on from step 3
     win.controls.maxStepsSpin.setValue(40)
     qtbot.mouseClick(win.timeTravel.bar.continueButton, Qt.MouseButton.LeftButton)

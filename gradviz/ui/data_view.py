@@ -23,8 +23,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from ..model import plane
 from ..model.shown import ShownNodes
-from ..model.steps import last_eval
+from ..model.steps import last_eval, state_at
 from . import theme
+from .language import tr_msg
 
 REFRESH_SECONDS = 0.25  # while training: a new picture at most this often (4 a second)
 CLASS_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#db2777", "#0891b2", "#ca8a04", "#4b5563")
@@ -187,12 +188,12 @@ class DataView(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(r)
         p.setFont(small)
-        for v in nice_ticks(x0, x1, max(3, int(r.width() / 70))):
+        for v in nice_ticks(x0, x1, max(4, int(r.width() / 60))):
             x = r.left() + (v - x0) / (x1 - x0) * r.width()
             p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + 4))
             text = f"{v + 0.0:g}"  # + 0.0: no "-0"
             p.drawText(QPointF(x - fm.horizontalAdvance(text) / 2, r.bottom() + 4 + fm.ascent()), text)
-        for v in nice_ticks(y0, y1, max(3, int(r.height() / 45))):
+        for v in nice_ticks(y0, y1, max(4, int(r.height() / 35))):
             y = r.bottom() - (v - y0) / (y1 - y0) * r.height()
             p.drawLine(QPointF(r.left() - 4, y), QPointF(r.left(), y))
             text = f"{v + 0.0:g}"
@@ -250,6 +251,10 @@ class DataPanel(QWidget):
         self.title.setObjectName("dataTitle")
         self.title.setFont(theme.font(12, bold=True))
         self.title.setWordWrap(True)
+        self.accuracy = QLabel()
+        self.accuracy.setObjectName("dataAccuracy")
+        self.accuracy.setFont(theme.font(11))
+        self.accuracy.setWordWrap(True)
         self.legend = QLabel()
         self.legend.setObjectName("dataLegend")
         self.legend.setFont(theme.font(10))
@@ -258,6 +263,7 @@ class DataPanel(QWidget):
         # the picture has the tab's whole height; the title and the legend beside it
         side = QVBoxLayout()
         side.addWidget(self.title)
+        side.addWidget(self.accuracy)
         side.addWidget(self.legend)
         side.addStretch(1)
         lay = QHBoxLayout(self)
@@ -349,15 +355,20 @@ class DataPanel(QWidget):
         if info is None:
             self.legend.setText("")
             return
-        parts = [
-            f"<span style='color:{CLASS_COLORS[k % len(CLASS_COLORS)]}'>■</span> " + self.tr("class {k}").format(k=k)
+        classes = "&nbsp;&nbsp;".join(
+            f"<span style='color:{CLASS_COLORS[k % len(CLASS_COLORS)]}'>■</span>&nbsp;"
+            + self.tr("class {k}").format(k=k)
             for k in range(info["classes"])
-        ]
+        )
         n_train, n_test = len(info["train_y"]), len(info["test_y"])
-        parts.append("● " + self.tr("{n} training points").format(n=n_train))
-        parts.append("○ " + self.tr("{n} test points").format(n=n_test))
-        parts.append(self.tr("background: the predicted class, deeper where its probability is higher"))
-        self.legend.setText("&nbsp;&nbsp;".join(parts))
+        lines = [
+            classes,
+            "● " + self.tr("{n} training points (filled)").format(n=n_train),
+            "○ " + self.tr("{n} test points (hollow)").format(n=n_test),
+            self.tr("Background: the predicted class, deeper where its probability is higher"),
+            self.tr("On the graph: each hidden unit over the same plane (hover a map to enlarge it)"),
+        ]
+        self.legend.setText("<br>".join(lines))
 
     def _title(self) -> None:
         if not self.available:
@@ -365,16 +376,16 @@ class DataPanel(QWidget):
         u = self.view.shownStep
         if u < 0:
             self.title.setText(self.tr("The network's output over the input plane: computing…"))
+            self.accuracy.setText("")
             return
-        text = self.tr("The network's output at step {step:,} (parameters after {updates:,} updates)").format(
-            step=u + 1, updates=u
-        )
+        self.title.setText(self.tr("The network's output at {state}").format(state=tr_msg(state_at(u + 1))))
         e = last_eval(self.c.evals, u)  # an evaluation is at the parameters after its step's update
+        text = ""
         if e is not None and e.get("train_accuracy") is not None and e.get("accuracy") is not None:
-            text += " · " + self.tr("epoch {epoch}: train accuracy {train:.1%}, test accuracy {test:.1%}").format(
+            text = self.tr("Epoch {epoch}: train accuracy {train:.1%}, test accuracy {test:.1%}").format(
                 epoch=e["epoch"], train=e["train_accuracy"], test=e["accuracy"]
             )
-        self.title.setText(text)
+        self.accuracy.setText(text)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange and self.available:

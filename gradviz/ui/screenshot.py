@@ -11,6 +11,14 @@ import sys
 import tempfile
 
 SCREEN_DPI = 96
+# the window's dock of each bottom tab --tab names (cli.SCREENSHOT_TABS)
+TAB_DOCKS = {
+    "plots": "plotsDock",
+    "experiments": "experimentsDock",
+    "program": "codeDock",
+    "images": "imagesDock",
+    "data": "dataDock",
+}
 
 
 def _application(size: tuple[int, int]):
@@ -107,9 +115,7 @@ def take_screenshot(
     if ok and tab is not None:
         from PySide6.QtWidgets import QDockWidget
 
-        from ..cli import SCREENSHOT_TABS
-
-        dock = w.findChild(QDockWidget, SCREENSHOT_TABS[tab])
+        dock = w.findChild(QDockWidget, TAB_DOCKS[tab])
         if dock is None or dock.isHidden():
             print(f"{cmd}: error: --tab {tab}: this run has no such tab", file=sys.stderr)
             w.close()
