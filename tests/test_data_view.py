@@ -5,6 +5,7 @@ with one request in flight at a time, drops the answers of a run since reset, an
 map per unit on the hidden nodes."""
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QDockWidget, QWidget
 
@@ -17,7 +18,7 @@ def _load(qtbot, win, name):
 
 
 def _forward(points: np.ndarray, p: dict) -> tuple[np.ndarray, dict]:
-    """moons' 2 -> 8 -> 8 -> 2 tanh in float64 numpy: (softmax probabilities, hidden values)."""
+    """The moons network (three Dense layers, tanh between) in float64 numpy: (softmax probabilities, hidden values)."""
     p = {k: np.asarray(v, np.float64) for k, v in p.items()}
     fc1 = points.astype(np.float64) @ p["fc1_weight"].T + p["fc1_bias"]
     h1 = np.tanh(fc1)
@@ -153,3 +154,23 @@ def test_the_data_view_is_exported_as_a_picture(qtbot, win, tmp_path):
 
     img = QImage(str(path))
     assert img.width() == 2 * win.dataPanel.width() and img.height() == 2 * win.dataPanel.height()
+
+
+@pytest.mark.real_engine
+def test_mindspore_draws_it_live_at_two_pictures_a_second_or_more(qtbot, win):
+    import time
+
+    _load(qtbot, win, "moons")
+    panel, c = win.dataPanel, win.controller
+    qtbot.waitUntil(lambda: panel.pictures >= 1, timeout=30_000)
+    win.controls.maxStepsSpin.setValue(1_000_000)
+    qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)
+    # past the first second of training, where the engine compiles its side passes once
+    qtbot.waitUntil(lambda: c.state == "training" and panel.pictures >= 5, timeout=30_000)
+    first, t0, steps0 = panel.pictures, time.perf_counter(), c.step_count
+    qtbot.waitUntil(lambda: panel.pictures >= first + 6, timeout=10_000)
+    rate = (panel.pictures - first) / (time.perf_counter() - t0)
+    win.controls.startButton.click()  # pause
+    qtbot.waitUntil(lambda: c.state == "paused", timeout=10_000)
+    assert rate >= 2.0, rate
+    assert c.step_count > steps0 and panel.view.shownStep > 0

@@ -10,7 +10,7 @@ from gradviz.model.presets import load_preset
 
 
 def _moons_forward(points: np.ndarray, params: dict) -> tuple[np.ndarray, dict]:
-    """(softmax probabilities, {node: value}) of 2 -> 8 -> 8 -> 2 tanh in float64 numpy."""
+    """(softmax probabilities, {node: value}) of the moons network (three Dense layers, tanh between) in float64 numpy."""
     p = {k: np.asarray(v, np.float64) for k, v in params.items()}
     fc1 = points.astype(np.float64) @ p["fc1_weight"].T + p["fc1_bias"]
     h1 = np.tanh(fc1)

@@ -173,9 +173,9 @@ class DataView(QWidget):
                 if filled:
                     p.setPen(QPen(QColor("#ffffff"), 1.2 * s))
                     p.setBrush(QBrush(c))
-                else:  # hollow: a thick ring in the class's colour, a thin dark edge outside it
-                    p.setPen(QPen(c.darker(130), 2.2 * s))
-                    p.setBrush(QBrush(QColor("#ffffff")))
+                else:  # hollow: a thick ring in the class's colour, the background inside it
+                    p.setPen(QPen(c.darker(140), 2.4 * s))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
                 for x, y in zip(xs[labels == k], ys[labels == k]):
                     p.drawEllipse(QPointF(x, y), rad, rad)
         p.setClipping(False)
