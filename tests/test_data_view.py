@@ -135,11 +135,14 @@ def test_hovering_a_mini_map_enlarges_it(qtbot, win):
     qtbot.waitUntil(lambda: win.dataPanel.pictures >= 1, timeout=10_000)
     maps = win.scene.items_by_name["h1"].unit_maps
     centre = maps.map_rect(5).center()
+    bounds = win.scene.itemsBoundingRect()
     maps.hover_at(centre)
-    assert maps.hovered == 5 and maps.enlarged.isVisible()
-    assert "h1" in maps.enlarged.caption and maps.enlarged.image is maps.images[5]
+    assert maps.hovered == 5 and maps.enlarged.scene() is win.scene
+    assert maps.enlarged.boundingRect().width() > 3 * maps.map_rect(5).width()  # enlarged
+    assert "h1 unit 5" in maps.enlarged.caption and maps.enlarged.image is maps.images[5]
     maps.hover_at(QPointF(-50, -50))
-    assert maps.hovered is None and not maps.enlarged.isVisible()
+    assert maps.hovered is None and maps.enlarged.scene() is None
+    assert win.scene.itemsBoundingRect() == bounds  # the graph's fit and export are as before
 
 
 def test_the_data_view_is_exported_as_a_picture(qtbot, win, tmp_path):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import Property, QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import plane
@@ -83,6 +83,8 @@ class DataView(QWidget):
         self.probs: np.ndarray | None = None
         self._image: QImage | None = None
         self._shown_step = -1
+        self._points_key: tuple | None = None
+        self._points_pixmap: QPixmap | None = None
         self.axis_names = ("x[:, 0]", "x[:, 1]")
 
     # -- what it shows ------------------------------------------------------------------------
@@ -156,9 +158,26 @@ class DataView(QWidget):
             p.drawImage(r, self._image)
         else:
             p.fillRect(r, QColor("#f3f4f6"))
+        p.drawPixmap(r.topLeft(), self._points_layer(r))
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self._paint_points(p, r)
         self._paint_axes(p, r)
+
+    def _points_layer(self, r: QRectF) -> QPixmap:
+        """The samples, drawn once per size and data set onto a transparent pixmap: each live
+        picture then costs the background and this pixmap, not hundreds of antialiased circles."""
+        key = (id(self.info), round(r.width()), round(r.height()), theme.LOOK.scale, self.devicePixelRatioF())
+        if self._points_key != key:
+            dpr = self.devicePixelRatioF()
+            pm = QPixmap(max(1, round(r.width() * dpr)), max(1, round(r.height() * dpr)))
+            pm.setDevicePixelRatio(dpr)
+            pm.fill(Qt.GlobalColor.transparent)
+            q = QPainter(pm)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.translate(-r.left(), -r.top())
+            self._paint_points(q, r)
+            q.end()
+            self._points_key, self._points_pixmap = key, pm
+        return self._points_pixmap
 
     def _paint_points(self, p: QPainter, r: QRectF) -> None:
         s = theme.LOOK.scale

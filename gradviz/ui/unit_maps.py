@@ -116,7 +116,7 @@ class UnitMapsItem(QGraphicsObject):
         p.drawText(
             QRectF(PAD, 0, r.width() - 2 * PAD, TITLE_H),
             Qt.AlignmentFlag.AlignVCenter,
-            self.tr("each unit over the input plane (±{s:g}, hover)").format(s=self.scale),
+            self.tr("each unit over the input plane, ±{s:g}").format(s=self.scale),
         )
         for u, img in enumerate(self.images):
             mr = self.map_rect(u)
@@ -142,9 +142,9 @@ class UnitMapsItem(QGraphicsObject):
         if u == self.hovered:
             return
         self.hovered = u
-        if u is None:
-            if self.enlarged is not None:
-                self.enlarged.hide()
+        if u is None:  # out of the scene, not hidden: a hidden item still counts in the graph's bounds (fit, export)
+            if self.enlarged is not None and self.enlarged.scene() is not None:
+                self.enlarged.scene().removeItem(self.enlarged)
         else:
             self._show_enlarged(u)
         self.update()
@@ -153,8 +153,9 @@ class UnitMapsItem(QGraphicsObject):
         scene = self.scene()
         if scene is None:
             return
-        if self.enlarged is None or self.enlarged.scene() is not scene:
+        if self.enlarged is None:
             self.enlarged = EnlargedMap()
+        if self.enlarged.scene() is not scene:
             scene.addItem(self.enlarged)
         v = self.maps[..., u]
         self.enlarged.image = self.images[u]
@@ -163,7 +164,6 @@ class UnitMapsItem(QGraphicsObject):
         )
         # beside the node, right of it
         self.enlarged.setPos(self.mapToScene(QPointF(self.node_item.width + 12, 0)))
-        self.enlarged.show()
         self.enlarged.update()
 
     def remove(self) -> None:

@@ -3680,8 +3680,8 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
 <context>
     <name>UnitMapsItem</name>
     <message>
-        <source>each unit over the input plane (±{s:g}, hover)</source>
-        <translation>每个单元在输入平面上（±{s:g}，悬停放大）</translation>
+        <source>each unit over the input plane, ±{s:g}</source>
+        <translation>每个单元在输入平面上，±{s:g}</translation>
     </message>
     <message>
         <source>{node} unit {u}: {lo:.2f} to {hi:.2f}</source>
