@@ -47,10 +47,12 @@ def test_the_plane_covers_the_samples_with_a_margin_and_names_the_hidden_nodes()
 
 
 @pytest.mark.real_engine
-def test_the_engines_plane_is_numpys_forward_now_and_at_a_past_step():
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_the_engines_plane_is_numpys_forward_now_and_at_a_past_step(mode):
     from gradviz.engine.engine import Engine
 
     s = load_preset("moons")
+    s.options.mode = mode
     e = Engine(s)
     for _ in range(5):
         e.step()

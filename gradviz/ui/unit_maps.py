@@ -22,6 +22,7 @@ GAP = 4
 PAD = 8
 TITLE_H = 16
 ENLARGED = 190  # px: the hovered map's side
+GAP_UNDER = 10  # between the node and its maps: a maps update repaints the node too where they meet
 
 
 def unit_images(maps: np.ndarray, scale: float) -> list[QImage]:
@@ -76,12 +77,14 @@ class UnitMapsItem(QGraphicsObject):
         self.images: list[QImage] = []
         self.hovered: int | None = None  # the unit enlarged
         self.enlarged: EnlargedMap | None = None
-        self.setPos(0, node_item.height() + 4)
+        self.setPos(0, node_item.height() + GAP_UNDER)
 
     def set_maps(self, maps: np.ndarray) -> None:
-        self.prepareGeometryChange()
-        self.setPos(0, self.node_item.height() + 4)
-        self.maps = np.asarray(maps, np.float32)
+        maps = np.asarray(maps, np.float32)
+        if self.maps is None or self.maps.shape != maps.shape:  # else only the pictures change
+            self.prepareGeometryChange()
+            self.setPos(0, self.node_item.height() + GAP_UNDER)
+        self.maps = maps
         self.scale = nice_ceil(max_abs(self.maps)) or 1.0
         self.images = unit_images(self.maps, self.scale)
         if self.hovered is not None:
