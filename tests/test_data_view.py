@@ -177,3 +177,20 @@ def test_mindspore_draws_it_live_at_two_pictures_a_second_or_more(qtbot, win):
     qtbot.waitUntil(lambda: c.state == "paused", timeout=10_000)
     assert rate >= 2.0, rate
     assert c.step_count > steps0 and panel.view.shownStep > 0
+
+
+def test_an_opened_run_draws_its_saved_steps(qtbot, win, tmp_path):
+    _load(qtbot, win, "moons")
+    _train(qtbot, win, 25)
+    path = tmp_path / "run.jsonl"
+    job = win.files.export_history(str(path))
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    win.files.load_preset("tutorial")
+    qtbot.waitUntil(lambda: win.controller.state == "ready" and not win.dataPanel.available, timeout=30_000)
+    job = win.files.open_history_file(str(path))
+    qtbot.waitUntil(lambda: job.done and win.controller.recorded, timeout=30_000)
+    assert win.dataPanel.available
+    win.timeTravel.bar.slider.setValue(7)
+    qtbot.waitUntil(lambda: win.dataView.shownStep == 6, timeout=10_000)
+    want, _ = _forward(win.dataView.spec.points(100), win.controller.past_params(7))
+    np.testing.assert_allclose(win.dataView.probs.reshape(-1, 2), want, rtol=1e-6, atol=1e-7)

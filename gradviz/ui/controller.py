@@ -260,6 +260,11 @@ class TrainingController(QObject):
         if params is not None:
             self._send(msg.SnapshotAt(step, params))
 
+    def holds_params(self, step: int) -> bool:
+        """Whether past_params(step) has them (cheap: nothing is copied)."""
+        h = self.history
+        return h is not None and self.past_values_known and h.index(step) is not None
+
     def past_params(self, step: int) -> dict | None:
         """The parameters the history holds for `step` (those before its update), or None where
         it does not hold them whole (past_values_known) or not that step."""
@@ -270,8 +275,9 @@ class TrainingController(QObject):
     def request_plane(self, request: int, spec, step: int | None = None) -> bool:
         """Ask for the data view's outputs over the plane `spec` at `step`'s parameters (None:
         the run's now), answered by planeArrived with `request`; False where there is no run to
-        ask (or the history does not hold that step's parameters)."""
-        if self._client is None or self.state not in ENGINE_UP or self.recorded:
+        ask (or the history does not hold that step's parameters). A saved run has no live
+        parameters in the engine, but its history's past steps can be drawn."""
+        if self._client is None or self.state not in ENGINE_UP or (self.recorded and step is None):
             return False
         params = None
         if step is not None:

@@ -329,7 +329,7 @@ class DataPanel(QWidget):
         """What the picture should show now: ("past", step) while time travel shows a step
         whose parameters the history holds, else ("live", the run's updates)."""
         step = self.nodes_shown.step
-        if step is not None and self.c.past_params(step) is not None:
+        if step is not None and self.c.holds_params(step):
             return ("past", step)
         return ("live", self.c.updates)
 
