@@ -181,7 +181,7 @@ class DataView(QWidget):
 
     def _paint_points(self, p: QPainter, r: QRectF) -> None:
         s = theme.LOOK.scale
-        rad = POINT_R * s
+        rad = min(POINT_R * s, max(2.5, r.height() / 40))  # smaller in a small picture: the shapes stay apart
         info = self.info
         p.setClipRect(r)
         for part, filled in (("train", True), ("test", False)):
@@ -190,10 +190,10 @@ class DataView(QWidget):
             for k in np.unique(labels):
                 c = class_color(int(k))
                 if filled:
-                    p.setPen(QPen(QColor("#ffffff"), 1.2 * s))
+                    p.setPen(QPen(QColor("#ffffff"), min(1.2 * s, rad * 0.3)))
                     p.setBrush(QBrush(c))
                 else:  # hollow: a thick ring in the class's colour, the background inside it
-                    p.setPen(QPen(c.darker(140), 2.4 * s))
+                    p.setPen(QPen(c.darker(140), min(2.4 * s, rad * 0.5)))
                     p.setBrush(Qt.BrushStyle.NoBrush)
                 for x, y in zip(xs[labels == k], ys[labels == k]):
                     p.drawEllipse(QPointF(x, y), rad, rad)
