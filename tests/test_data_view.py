@@ -185,7 +185,7 @@ class _Controller(QObject):
 
     def __init__(self, session):
         super().__init__()
-        self.session, self.evals, self.updates, self.sent = session, (), 0, []
+        self.session, self.evals, self.updates, self.sent, self.state = session, (), 0, [], "ready"
         info = plane.plane_info(session.graph, session.graph.check(), datasets.prepare(session.graph.data_spec()))
         self.info = type("Info", (), {"plane": info})()
 

@@ -22,6 +22,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QImage, QPainter, QPen,
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import plane
+from ..model.runstate import Phase
 from ..model.shown import ShownNodes
 from ..model.steps import last_eval, state_at
 from . import theme
@@ -338,6 +339,8 @@ class DataPanel(QWidget):
         most every REFRESH_SECONDS."""
         if not self.available or self.in_flight is not None or self.spec is None:
             return
+        if self.c.state in (Phase.STARTING, Phase.BUILDING):
+            return  # the run drawn is being replaced: the next build says whether it has a plane
         key = self.wanted()
         if key == self.drawn_key:
             return
