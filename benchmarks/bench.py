@@ -37,6 +37,10 @@ Absolute times and sizes are the median of several repetitions against their bud
    `python -c "import mindspore"`: the start screen that says what is loading painted within
    0.5 s, the main window painted (reported), and the tutorial ready to train within MindSpore's
    import time plus 0.5 s.
+6. The data view (`--only dataview`), moons trained flat out in PyNative with the Data tab in
+   front: live pictures per second (>= 2), each request's round trip, and each picture's cost
+   on the GUI thread (set and painted, the mini maps included; the thread's CPU time): p99
+   within the GUI timer's lateness budget (25 ms).
 5. Memory (benchmarks/memory.py, `--only memory`): the tutorial, digits (many epochs, far past
    20, with their evaluations) and the `big` preset (one 1000x1000 Parameter), each mode: the
    bare loop's, the headless run's and the app's steps/s, the history's bytes per step, the window's and the engine's RSS and the headless run's peak
@@ -476,6 +480,77 @@ def node_refreshes(mode: str, seconds: float, reps: int) -> list[float]:
     return rates
 
 
+def data_view_refresh(seconds: float) -> dict:
+    """The data view while the app trains moons flat out (PyNative): live pictures per second,
+    each request's round trip (sent to drawn, ms), and each picture's cost on the GUI thread (its
+    image and the hidden nodes' mini maps set and painted: the thread's CPU time, ms, which other
+    programs on the machine do not lengthen)."""
+    from PySide6.QtWidgets import QDockWidget
+
+    app = _app()
+    w = _training_window(app, "pynative", "moons")
+    c, panel = w.controller, w.dataPanel
+    w.findChild(QDockWidget, "dataDock").raise_()
+    sent: dict[int, float] = {}
+    trips, costs = [], []
+    ask = c.request_plane
+
+    def timed_ask(request, *a, **k):
+        sent[request] = time.perf_counter()
+        return ask(request, *a, **k)
+
+    def drawn(m) -> None:  # after the panel's own slot: the picture is set, now painted
+        t = time.thread_time()
+        panel.view.repaint()
+        for item in w.scene.items_by_name.values():  # the graph where the mini maps changed
+            if item.unit_maps is not None:
+                gv = w.graphView
+                gv.viewport().repaint(gv.mapFromScene(item.unit_maps.sceneBoundingRect()).boundingRect())
+        costs.append((time.thread_time() - t) * 1e3 + spent[0])
+        if m.request in sent:
+            trips.append((time.perf_counter() - sent.pop(m.request)) * 1e3)
+
+    spent = [0.0]
+    on_plane = panel._on_plane
+
+    def measured(m) -> None:
+        t = time.thread_time()
+        on_plane(m)
+        spent[0] = (time.thread_time() - t) * 1e3
+
+    c.request_plane = timed_ask
+    c.planeArrived.disconnect(panel._on_plane)
+    c.planeArrived.connect(measured)
+    c.planeArrived.connect(drawn)
+    try:
+        c.start()
+        _wait(app, lambda: c.state == "training" and panel.pictures >= 3)  # compiled by now
+        first, t0 = panel.pictures, time.perf_counter()
+        trips.clear()
+        costs.clear()
+        _run_for(seconds)
+        rate = (panel.pictures - first) / (time.perf_counter() - t0)
+        c.pause()
+        _wait(app, lambda: c.state == "paused")
+    finally:
+        w.close()
+        app.processEvents()
+    return {"rate": rate, "trip_ms": trips, "gui_ms": costs}
+
+
+def _data_view_rows(res: dict, seconds: float) -> list[Row]:
+    import numpy as np
+
+    dv = data_view_refresh(seconds)
+    gui = stats.judge([float(np.percentile(dv["gui_ms"], 99))], 25, at_least=False, noise=None)
+    res["data_view"] = {"rate": dv["rate"], "trip_ms": _stat(dv["trip_ms"]), "gui_p99_ms": gui.to_dict()}
+    return [
+        Row("data view pictures per second, moons flat out", figure=stats.judge([dv["rate"]], 2, noise=None)),
+        Row("  a picture's round trip, request to drawn (ms)", "", _fmt(_stat(dv["trip_ms"]))),
+        Row("  a picture's cost on the GUI thread, p99 (ms)", "", _fmt(_stat(dv["gui_ms"])), gui),
+    ]
+
+
 # -- 3: history scale ------------------------------------------------------------------------------
 def history_scale(reps: int, steps: int = 1_000_000) -> dict:
     import numpy as np
@@ -802,7 +877,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer, shorter pairs (says so; a couple of minutes a row)")
     ap.add_argument("--json", help="also write every row (median, interval, budget, verdict) here")
     ap.add_argument(
-        "--only", choices=["time_travel", "throughput", "startup", "memory"], help="measure only this (a quick check)"
+        "--only",
+        choices=["time_travel", "throughput", "startup", "memory", "dataview"],
+        help="measure only this (a quick check)",
     )
     ap.add_argument("--presets", nargs="+", choices=PRESETS, default=list(PRESETS), help="the throughput rows' presets")
     ap.add_argument("--memory-seconds", type=float, default=20.0, help="seconds per configuration of the memory rows")
@@ -835,6 +912,8 @@ def main() -> int:
     if a.only in (None, "throughput"):
         rows += _throughput_rows(res, t_secs, pairs, max_pairs, a.presets)
         rows += _ceiling_rows(res, reps, t_secs)
+    if a.only in (None, "dataview"):
+        rows += _data_view_rows(res, secs)
     if a.only is None:
         for mode in BUDGETS:
             nr = stats.judge(node_refreshes(mode, secs, reps), 2, noise=None)

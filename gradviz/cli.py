@@ -142,6 +142,11 @@ def _build_parser() -> _Parser:
     )
     s.add_argument("--lang", type=_ci(LANGUAGES), help="the window's language: zh or en")
     s.add_argument("--presentation", action="store_true", help="in presentation mode")
+    s.add_argument(
+        "--tab",
+        type=_ci(SCREENSHOT_TABS),
+        help="the bottom tab in front: " + ", ".join(SCREENSHOT_TABS) + " (default plots)",
+    )
     s.add_argument("--frames", type=int, help="frames of an animated GIF (10 to 200; default 20)")
     s.add_argument("--out", required=True, help="FILE.png, FILE.svg or FILE.gif (an animated GIF across the run)")
     m = sub.add_parser("import", help="read a MindSpore program (never run) and write its session")
@@ -172,6 +177,8 @@ DEFAULT_SIZE = (1600, 1000)
 MIN_SIZE, MAX_SIZE = (320, 240), (7680, 4320)
 SCREENSHOT_FORMATS = ("png", "svg", "gif")
 SCREENSHOT_STEPS = 50
+# --tab: the bottom tab a screenshot shows in front (ui/screenshot.py: TAB_DOCKS, each one's dock)
+SCREENSHOT_TABS = ("plots", "experiments", "program", "images", "data")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -712,6 +719,7 @@ def cmd_screenshot(a: argparse.Namespace) -> int:
         lang=a.lang,
         presentation=a.presentation,
         frames=frames,
+        tab=a.tab,
     )
 
 

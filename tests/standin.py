@@ -24,7 +24,7 @@ from gradviz.engine import protocol as msg
 from gradviz.engine.checkpoints import Checkpoints, LrSchedule
 from gradviz.engine.process import Outbox, Server
 from gradviz.engine.engine import Eval, NodeSnapshot, StepResult
-from gradviz.model import datasets, numeric, predictions
+from gradviz.model import datasets, numeric, plane, predictions
 from gradviz.model.codegen import generate, run_layouts
 from gradviz.model.graph import initial_values
 from gradviz.model.layout import LOSS_COL, LR_COL, row_slices
@@ -189,6 +189,18 @@ class NumpyEngine:
             for o, part in parts.items():
                 snap.parts.setdefault(o, {})[name] = np.array(part[name], np.float32).reshape(shape)
         return snap
+
+    def plane(self, spec, params: dict | None = None):
+        """The data view's plane, as the engine's (model/plane.py), in float64 numpy."""
+        p = {**self.params, **{k: np.asarray(v, np.float64) for k, v in (params or {}).items()}}
+
+        def values_of(fed):
+            sources = {k: np.asarray(v, np.float64) for k, v in self.initial.items()}
+            sources.update({k: np.asarray(v, np.float64) for k, v in fed.items()})
+            sources.update(p)
+            return numeric.forward(self.session.graph, sources)
+
+        return plane.evaluate(self.session.graph, self.shapes, spec, self.data.spec.classes(), values_of)
 
     def snapshot_at(self, params: dict[str, np.ndarray]) -> NodeSnapshot:
         return self.node_snapshot(params={**self.params, **{k: np.asarray(v, np.float64) for k, v in params.items()}})

@@ -348,6 +348,7 @@ def test_ctrl_e_opens_the_export_menu(qtbot, win):
         (["--frames", "5", "--out", "{d}/a.gif"], "--frames must be from 10 to 200"),
         (["--steps", "5", "--out", "{d}/a.gif"], "--steps 10 or more"),
         (["--steps", "-1", "--out", "{d}/a.png"], "--steps must be 0 or more"),
+        (["--tab", "dataa", "--out", "{d}/a.png"], 'argument --tab: "dataa" is not one of plots, experiments'),
     ],
 )
 def test_screenshot_refuses_bad_options_in_one_line(tmp_path, denied, capsys, args, needle):
@@ -356,6 +357,23 @@ def test_screenshot_refuses_bad_options_in_one_line(tmp_path, denied, capsys, ar
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert err.startswith("gradviz screenshot: error: ")
     assert list(tmp_path.iterdir()) == [denied] and list(denied.iterdir()) == []  # nothing written
+
+
+def test_screenshot_tabs_are_the_windows_docks(qapp):
+    from PySide6.QtWidgets import QDockWidget
+
+    from gradviz.cli import SCREENSHOT_TABS
+    from gradviz.ui.main_window import MainWindow
+    from gradviz.ui.screenshot import TAB_DOCKS
+
+    import standin
+
+    assert tuple(TAB_DOCKS) == SCREENSHOT_TABS
+    w = MainWindow(make_client=standin.client)
+    try:
+        assert all(w.findChild(QDockWidget, d) is not None for d in TAB_DOCKS.values())
+    finally:
+        w.close()
 
 
 def _screenshot(tmp_path, *args) -> subprocess.CompletedProcess:

@@ -15,6 +15,7 @@ from gradviz.engine.process import Outbox, Server
 from gradviz.experiments.gradcheck import GradCheck
 from gradviz.experiments.modecost import ModeCost
 from gradviz.experiments.variants import Variant
+from gradviz.model.plane import PlaneSpec
 from reference import grads_for
 
 
@@ -56,10 +57,11 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
         msg.NodesAt: msg.NodesAt(1, 3, {"w": 1.0}, {"w": 2.0}),
         msg.Rewound: msg.Rewound(1, 7),
         msg.SetHistoryBudget: msg.SetHistoryBudget(64 << 20),
+        msg.PlaneAt: msg.PlaneAt(1, 5, PlaneSpec(-1.0, 1.0, -2.0, 2.0), {"w": 1.0}, 3),
     }
     for cls in msg.COMMANDS + msg.REPLIES:
         assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
-        if cls in (msg.Batch, msg.LandscapeResult):
+        if cls in (msg.Batch, msg.LandscapeResult, msg.Plane):
             continue  # numpy fields: below
         m = samples.get(cls) or cls()
         assert pickle.loads(pickle.dumps(m)) == m
@@ -68,6 +70,9 @@ def test_every_message_is_a_frozen_dataclass_that_pickles():
     b = msg.Batch(2, np.arange(3), np.ones((3, 4), np.float32), np.zeros(3, np.float32))
     b2 = pickle.loads(pickle.dumps(b))
     assert b2.run_id == 2 and np.array_equal(b2.rows, b.rows) and np.array_equal(b2.steps, [0, 1, 2])
+    p = msg.Plane(2, 5, PlaneSpec(0.0, 1.0, 0.0, 1.0), 4, np.ones((3, 3, 2), np.float32), {"h": np.zeros((2, 2, 8))})
+    p2 = pickle.loads(pickle.dumps(p))
+    assert (p2.run_id, p2.request, p2.updates, p2.spec) == (2, 5, 4, p.spec) and np.array_equal(p2.probs, p.probs)
 
 
 def test_every_command_has_a_handler_and_every_reply_a_receiver():

@@ -274,6 +274,7 @@ class Engine:
         self._staged: tuple | None = None  # recorded_block's staging arrays (_stage), kept between blocks
         self.evals: list[Eval] = []  # one per epoch ended, in order (rewind drops the later ones)
         self._eval_fn = None  # gv_values compiled (_evaluate_on)
+        self._plane_fn = None  # and again for the data view's plane (values_at)
         loss_src = g[g.loss_output().inputs["x"]]
         self._loss_node = loss_src.name
         self._scores = None  # the class scores the accuracy reads, and the loss kind
@@ -486,6 +487,32 @@ class Engine:
         predicted, top = predictions.predict(scores, self._scores[1])
         labels = d.train_y if part == "train" else d.test_y
         return loss, float(np.mean(predicted == labels)), predicted, top
+
+    def values_at(self, fed: dict[str, np.ndarray], params: dict[str, np.ndarray] | None = None) -> dict:
+        """Every node's value (numpy) with the Dataset's Inputs given `fed` (any number of
+        samples), at these parameters (None, or any left out: the run's now), through the
+        compiled gv_values; the training state is not changed (the parameters are its arguments)."""
+        from mindspore import Tensor
+
+        inputs = [Tensor(fed[n]) if n in fed else t for n, t in zip(self.program.input_names, self._inputs)]
+        args = [
+            Tensor(np.ascontiguousarray(params[n], np.float32).reshape(p.shape))
+            if params is not None and n in params
+            else p
+            for n, p in zip(self.program.param_names, self._param_list)
+        ]
+        if self._plane_fn is None:  # its own compiled graph: the plane's batch size is its own
+            self._plane_fn = self._ms.jit(self._module.gv_values)
+        return {n: v.asnumpy() for n, v in zip(self.program.node_names, self._plane_fn(*inputs, *args))}
+
+    def plane(self, spec, params: dict[str, np.ndarray] | None = None):
+        """The data view's outputs over the plane `spec` (model/plane.py) at these parameters."""
+        from ..model import plane
+
+        if self.data is None:
+            raise SessionError("the data view needs a Dataset node")
+        g = self.session.graph
+        return plane.evaluate(g, self.shapes, spec, self.data.spec.classes(), lambda fed: self.values_at(fed, params))
 
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:

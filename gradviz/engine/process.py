@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..i18n import Msg, message
-from ..model import datasets
+from ..model import datasets, plane
 from ..model.ending import EndReason
 from ..model.options import OPTIONS
 from ..model.history import DEFAULT_BUDGET
@@ -219,6 +219,19 @@ class Server:
             snap = self.engine.snapshot_at(m.params)
             self.send(msg.NodesAt(self.run_id, m.step, snap.values, snap.grads, snap.parts))
 
+    def on_plane(self, m: msg.PlaneAt) -> None:
+        """The data view's outputs over the plane (model/plane.py), now or at a past step's parameters."""
+        e = self.engine
+        if e is None or m.run_id != self.run_id:
+            return  # a request of a run since reset: its answer would be dropped
+        updates = e.updates if m.step is None else m.step - 1
+        try:
+            out = e.plane(m.spec, m.params)
+        except Exception as ex:  # the view goes without its picture; the run goes on
+            self.send(msg.Plane(self.run_id, m.request, m.spec, updates, None, {}, m.step, describe(ex)))
+            return
+        self.send(msg.Plane(self.run_id, m.request, m.spec, updates, out.probs, out.hidden, m.step))
+
     def on_continue(self, m: msg.ContinueFrom) -> None:
         """Time travel: back to the state before step `m.step`, with the learning rate now set."""
         e = self.engine
@@ -249,6 +262,7 @@ class Server:
         msg.Cancel: on_cancel,
         msg.SnapshotAt: on_snapshot_at,
         msg.ContinueFrom: on_continue,
+        msg.PlaneAt: on_plane,
     }
 
     def start(self) -> None:
@@ -327,6 +341,7 @@ class Server:
             shapes={k: list(v) for k, v in e.shapes.items()},
             cell_attributes=e.cell_attributes,
             test_images=datasets.test_images(getattr(e, "data", None)),
+            plane=plane.plane_info(e.session.graph, e.shapes, getattr(e, "data", None)),
         )
         self.send(msg.Built(run_id, info))
         self.send_nodes()

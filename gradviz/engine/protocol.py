@@ -206,6 +206,19 @@ class ContinueFrom:
     train: bool = True
 
 
+@message
+class PlaneAt:
+    """The data view (model/plane.py): the network's outputs over the input plane `spec` (a
+    model.plane.PlaneSpec) at these parameters (a past step's, from the history; None: the
+    run's parameters now), answered by a Plane for `request`; the training state is not changed."""
+
+    run_id: int
+    request: int  # the window's count: which request the Plane answers
+    spec: object  # model.plane.PlaneSpec
+    params: dict | None = None
+    step: int | None = None  # the past step whose parameters these are (None: now)
+
+
 LIVE_OPTIONS = LIVE  # the names SetOption takes: the option table's live options
 
 
@@ -244,6 +257,7 @@ class BuildInfo:
     shapes: dict
     cell_attributes: dict
     test_images: dict | None = None  # over a Dataset node of images: datasets.test_images()
+    plane: dict | None = None  # over a 2-D Dataset node: the data view's samples (plane.plane_info)
 
 
 @message
@@ -428,6 +442,22 @@ class Rewound:
 
 
 @message
+class Plane:
+    """The answer to PlaneAt `request`: `probs` float32 (resolution, resolution, classes) and
+    `hidden` {node: float32 (coarse, coarse, units)} (model.plane.PlaneOutputs) at the
+    parameters after `updates` updates (a past `step`'s: step - 1)."""
+
+    run_id: int
+    request: int
+    spec: object
+    updates: int
+    probs: np.ndarray | None  # None: it could not be computed (`problem` says why)
+    hidden: dict
+    step: int | None = None
+    problem: str = ""
+
+
+@message
 class ParityResult:
     """result: the lesson's own experiments.parity.Parity: per step the largest loss, gradient and
     parameter differences, how each framework ended, and the tolerance."""
@@ -507,6 +537,7 @@ COMMANDS = (
     Cancel,
     SnapshotAt,
     ContinueFrom,
+    PlaneAt,
     *(t.command for t in TASKS),
 )
 REPLIES = (
@@ -524,6 +555,7 @@ REPLIES = (
     NodesAt,
     Rewound,
     Evals,
+    Plane,
     *TASK_REPLIES,
     *(t.result for t in TASKS),
 )

@@ -14,23 +14,29 @@ import numpy as np
 from .ops import OPS
 
 
-def predict(scores: np.ndarray, loss_kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """(predicted class int16 (n,), the probability of that class float32 (n,)) of the class
-    scores (n, classes) or (n, 1) that a loss of this kind reads."""
+def probabilities(scores: np.ndarray, loss_kind: str) -> np.ndarray:
+    """float64 (n, classes) class probabilities of the class scores (n, classes) or (n, 1) that
+    a loss of this kind reads (one score: the columns are classes 0 and 1)."""
     s = np.asarray(scores, np.float64).reshape(len(scores), -1)
     logits = OPS[loss_kind].ports[0] == "logits"
     if s.shape[1] > 1:
-        if logits:
-            e = np.exp(s - s.max(axis=1, keepdims=True))
-            p = e / e.sum(axis=1, keepdims=True)
-        else:
-            p = s
+        if not logits:
+            return s
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    p1 = 1.0 / (1.0 + np.exp(-s[:, 0])) if logits else s[:, 0]
+    return np.stack([1.0 - p1, p1], axis=1)
+
+
+def predict(scores: np.ndarray, loss_kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(predicted class int16 (n,), the probability of that class float32 (n,)) of the class
+    scores (n, classes) or (n, 1) that a loss of this kind reads."""
+    p = probabilities(scores, loss_kind)
+    if p.shape[1] > 2 or np.asarray(scores).reshape(len(p), -1).shape[1] > 1:
         predicted = p.argmax(axis=1)
-        top = p[np.arange(len(p)), predicted]
-    else:
-        p1 = 1.0 / (1.0 + np.exp(-s[:, 0])) if logits else s[:, 0]
-        predicted = (p1 > 0.5).astype(int)
-        top = np.where(predicted == 1, p1, 1.0 - p1)
+    else:  # one score: class 1 above 0.5
+        predicted = (p[:, 1] > 0.5).astype(int)
+    top = p[np.arange(len(p)), predicted]
     return predicted.astype(np.int16), np.clip(top, 0.0, 1.0).astype(np.float32)
 
 

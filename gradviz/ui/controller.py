@@ -50,6 +50,7 @@ class TrainingController(QObject):
     taskReplied = Signal(object)  # a lesson task's progress, result, failure or cancel (protocol.TASKS)
     pastNodes = Signal(object)  # protocol.NodesAt: the nodes at a past step (time travel)
     rewound = Signal(int)  # the run went back to before this step; the history keeps those before it
+    planeArrived = Signal(object)  # protocol.Plane: the data view's outputs over the input plane
 
     def __init__(self, parent=None, make_client=None):
         super().__init__(parent)
@@ -255,10 +256,36 @@ class TrainingController(QObject):
     def show_step(self, step: int) -> None:
         """Ask for the node values and gradients at the parameters the history holds for `step`
         (answered by pastNodes)."""
+        params = self.past_params(step)
+        if params is not None:
+            self._send(msg.SnapshotAt(step, params))
+
+    def holds_params(self, step: int) -> bool:
+        """Whether past_params(step) has them (cheap: nothing is copied)."""
+        h = self.history
+        return h is not None and self.past_values_known and h.index(step) is not None
+
+    def past_params(self, step: int) -> dict | None:
+        """The parameters the history holds for `step` (those before its update), or None where
+        it does not hold them whole (past_values_known) or not that step."""
         h = self.history
         i = h.index(step) if h is not None and self.past_values_known else None
-        if i is not None:
-            self._send(msg.SnapshotAt(step, h.param_layout.unflatten(h.params[i].copy())))
+        return None if i is None else h.param_layout.unflatten(h.params[i].copy())
+
+    def request_plane(self, request: int, spec, step: int | None = None) -> bool:
+        """Ask for the data view's outputs over the plane `spec` at `step`'s parameters (None:
+        the run's now), answered by planeArrived with `request`; False where there is no run to
+        ask (or the history does not hold that step's parameters). A saved run has no live
+        parameters in the engine, but its history's past steps can be drawn."""
+        if self._client is None or self.state not in ENGINE_UP or (self.recorded and step is None):
+            return False
+        params = None
+        if step is not None:
+            params = self.past_params(step)
+            if params is None:
+                return False
+        self._send(msg.PlaneAt(self.run_id, request, spec, params, step))
+        return True
 
     def continue_from(self, step: int, lr: float, train: bool = True) -> None:
         """Rewind to the state before `step` with learning rate `lr` and train on from there; the
@@ -279,6 +306,9 @@ class TrainingController(QObject):
 
     def _on_nodes_at(self, m: msg.NodesAt) -> None:
         self.pastNodes.emit(m)
+
+    def _on_plane(self, m: msg.Plane) -> None:
+        self.planeArrived.emit(m)
 
     def _send(self, m) -> None:
         if self._client is not None and not self._client.send(m):
@@ -453,4 +483,5 @@ _REPLIES = {
     msg.NodesAt: TrainingController._on_nodes_at,
     msg.Rewound: TrainingController._on_rewound,
     msg.Evals: TrainingController._on_evals,
+    msg.Plane: TrainingController._on_plane,
 }

@@ -70,6 +70,7 @@ POLL_MS = 15
 MESSAGE_MS = 10_000
 PLOTS = ("lossPlot", "paramPlot", "gradPlot")
 IMAGES = "imagePanel"  # the Test images tab's picture, where the run has one (image_view.py)
+DATA = "dataPanel"  # the Data tab's picture, where the run has one (data_view.py)
 
 
 def full_path(path: str) -> str:
@@ -297,9 +298,11 @@ class WindowExports(QObject):
         permissions: Callable[[], Permissions],
         feedback: Feedback,
         images=None,
+        data=None,
     ):
         super().__init__(host)
         self.images = images  # the image panel (its `available` says whether the run has one)
+        self.data = data  # the data view's panel (likewise)
         self.host, self.graph_view, self.plots, self.c, self.tt, self.files = (
             host,
             graph_view,
@@ -316,7 +319,8 @@ class WindowExports(QObject):
         self.menu.setObjectName("exportMenu")
         self.menu.setToolTipsVisible(True)
         self.picture_actions: dict[tuple[str, str], QAction] = {}
-        for what in ("window", "graph", *PLOTS, *((IMAGES,) if images is not None else ())):
+        panels = (*((IMAGES,) if images is not None else ()), *((DATA,) if data is not None else ()))
+        for what in ("window", "graph", *PLOTS, *panels):
             if what == PLOTS[0]:
                 self.menu.addSeparator()
             for fmt in PICTURE_FORMATS:
@@ -375,6 +379,7 @@ class WindowExports(QObject):
             "paramPlot": self.tr("Parameters plot"),
             "gradPlot": self.tr("Gradients plot"),
             IMAGES: self.tr("Test images"),
+            DATA: self.tr("Data view"),
         }
         self.menu.setTitle(self.tr("E&xport"))
         self.action.setToolTip(self.tr("Pictures, the history and an animated GIF, for slides"))
@@ -391,6 +396,8 @@ class WindowExports(QObject):
             ("gradPlot", "svg"): self.tr("Gradients plot as SVG…"),
             (IMAGES, "png"): self.tr("Test images as PNG…"),
             (IMAGES, "svg"): self.tr("Test images as SVG…"),
+            (DATA, "png"): self.tr("Data view as PNG…"),
+            (DATA, "svg"): self.tr("Data view as SVG…"),
         }
         for key, a in self.picture_actions.items():
             a.setText(texts[key])
@@ -428,6 +435,10 @@ class WindowExports(QObject):
                 a, on = self.picture_actions[(IMAGES, fmt)], self.images.available
                 a.setEnabled(on)
                 a.setToolTip("" if on else self.tr("Only for a run over a data set of images (digits)"))
+            if (DATA, fmt) in self.picture_actions:
+                a, on = self.picture_actions[(DATA, fmt)], self.data.available
+                a.setEnabled(on)
+                a.setToolTip("" if on else self.tr("Only for a run over a 2-D data set (moons)"))
         for a, control, tip in (
             (self.csvAction, Control.SAVE_RUN, self.tr("Every step, one column per element, for a spreadsheet")),
             (self.jsonlAction, Control.SAVE_RUN, self.tr("Every step, in the format of gradviz run")),
@@ -448,19 +459,21 @@ class WindowExports(QObject):
 
     # -- pictures ------------------------------------------------------------------------------
     def target(self, what: str):
-        return {"window": self.host, "graph": self.graph_view, IMAGES: self.images}.get(what) or getattr(
-            self.plots, what
-        )
+        return {"window": self.host, "graph": self.graph_view, IMAGES: self.images, DATA: self.data}.get(
+            what
+        ) or getattr(self.plots, what)
 
     def picture(self, what: str, fmt: str) -> tuple[bytes, QSize]:
-        """The bytes of a picture of `what` (window, graph, lossPlot, paramPlot, gradPlot, imagePanel)."""
+        """The bytes of a picture of `what` (window, graph, lossPlot, paramPlot, gradPlot, imagePanel,
+        dataPanel)."""
         if what == "window":
             return widget_picture(self.host, fmt)
         if what == "graph":
             return graph_picture(self.graph_view, fmt)
-        if what == IMAGES:
-            _to_front(self.images)
-            return widget_picture(self.images, fmt, SHARP)  # as in its tab, at twice the resolution
+        if what in (IMAGES, DATA):
+            panel = self.target(what)
+            _to_front(panel)
+            return widget_picture(panel, fmt, SHARP)  # as in its tab, at twice the resolution
         return widget_picture(self.target(what), fmt, SHARP, PLOT_SIZE)
 
     def save_picture(self, what: str, path: str) -> bool:

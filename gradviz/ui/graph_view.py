@@ -38,6 +38,7 @@ from ..model.gradflow import (
 from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
 from . import theme
 from .heatmap import to_qimage
+from .unit_maps import UnitMapsItem
 from .language import tr_msg
 from .spotlight import SpotlightCard
 
@@ -135,6 +136,7 @@ class NodeItem(QGraphicsObject):
         self.unrequested = unrequested  # why grad_fn does not return this gradient ("" if it does)
         self.shares = shares or []  # the differentiated outputs this node's gradient sums over
         self.parts: dict = {}
+        self.unit_maps = None  # the data view's mini maps under the node (GraphScene.set_unit_maps)
         self.value = None
         self.grad = None
         self.scales: tuple[float, float] = (1.0, 1.0)  # a matrix's colour scales S: value, gradient
@@ -675,6 +677,7 @@ class GraphScene(QGraphicsScene):
         self._drag_src: NodeItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
         self._data: tuple | None = None
+        self.unit_maps: dict = {}  # the data view's mini maps: {hidden node: (coarse, coarse, units)}
         self.scales = RunningScale()  # the matrices' colour scales over the frames shown in this run
         self.locked = False
         self.number_pt = VALUE_PT  # presentation mode: the nodes' number size for the view's zoom
@@ -753,6 +756,7 @@ class GraphScene(QGraphicsScene):
         self.blockSignals(False)
         if self._data is not None:
             self.set_node_data(*self._data)
+        self.set_unit_maps(self.unit_maps)
         self._on_selection()
         self.rebuilt.emit()
 
@@ -805,6 +809,21 @@ class GraphScene(QGraphicsScene):
                 shown[name] = v
         self._edge_data(values, grads, shown)
         self.dataShown.emit()
+
+    def set_unit_maps(self, maps: dict) -> None:
+        """The data view's mini maps (ui/unit_maps.py) under the hidden nodes named in `maps`
+        ({node: (coarse, coarse, units)}); none under the others."""
+        self.unit_maps = dict(maps)
+        for name, item in self.items_by_name.items():
+            m = self.unit_maps.get(name)
+            shape_ok = m is not None and item.shape_ is not None and m.shape[-1] == item.shape_[-1]
+            if shape_ok:
+                if item.unit_maps is None:
+                    item.unit_maps = UnitMapsItem(item)
+                item.unit_maps.set_maps(m)
+            elif item.unit_maps is not None:
+                item.unit_maps.remove()
+                item.unit_maps = None
 
     def _edge_data(self, values, grads, shown) -> None:
         """Each edge drawn by the gradient flowing back along it (into an Output: its seed)."""

@@ -48,6 +48,7 @@ from .persistence import AppStore
 from .experiments_panel import ExperimentsPanel
 from .lesson_panel import LessonPanel
 from .image_view import ImagePanel
+from .data_view import DataPanel
 from .plots import PlotPanel
 from .presentation import Presenter
 from .backprop_steps import BackpropSteps
@@ -101,7 +102,7 @@ def _scrolled(widget: QWidget) -> QScrollArea:
 
 # saved with the window's dock layout; raised when the docks are arranged or named otherwise, so
 # that a layout saved before is not restored
-DOCK_LAYOUT_VERSION = 3
+DOCK_LAYOUT_VERSION = 4
 
 
 class MainWindow(QMainWindow):
@@ -290,10 +291,22 @@ class MainWindow(QMainWindow):
         images.setWidget(self.imagePanel)
         self.tabifyDockWidget(self.findChild(QDockWidget, "plotsDock"), images)
         images.hide()
+        # a run over a 2-D data set: the points over the network's output, a tab beside the plots
+        data = self._dock(self.tr("Data"), QWidget(), BOTTOM, "dataDock")
+        self.dataPanel = DataPanel(
+            self.controller,
+            self.shown,
+            set_available=data.setVisible,
+            set_unit_maps=lambda _spec, maps: self.scene.set_unit_maps(maps),
+        )
+        data.setWidget(self.dataPanel)
+        self.dataView = self.dataPanel.view
+        self.tabifyDockWidget(images, data)
+        data.hide()
         self.findChild(QDockWidget, "plotsDock").raise_()
         # the bottom docks' tabs are their titles, above them: no title bar row (room for the graph)
         self.setTabPosition(BOTTOM, QTabWidget.TabPosition.North)
-        for name in ("plotsDock", "experimentsDock", "codeDock", "imagesDock"):
+        for name in ("plotsDock", "experimentsDock", "codeDock", "imagesDock", "dataDock"):
             self.findChild(QDockWidget, name).setTitleBarWidget(QWidget())
         # the guided lesson: a tab beside Node, Problems and the program, under the training
         # options, shown first (a dock of its own beside the graph left it too small at 1280x720)
@@ -532,6 +545,7 @@ class MainWindow(QMainWindow):
             permissions=self.permissions,
             feedback=self.feedback,
             images=self.imagePanel,
+            data=self.dataPanel,
         )
         m.insertMenu(self.recentMenu.menuAction(), self.exports.menu)
         m.addSeparator()

@@ -11,6 +11,14 @@ import sys
 import tempfile
 
 SCREEN_DPI = 96
+# the window's dock of each bottom tab --tab names (cli.SCREENSHOT_TABS)
+TAB_DOCKS = {
+    "plots": "plotsDock",
+    "experiments": "experimentsDock",
+    "program": "codeDock",
+    "images": "imagesDock",
+    "data": "dataDock",
+}
 
 
 def _application(size: tuple[int, int]):
@@ -51,6 +59,7 @@ def take_screenshot(
     presentation: bool = False,
     frames: int = 20,
     timeout_s: float = 120.0,
+    tab: str | None = None,
 ) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
@@ -103,6 +112,18 @@ def take_screenshot(
         print(f"{cmd}: error: training did not finish ({c.last_error or c.state})", file=sys.stderr)
         w.close()
         return 1
+    if ok and tab is not None:
+        from PySide6.QtWidgets import QDockWidget
+
+        dock = w.findChild(QDockWidget, TAB_DOCKS[tab])
+        if dock is None or dock.isHidden():
+            print(f"{cmd}: error: --tab {tab}: this run has no such tab", file=sys.stderr)
+            w.close()
+            return 2
+        dock.raise_()
+        if tab == "data":  # the picture of the step shown, once the engine has drawn it
+            panel = w.dataPanel
+            ok = wait(lambda: panel.in_flight is None and panel.drawn_key == panel.wanted())
     w.plots.refresh()
     w.graphView.fit()
     app.processEvents()

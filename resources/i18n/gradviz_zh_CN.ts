@@ -957,6 +957,45 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>DataPanel</name>
+    <message>
+        <source>The data view could not be computed: {why}</source>
+        <translation>无法计算数据视图：{why}</translation>
+    </message>
+    <message>
+        <source>class {k}</source>
+        <translation>类别 {k}</translation>
+    </message>
+    <message>
+        <source>{n} training points (filled)</source>
+        <translation>{n} 个训练点（实心）</translation>
+    </message>
+    <message>
+        <source>{n} test points (hollow)</source>
+        <translation>{n} 个测试点（空心）</translation>
+    </message>
+    <message>
+        <source>Background: the predicted class, deeper where its probability is higher</source>
+        <translation>背景：预测的类别，概率越高颜色越深</translation>
+    </message>
+    <message>
+        <source>On the graph: each hidden unit over the same plane (hover a map to enlarge it)</source>
+        <translation>计算图上：每个隐藏单元在同一平面上的取值（悬停小图可放大）</translation>
+    </message>
+    <message>
+        <source>The network&apos;s output over the input plane: computing…</source>
+        <translation>网络在输入平面上的输出：计算中…</translation>
+    </message>
+    <message>
+        <source>The network&apos;s output at {state}</source>
+        <translation>网络在{state}的输出</translation>
+    </message>
+    <message>
+        <source>Epoch {epoch}: train accuracy {train:.1%}, test accuracy {test:.1%}</source>
+        <translation>第 {epoch} 个 epoch：训练准确率 {train:.1%}，测试准确率 {test:.1%}</translation>
+    </message>
+</context>
+<context>
     <name>Devices</name>
     <message>
         <source>no CUDA GPU with a working driver was found on this machine</source>
@@ -2044,6 +2083,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Test images</source>
         <translation>测试图像</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
     </message>
     <message>
         <source>Restored the session autosaved before GradViz last stopped</source>
@@ -3723,6 +3766,17 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     </message>
 </context>
 <context>
+    <name>UnitMapsItem</name>
+    <message>
+        <source>each unit over the input plane, ±{s:g}</source>
+        <translation>每个单元在输入平面上，±{s:g}</translation>
+    </message>
+    <message>
+        <source>{node} unit {u}: {lo:.2f} to {hi:.2f}</source>
+        <translation>{node} 单元 {u}：{lo:.2f} 到 {hi:.2f}</translation>
+    </message>
+</context>
+<context>
     <name>UpdateView</name>
     <message>
         <source>One element (signed values), or the whole tensor (norms)</source>
@@ -3833,6 +3887,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>测试图像</translation>
     </message>
     <message>
+        <source>Data view</source>
+        <translation>数据视图</translation>
+    </message>
+    <message>
         <source>E&amp;xport</source>
         <translation>导出(&amp;X)</translation>
     </message>
@@ -3889,6 +3947,14 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>测试图像导出为 SVG…</translation>
     </message>
     <message>
+        <source>Data view as PNG…</source>
+        <translation>数据视图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Data view as SVG…</source>
+        <translation>数据视图导出为 SVG…</translation>
+    </message>
+    <message>
         <source>History as CSV (one column per element)…</source>
         <translation>训练历史导出为 CSV（每个元素一列）…</translation>
     </message>
@@ -3915,6 +3981,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Only for a run over a data set of images (digits)</source>
         <translation>仅用于在图像数据集（digits）上的训练</translation>
+    </message>
+    <message>
+        <source>Only for a run over a 2-D data set (moons)</source>
+        <translation>仅用于在二维数据集（moons）上的训练</translation>
     </message>
     <message>
         <source>Every step, one column per element, for a spreadsheet</source>
