@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget
 
 from gradviz.model import lesson_plan as plan
 from gradviz.model.presets import load_preset
@@ -79,6 +80,11 @@ def test_the_window_shows_the_lesson_of_the_presets_session(qtbot, win):
     # every step's set-up works; the last one trains and quotes the evaluation after epoch 1
     for i in range(1, 4):
         assert p.go(i) and p.step.id == plan.LESSONS["moons"][i].id
+        if p.step.id == "moons_units":  # the mini maps' step points to the Data tab
+            data = win.findChild(QDockWidget, "dataDock")
+            assert data.visibleRegion().isEmpty() and not p.links["data"].isHidden()
+            qtbot.mouseClick(p.links["data"], Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda d=data: not d.visibleRegion().isEmpty())
     assert p.step.id == "moons_train" and not p.nextButton.isEnabled()
     wait_state(qtbot, win, "ready")
     win.controls.maxStepsSpin.setValue(20)
@@ -93,5 +99,12 @@ def test_the_window_shows_the_lesson_of_the_presets_session(qtbot, win):
         assert p.go(i)
     assert "def train_loop():" in p.codeView.toPlainText()
     assert p.go(2) and p.codeView.toPlainText().startswith("def test_loop():")
+    # test_loop's step points to the Test images tab: its link brings that dock to the front
+    images = win.findChild(QDockWidget, "imagesDock")
+    win.findChild(QDockWidget, "plotsDock").raise_()
+    link = p.links["images"]
+    assert not link.isHidden() and p.links["data"].isHidden()
+    qtbot.mouseClick(link, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not images.visibleRegion().isEmpty())
     _load(qtbot, win, "tutorial")
     assert p.lesson == "tutorial" and p.step.id == "function"

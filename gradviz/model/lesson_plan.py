@@ -57,9 +57,14 @@ class Step:
     code: tuple[Code, ...]
     paras: tuple[Para, ...]
     figures: dict  # placeholder -> where its number comes from (see figures())
-    links: tuple[str, ...] = ()  # other parts of the app the step points to: "variants", "parity", "program"
+    links: tuple[str, ...] = ()  # other parts of the app the step points to (LINKS)
     controls: tuple[str, ...] = ()  # the objectNames of the window's controls its text names: kept in view
     speed: float = 0.0  # steps a second for a step that asks to watch training (0: the speed is left as it is)
+
+
+# the parts of the window a step can point to: two Experiments tabs, the program, the data
+# view of a 2-D data set, the Test images of an image data set
+LINKS = ("variants", "parity", "program", "data", "images")
 
 
 # -- the tutorial's code, verbatim -------------------------------------------------------------------
@@ -543,8 +548,17 @@ MOONS: tuple[Step, ...] = (
                     "plane rather than to one side of a line.",
                 )
             ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "Under h1 and h2 each unit has a small map of the input plane, coloured by its value at every "
+                    "point (blue −1, red +1): h1's maps are split by straight lines, h2's by curves. Hover a map "
+                    "to enlarge it. The Data tab shows the points over what the whole network predicts there.",
+                )
+            ),
         ),
         {},
+        ("data",),
     ),
     Step(
         "moons_train",
@@ -577,8 +591,16 @@ MOONS: tuple[Step, ...] = (
                     "says it has learned the shape of the moons, not the training points by heart.",
                 )
             ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "In the Data tab the boundary between the two colours starts as a line and bends around the "
+                    "moons as training goes on; drag the History slider back to watch it unbend.",
+                )
+            ),
         ),
         EVAL_FIGURES,
+        ("data",),
         controls=("startButton",),
         speed=WATCH_SPEED,
     ),
@@ -679,8 +701,17 @@ DIGITS: tuple[Step, ...] = (
                     "test accuracy says how well it does on digits it has not seen.",
                 )
             ),
+            Para(
+                QT_TRANSLATE_NOOP(
+                    "Lesson",
+                    "The Test images tab shows each test image with the class predicted for it (a wrong one framed "
+                    "in red, with its true class), and the confusion matrix: a row per true class, a column per "
+                    "predicted class, so every count off the diagonal is a mistake, such as an 8 read as a 1.",
+                )
+            ),
         ),
         {**EVAL_FIGURES, "test": ("data", "test_samples")},
+        ("images",),
         controls=("startButton",),
         speed=WATCH_SPEED,
     ),

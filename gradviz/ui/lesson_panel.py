@@ -175,7 +175,7 @@ class LessonPanel(QWidget):
         self.noteLabel.setStyleSheet(f"color: {NOTE_COLOR}; background: #fef3c7; padding: 4px;")
         self.linkRow = QVBoxLayout()  # one under another: narrow docks, longer Chinese texts
         self.links: dict[str, QPushButton] = {}
-        for key in ("variants", "parity", "program"):
+        for key in plan.LINKS:
             b = QPushButton()
             b.setObjectName(f"lessonLink_{key}")
             b.clicked.connect(lambda _=False, k=key: self.follow(k))
@@ -397,8 +397,8 @@ class LessonPanel(QWidget):
     def follow(self, key: str) -> None:
         """Show the part of the window a step points to."""
         ex = self.experiments
-        if key == "program":
-            dock = self._find(QDockWidget, "codeDock")
+        if key in ("program", "data", "images"):
+            dock = self._find(QDockWidget, {"program": "codeDock", "data": "dataDock", "images": "imagesDock"}[key])
         else:
             tab = {"variants": ex.variants, "parity": ex.parity}[key]
             for i in range(ex.count()):
@@ -467,6 +467,8 @@ class LessonPanel(QWidget):
             "variants": self.tr("Show the Four variants tab"),
             "parity": self.tr("Show the PyTorch parity tab"),
             "program": self.tr("Show the MindSpore program"),
+            "data": self.tr("Show the Data tab"),
+            "images": self.tr("Show the Test images tab"),
         }
         for key, b in self.links.items():
             b.setText(link_texts[key])

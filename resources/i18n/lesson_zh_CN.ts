@@ -180,6 +180,10 @@
         <translation>把鼠标悬停在 h1 上可查看它对这个批次的值：每个点一行，每个单元一列，都在 −1 和 1 之间。h2 的每个单元混合了 h1 的全部八个单元，所以它对应平面上一块弯曲的区域，而不是一条直线的某一侧。</translation>
     </message>
     <message>
+        <source>Under h1 and h2 each unit has a small map of the input plane, coloured by its value at every point (blue −1, red +1): h1&apos;s maps are split by straight lines, h2&apos;s by curves. Hover a map to enlarge it. The Data tab shows the points over what the whole network predicts there.</source>
+        <translation>h1 和 h2 下方，每个单元都有一张输入平面的小图，按它在每一点上的取值着色（蓝色 −1，红色 +1）：h1 的小图被直线分开，h2 的被曲线分开。把鼠标停在小图上可放大。“数据”标签页显示这些点，以及整个网络在那里的预测。</translation>
+    </message>
+    <message>
         <source>Training: the loss and accuracy curves</source>
         <translation>训练：损失曲线和准确率曲线</translation>
     </message>
@@ -198,6 +202,10 @@
     <message>
         <source>The network never trains on the test points: a test accuracy close to the training accuracy says it has learned the shape of the moons, not the training points by heart.</source>
         <translation>网络从不用测试点训练：测试准确率接近训练准确率，说明它学到的是月牙的形状，而不是死记训练点。</translation>
+    </message>
+    <message>
+        <source>In the Data tab the boundary between the two colours starts as a line and bends around the moons as training goes on; drag the History slider back to watch it unbend.</source>
+        <translation>在“数据”标签页中，两种颜色之间的边界起初是一条直线，随着训练进行逐渐弯曲、绕开两个月牙；把“历史”滑块往回拖，可以看到它重新变直。</translation>
     </message>
     <message>
         <source>The digits and the course&apos;s Network</source>
@@ -252,6 +260,10 @@
         <translation>只看训练损失低，可能只是网络记住了训练图像；测试准确率说明它在没见过的数字上表现如何。</translation>
     </message>
     <message>
+        <source>The Test images tab shows each test image with the class predicted for it (a wrong one framed in red, with its true class), and the confusion matrix: a row per true class, a column per predicted class, so every count off the diagonal is a mistake, such as an 8 read as a 1.</source>
+        <translation>“测试图像”标签页显示每张测试图像及其预测类别（预测错误的用红框标出，并注明真实类别），以及混淆矩阵：每行是一个真实类别，每列是一个预测类别，因此对角线以外的每个计数都是一次错误，比如把 8 认成了 1。</translation>
+    </message>
+    <message>
         <source>Watching the network learn</source>
         <translation>观察网络学习</translation>
     </message>
@@ -293,6 +305,14 @@
     <message>
         <source>Set up again: put the graph and the options back as this step sets them</source>
         <translation>重新设置：把计算图和选项恢复为本步的设置</translation>
+    </message>
+    <message>
+        <source>Show the Data tab</source>
+        <translation>显示“数据”标签页</translation>
+    </message>
+    <message>
+        <source>Show the Test images tab</source>
+        <translation>显示“测试图像”标签页</translation>
     </message>
     <message>
         <source>◀ Previous</source>
