@@ -162,7 +162,8 @@ def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting)
     assert b.compact_text(b.grad).startswith(f"[{b.grad[0]:.3f}")  # its first element, then "…"
     w.set_presentation(False)
     _settle(qtbot, w)
-    assert not b.compact() and b.number_font().pointSizeF() == graph_view.VALUE_PT
+    b = w.scene.items_by_name["b"]  # normal mode at 1024x768: still compact, at a readable size
+    assert b.compact() and 11.0 <= _digits_px(b.number_font()) * w.graphView.zoom < 24.0
 
 
 def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting):
@@ -203,4 +204,65 @@ def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting)
     b.setSelected(True)
     w.set_presentation(False)
     _settle(qtbot, w)
-    assert w.scene.items_by_name["b"].isSelected() and not card.isVisible()  # presentation mode only
+    assert w.scene.items_by_name["b"].isSelected()
+    # normal mode at 1024x768: the nodes are still compact, and the card's numbers smaller
+    assert card.isVisible() and all(_digits_px(n.font()) < 28.0 for n in card.number_labels())
+
+
+def _value_px(w) -> dict:
+    """{node: how tall a digit of its value text is on screen}: the font the node draws its
+    numbers in, times the view's zoom (a matrix's full drawing writes its max and min smaller)."""
+    from gradviz.ui import graph_view
+
+    zoom = w.graphView.zoom
+    out = {}
+    for name, item in w.scene.items_by_name.items():
+        if item.shape_ is None and item.node.kind != "Output":
+            continue  # a Dataset node: no numbers of its own
+        font = item.number_font()
+        if not item.compact() and item._matrix():
+            font = graph_view._font(graph_view.NOTE_PT + 1, mono=True, bold=True)
+        out[name] = _digits_px(font) * zoom
+    return out
+
+
+@pytest.mark.parametrize("preset", ["tutorial", "mlp", "moons", "digits"])
+def test_node_values_are_11_px_tall_at_1024x768(qtbot, open_on, preset):  # noqa: F811
+    """Level of detail: at 1024x768 in normal mode the view's zoom would draw the full nodes'
+    numbers 4-7 px tall; the nodes show their name, value and gradient large instead, each
+    value's digits at least 11 px on screen, and the selected node's card shows the rest."""
+    from PySide6.QtWidgets import QFrame
+
+    w = open_on("1024x768", load_preset(preset))
+    _settle(qtbot, w)
+    assert _graph_in_view(w)
+    px = _value_px(w)
+    small = {n: round(v, 1) for n, v in px.items() if v < 11.0}
+    assert not small, (preset, w.graphView.zoom, small)
+    for item in w.scene.items_by_name.values():  # the lines still fit their node
+        band = (item.height() - 38) / len(item.compact_lines())
+        assert _digits_px(item.number_font()) <= band, item.name
+    card = w.graphView.findChild(QFrame, "spotlightCard")
+    item = next(iter(w.scene.items_by_name.values()))
+    item.setSelected(True)
+    _settle(qtbot, w)
+    assert card.isVisible() and card.node_name == item.name
+    item.setSelected(False)
+    _settle(qtbot, w)
+    assert not card.isVisible()
+
+
+def test_the_tutorial_s_values_are_24_px_tall_in_presentation_mode_at_1024x768(qtbot, open_on):  # noqa: F811
+    w = open_on("1024x768", load_preset("tutorial"))
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    assert _graph_in_view(w)
+    small = {n: round(v, 1) for n, v in _value_px(w).items() if v < 24.0}
+    assert not small, (w.graphView.zoom, small)
+
+
+def test_a_large_view_draws_the_full_nodes(qtbot, open_on):  # noqa: F811
+    """At 1920x1080 the tutorial's full nodes (heat maps, labels) are large enough: not compact."""
+    w = open_on("1920x1080", load_preset("tutorial"))
+    _settle(qtbot, w)
+    assert not any(i.compact() for i in w.scene.items_by_name.values()), w.graphView.zoom
