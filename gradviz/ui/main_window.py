@@ -31,7 +31,7 @@ from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.runstate import Control, Phase, RunState, permissions
 from ..model.shown import NodeData, ShownNodes
-from ..model.steps import end_message, loss_at, progress
+from ..model.steps import end_message, kept, loss_at, progress
 from ..model.session import Session
 from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -318,7 +318,7 @@ class MainWindow(QMainWindow):
         # status bar: its passing messages cut with "…" before the permanent labels
         self.setStatusBar(StatusBar(self))
         # the status bar's labels change 30 times a second while training: LiveLabels
-        self.stepLabel = LiveLabel(tr_msg(progress(0, 0)))
+        self.stepLabel = LiveLabel(tr_msg(progress(0)))
         self.stepLabel.setObjectName("stepLabel")
         self.rateLabel = LiveLabel("")
         self.rateLabel.setObjectName("rateLabel")
@@ -823,7 +823,8 @@ class MainWindow(QMainWindow):
     def _update_status(self, caption: bool = True) -> None:
         c = self.controller
         h = c.history
-        self.stepLabel.setText(tr_msg(progress(c.step_count, c.updates)))
+        self.stepLabel.setText(tr_msg(progress(c.step_count)))
+        self.stepLabel.setToolTip(tr_msg(kept(c.updates)))
         rate = self.tr("{rate:,.0f} steps/s").format(rate=c.steps_per_second)
         self.rateLabel.setText(rate if c.state == Phase.TRAINING else "")
         if h is not None and h.n:
