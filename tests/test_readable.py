@@ -159,7 +159,8 @@ def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting)
             text = item.compact_text(v)
             assert text and QFontMetricsF(font).horizontalAdvance(text) <= item.width - 2 * graph_view.PAD, text
     b = w.scene.items_by_name["b"]
-    assert b.compact_text(b.grad).startswith(f"[{b.grad[0]:.3f}")  # its first element, then "…"
+    text = b.compact_text(b.grad)  # its first element, then "…"
+    assert text.startswith((f"[{b.grad[0]:.3f}", f"[{b.grad[0]:.2f}")) and text.endswith("…]"), text
     w.set_presentation(False)
     _settle(qtbot, w)
     b = w.scene.items_by_name["b"]  # normal mode at 1024x768: still compact, at a readable size
@@ -266,3 +267,94 @@ def test_a_large_view_draws_the_full_nodes(qtbot, open_on):  # noqa: F811
     w = open_on("1920x1080", load_preset("tutorial"))
     _settle(qtbot, w)
     assert not any(i.compact() for i in w.scene.items_by_name.values()), w.graphView.zoom
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+def test_the_plots_keys_stay_in_their_plots_and_every_plot_is_in_view(qtbot, open_on, size):  # noqa: F811
+    """digits: six parameter tensors. Each plot's key takes at most one line (the entries that do
+    not fit are "+n", the plot's tooltip names them all), its title row leaves the lines most of
+    the plot's height, and every plot (the accuracy plot too) lies inside the window."""
+    from PySide6.QtCore import QPoint, QRect
+
+    w = open_on(size, load_preset("digits"), ready=True)
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    w.plots.refresh(force=True)
+    _settle(qtbot, w)
+    p = w.plots
+    assert p.accuracyPlot.isVisible()
+    for plot in (p.lossPlot, p.paramPlot, p.gradPlot, p.accuracyPlot):
+        at = plot.mapTo(w, QPoint(0, 0))
+        assert w.rect().contains(QRect(at, plot.size())), (plot.objectName(), at, plot.size(), w.size())
+        item = plot.getPlotItem()
+        title_h = item.titleLabel.mapRectToScene(item.titleLabel.boundingRect()).height()
+        vb = item.vb.mapRectToScene(item.vb.boundingRect())
+        assert title_h <= 0.4 * plot.height(), (plot.objectName(), title_h, plot.height())
+        assert vb.height() >= 0.4 * plot.height(), (plot.objectName(), vb.height(), plot.height())
+    for plot in (p.paramPlot, p.gradPlot):
+        shown, _own_line, _note, first = plot.gv_fit
+        assert shown >= 1, plot.objectName()  # a normal plot's key names one entry at least
+        names = [n for n, _c, _d in plot.gv_key]
+        text = plot.getPlotItem().titleLabel.text
+        if first:  # the one name shown, cut to fit
+            assert shown == 1 and names[0].startswith(first.rstrip("…")) and first in text
+        else:
+            assert all(n in text for n in names[:shown])
+        assert not any(f">{n}<" in text for n in names[shown:])
+        if shown < len(names):
+            assert f"+{len(names) - shown}" in text
+        for n in names:
+            if n != "‖grad‖":
+                assert n in plot.toolTip()
+
+
+def _tick_label_rects(plot):
+    """The y axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
+    the tick font): their rectangles, in px."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    axis = plot.getPlotItem().getAxis("left")
+    picture = QPicture()
+    p = QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            p.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(p)
+    finally:
+        p.end()
+    return [(rect, text) for rect, _flags, text in specs[2]] if specs else []
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+def test_presentation_mode_s_plots_have_room_and_their_tick_labels_do_not_overlap(qtbot, open_on, size):  # noqa: F811
+    """F5 on a projector: each plot's lines get a usable height, and no two y tick labels overlap
+    (the short Gradients plot wrote "0.6", "0.4" and "0.2" over each other)."""
+    w = open_on(size, ready=True)
+    for k in (1, 2, 3):
+        wait_state(qtbot, w, "ready", "paused")
+        w.controller.step()
+        qtbot.waitUntil(lambda k=k: w.controller.step_count == k and w.controller.nodes is not None, timeout=30_000)
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    w.plots.refresh(force=True)
+    _settle(qtbot, w)
+    for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+        vb = plot.getPlotItem().vb
+        assert vb.height() >= 80, (plot.objectName(), vb.height(), plot.height())  # it was 59 px
+        rects = _tick_label_rects(plot)
+        assert len(rects) >= 2, (plot.objectName(), rects)
+        for i, (a, ta) in enumerate(rects):
+            for b, tb in rects[i + 1 :]:
+                assert not a.intersects(b), (plot.objectName(), ta, tb, a, b)
+    # the ranges a classroom saw overlap: the gradients' after 30 steps, the parameters', the loss'
+    w.plots.set_follow(False)
+    for lo, hi in ((0.15, 0.7), (-2.2, 2.2), (1.15, 1.36), (0.0, 1.0)):
+        for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+            plot.getPlotItem().vb.setYRange(lo, hi, padding=0)
+            _settle(qtbot, w)
+            rects = _tick_label_rects(plot)
+            assert rects, (plot.objectName(), lo, hi)
+            for i, (a, ta) in enumerate(rects):
+                for b, tb in rects[i + 1 :]:
+                    assert not a.intersects(b), (plot.objectName(), lo, hi, ta, tb)
+    w.set_presentation(False)

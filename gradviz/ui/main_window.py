@@ -60,6 +60,7 @@ from .parts import Feedback
 from .timetravel import TimeTravel, live_data
 
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+PRESENT_PLOTS_SHARE = 0.36  # presentation mode: the plots dock's share of the window's height
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -452,7 +453,8 @@ class MainWindow(QMainWindow):
     def size_docks(self) -> None:
         """Dock sizes for this window size: a small window (a projector at 1280x720) keeps most
         of its room for the graph; presentation mode gives the plots more."""
-        h = int(min(380 * self.presenter.look.scale, self.height() * 0.3))
+        share = PRESENT_PLOTS_SHARE if self.presenting else 0.3  # the F5 plots' lines a usable height
+        h = int(min(380 * self.presenter.look.scale, self.height() * share))
         bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "experimentsDock")]  # tabbed: both
         self.resizeDocks(bottom, [h, h], Qt.Orientation.Vertical)
         self.resizeDocks(
