@@ -243,6 +243,12 @@ def test_node_values_are_11_px_tall_at_1024x768(qtbot, open_on, preset):  # noqa
     for item in w.scene.items_by_name.values():  # the lines still fit their node
         band = (item.height() - 38) / len(item.compact_lines())
         assert _digits_px(item.number_font()) <= band, item.name
+    for item in w.scene.items_by_name.values():  # an Output's role: larger than its info line
+        if item.node.kind == "Output":
+            from gradviz.ui import graph_view
+
+            role_px = _digits_px(graph_view._font(item.role_pt(), bold=True)) * w.graphView.zoom
+            assert role_px >= 1.3 * _digits_px(graph_view._font(graph_view.INFO_PT)) * w.graphView.zoom
     card = w.graphView.findChild(QFrame, "spotlightCard")
     item = next(iter(w.scene.items_by_name.values()))
     item.setSelected(True)

@@ -371,6 +371,12 @@ class NodeItem(QGraphicsObject):
         cap = QFontMetricsF(_font(100, bold=True)).height() / 100  # a line's height per pt
         return max(NAME_PT, (HEADER - 4) / cap)
 
+    def role_pt(self) -> float:
+        """A compact Output's role ("returns loss: the loss"): as large as its band holds (it
+        shrinks to fit the node's width, then is cut with "…"; the tooltip has it whole)."""
+        cap = QFontMetricsF(_font(100, bold=True)).height() / 100
+        return max(INFO_PT, (INFO - 2) / cap)
+
     def compact_lines(self) -> list[tuple[str, object]]:
         """What a compact node shows under its header: (what, value) for value and gradient (an
         Output: the gradient flowing back in)."""
@@ -395,7 +401,7 @@ class NodeItem(QGraphicsObject):
         lines = self.compact_lines()
         if self.node.kind == "Output":  # its role in the info line's band (the info: in the tooltip)
             p.setPen(QColor(theme.MUTED if self.role_muted else theme.VALUE_COLOR))
-            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, INFO_PT, bold=True)
+            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, self.role_pt(), bold=True)
             y += INFO
         band = (self.height() - BOTTOM - y) / len(lines)
         font = self.number_font()
