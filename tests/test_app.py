@@ -50,7 +50,7 @@ def test_step_button_does_exactly_one_step_and_plots_engine_numbers(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
     h = win.controller.history
-    assert h.n == 1 and win.stepLabel.text() == "step 1 · 1 update"
+    assert h.n == 1 and win.stepLabel.text() == "step 1 (parameters after 0 updates)"
     loss, g, _ = grads_for(load_preset("tutorial"))
     assert h.loss[0] == pytest.approx(loss, rel=1e-6)
     win.plots.refresh()
@@ -135,7 +135,7 @@ def test_start_pause_reset(qtbot, win, mode):
     assert f"Nodes: step {n:,} (parameters after {n - 1:,} updates), the plots' last step" in win.graphView.caption
     qtbot.mouseClick(win.controls.resetButton, Qt.MouseButton.LeftButton)
     wait_state(qtbot, win, "ready")
-    assert win.controller.history.n == 0 and win.stepLabel.text() == "step 0 · 0 updates"
+    assert win.controller.history.n == 0 and win.stepLabel.text() == "no steps yet"
 
 
 def test_learning_rate_changes_mid_run(qtbot, win):
@@ -173,7 +173,7 @@ def test_linreg_runs_until_loss_target(qtbot, win):
     # step k broke the loop before its update: k - 1 updates kept, and the nodes show step k
     # itself, at the parameters the plots' last row holds (even when k fell inside a Graph-mode batch)
     wait_nodes_at(qtbot, win, k - 1)
-    assert win.stepLabel.text() == f"step {k} · {k - 1} updates"
+    assert win.stepLabel.text() == f"step {k} (parameters after {k - 1} updates)"
     assert f"Nodes: step {k} (parameters after {k - 1} updates), the plots' last step" in win.graphView.caption
     h = win.controller.history
     last = h.param_layout.unflatten(h.params[-1])

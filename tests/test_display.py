@@ -347,7 +347,7 @@ def test_lowering_max_steps_while_training_says_what_happened(qtbot, win):
 def test_one_step_from_ready_says_one_step_was_done(qtbot, win):
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
-    assert win.stateLabel.text() == "1 step done" and win.stepLabel.text() == "step 1 · 1 update"
+    assert win.stateLabel.text() == "1 step done" and win.stepLabel.text() == "step 1 (parameters after 0 updates)"
     win.controls.maxStepsSpin.setValue(100_000)
     win.controls.speedSpin.setValue(50)
     qtbot.mouseClick(win.controls.startButton, Qt.MouseButton.LeftButton)

@@ -117,7 +117,7 @@ def test_core_messages_show_in_chinese_with_their_values(zh, tmp_path):
     assert zh.tr_msg(e.value).endswith("不支持版本 7（此 GradViz 读取版本 1 到 2）")
     from gradviz.model.steps import end_message, progress
 
-    assert zh.tr_msg(progress(1234, 1233)) == "第 1,234 步 · 1,233 次更新"
+    assert zh.tr_msg(progress(1234)) == "第 1,234 步（参数经过 1,233 次更新）"
     assert zh.tr_msg(end_message("max_steps", 1)) == "在第 1 步完成：已达到最大步数 1 步（保留 1 次更新）。"
 
 

@@ -316,7 +316,7 @@ def _fonts(w: MainWindow) -> dict:
         "title": float(w.lossPlot.getPlotItem().titleLabel.text.split("font-size:")[1].split("pt")[0]),
     }
     title = p.paramPlot.getPlotItem().titleLabel.text  # the title, then its key: a mark and a name per tensor
-    out["key"] = float(title.split("━")[1].split("font-size:")[1].split("pt")[0])
+    out["key"] = float(title.split("font-size:")[-1].split("pt")[0])  # its last name, or its "+2"
     for label, _n, _g in p.heat_titles[:1]:
         out["heat title"] = float(str(label.opts["size"]).rstrip("pt"))
     out["heat state"] = float(str(p.heat_caption.opts["size"]).rstrip("pt"))

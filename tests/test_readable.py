@@ -159,10 +159,12 @@ def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting)
             text = item.compact_text(v)
             assert text and QFontMetricsF(font).horizontalAdvance(text) <= item.width - 2 * graph_view.PAD, text
     b = w.scene.items_by_name["b"]
-    assert b.compact_text(b.grad).startswith(f"[{b.grad[0]:.3f}")  # its first element, then "…"
+    text = b.compact_text(b.grad)  # its first element, then "…"
+    assert text.startswith((f"[{b.grad[0]:.3f}", f"[{b.grad[0]:.2f}")) and text.endswith("…]"), text
     w.set_presentation(False)
     _settle(qtbot, w)
-    assert not b.compact() and b.number_font().pointSizeF() == graph_view.VALUE_PT
+    b = w.scene.items_by_name["b"]  # normal mode at 1024x768: still compact, at a readable size
+    assert b.compact() and 11.0 <= _digits_px(b.number_font()) * w.graphView.zoom < 24.0
 
 
 def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting):
@@ -203,4 +205,162 @@ def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting)
     b.setSelected(True)
     w.set_presentation(False)
     _settle(qtbot, w)
-    assert w.scene.items_by_name["b"].isSelected() and not card.isVisible()  # presentation mode only
+    assert w.scene.items_by_name["b"].isSelected()
+    # normal mode at 1024x768: the nodes are still compact, and the card's numbers smaller
+    assert card.isVisible() and all(_digits_px(n.font()) < 28.0 for n in card.number_labels())
+
+
+def _value_px(w) -> dict:
+    """{node: how tall a digit of its value text is on screen}: the font the node draws its
+    numbers in, times the view's zoom (a matrix's full drawing writes its max and min smaller)."""
+    from gradviz.ui import graph_view
+
+    zoom = w.graphView.zoom
+    out = {}
+    for name, item in w.scene.items_by_name.items():
+        if item.shape_ is None and item.node.kind != "Output":
+            continue  # a Dataset node: no numbers of its own
+        font = item.number_font()
+        if not item.compact() and item._matrix():
+            font = graph_view._font(graph_view.NOTE_PT + 1, mono=True, bold=True)
+        out[name] = _digits_px(font) * zoom
+    return out
+
+
+@pytest.mark.parametrize("preset", ["tutorial", "mlp", "moons", "digits"])
+def test_node_values_are_11_px_tall_at_1024x768(qtbot, open_on, preset):  # noqa: F811
+    """Level of detail: at 1024x768 in normal mode the view's zoom would draw the full nodes'
+    numbers 4-7 px tall; the nodes show their name, value and gradient large instead, each
+    value's digits at least 11 px on screen, and the selected node's card shows the rest."""
+    from PySide6.QtWidgets import QFrame
+
+    w = open_on("1024x768", load_preset(preset))
+    _settle(qtbot, w)
+    assert _graph_in_view(w)
+    px = _value_px(w)
+    small = {n: round(v, 1) for n, v in px.items() if v < 11.0}
+    assert not small, (preset, w.graphView.zoom, small)
+    for item in w.scene.items_by_name.values():  # the lines still fit their node
+        band = (item.height() - 38) / len(item.compact_lines())
+        assert _digits_px(item.number_font()) <= band, item.name
+    for item in w.scene.items_by_name.values():  # an Output's role: larger than its info line
+        if item.node.kind == "Output":
+            from gradviz.ui import graph_view
+
+            role_px = _digits_px(graph_view._font(item.role_pt(), bold=True)) * w.graphView.zoom
+            assert role_px >= 1.3 * _digits_px(graph_view._font(graph_view.INFO_PT)) * w.graphView.zoom
+    card = w.graphView.findChild(QFrame, "spotlightCard")
+    item = next(iter(w.scene.items_by_name.values()))
+    item.setSelected(True)
+    _settle(qtbot, w)
+    assert card.isVisible() and card.node_name == item.name
+    item.setSelected(False)
+    _settle(qtbot, w)
+    assert not card.isVisible()
+
+
+def test_the_tutorial_s_values_are_24_px_tall_in_presentation_mode_at_1024x768(qtbot, open_on):  # noqa: F811
+    w = open_on("1024x768", load_preset("tutorial"))
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    assert _graph_in_view(w)
+    small = {n: round(v, 1) for n, v in _value_px(w).items() if v < 24.0}
+    assert not small, (w.graphView.zoom, small)
+
+
+def test_a_large_view_draws_the_full_nodes(qtbot, open_on):  # noqa: F811
+    """At 1920x1080 the tutorial's full nodes (heat maps, labels) are large enough: not compact."""
+    w = open_on("1920x1080", load_preset("tutorial"))
+    _settle(qtbot, w)
+    assert not any(i.compact() for i in w.scene.items_by_name.values()), w.graphView.zoom
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+def test_the_plots_keys_stay_in_their_plots_and_every_plot_is_in_view(qtbot, open_on, size):  # noqa: F811
+    """digits: six parameter tensors. Each plot's key takes at most one line (the entries that do
+    not fit are "+n", the plot's tooltip names them all), its title row leaves the lines most of
+    the plot's height, and every plot (the accuracy plot too) lies inside the window."""
+    from PySide6.QtCore import QPoint, QRect
+
+    w = open_on(size, load_preset("digits"), ready=True)
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    w.plots.refresh(force=True)
+    _settle(qtbot, w)
+    p = w.plots
+    assert p.accuracyPlot.isVisible()
+    for plot in (p.lossPlot, p.paramPlot, p.gradPlot, p.accuracyPlot):
+        at = plot.mapTo(w, QPoint(0, 0))
+        assert w.rect().contains(QRect(at, plot.size())), (plot.objectName(), at, plot.size(), w.size())
+        item = plot.getPlotItem()
+        title_h = item.titleLabel.mapRectToScene(item.titleLabel.boundingRect()).height()
+        vb = item.vb.mapRectToScene(item.vb.boundingRect())
+        assert title_h <= 0.4 * plot.height(), (plot.objectName(), title_h, plot.height())
+        assert vb.height() >= 0.4 * plot.height(), (plot.objectName(), vb.height(), plot.height())
+    for plot in (p.paramPlot, p.gradPlot):
+        shown, _own_line, _note, first = plot.gv_fit
+        assert shown >= 1, plot.objectName()  # a normal plot's key names one entry at least
+        names = [n for n, _c, _d in plot.gv_key]
+        text = plot.getPlotItem().titleLabel.text
+        if first:  # the one name shown, cut to fit
+            assert shown == 1 and names[0].startswith(first.rstrip("…")) and first in text
+        else:
+            assert all(n in text for n in names[:shown])
+        assert not any(f">{n}<" in text for n in names[shown:])
+        if shown < len(names):
+            assert f"+{len(names) - shown}" in text
+        for n in names:
+            if n != "‖grad‖":
+                assert n in plot.toolTip()
+
+
+def _tick_label_rects(plot):
+    """The y axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
+    the tick font): their rectangles, in px."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    axis = plot.getPlotItem().getAxis("left")
+    picture = QPicture()
+    p = QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            p.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(p)
+    finally:
+        p.end()
+    return [(rect, text) for rect, _flags, text in specs[2]] if specs else []
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+def test_presentation_mode_s_plots_have_room_and_their_tick_labels_do_not_overlap(qtbot, open_on, size):  # noqa: F811
+    """F5 on a projector: each plot's lines get a usable height, and no two y tick labels overlap
+    (the short Gradients plot wrote "0.6", "0.4" and "0.2" over each other)."""
+    w = open_on(size, ready=True)
+    for k in (1, 2, 3):
+        wait_state(qtbot, w, "ready", "paused")
+        w.controller.step()
+        qtbot.waitUntil(lambda k=k: w.controller.step_count == k and w.controller.nodes is not None, timeout=30_000)
+    w.set_presentation(True)
+    _settle(qtbot, w)
+    w.plots.refresh(force=True)
+    _settle(qtbot, w)
+    for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+        vb = plot.getPlotItem().vb
+        assert vb.height() >= 80, (plot.objectName(), vb.height(), plot.height())  # it was 59 px
+        rects = _tick_label_rects(plot)
+        assert len(rects) >= 2, (plot.objectName(), rects)
+        for i, (a, ta) in enumerate(rects):
+            for b, tb in rects[i + 1 :]:
+                assert not a.intersects(b), (plot.objectName(), ta, tb, a, b)
+    # the ranges a classroom saw overlap: the gradients' after 30 steps, the parameters', the loss'
+    w.plots.set_follow(False)
+    for lo, hi in ((0.15, 0.7), (-2.2, 2.2), (1.15, 1.36), (0.0, 1.0)):
+        for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+            plot.getPlotItem().vb.setYRange(lo, hi, padding=0)
+            _settle(qtbot, w)
+            rects = _tick_label_rects(plot)
+            assert rects, (plot.objectName(), lo, hi)
+            for i, (a, ta) in enumerate(rects):
+                for b, tb in rects[i + 1 :]:
+                    assert not a.intersects(b), (plot.objectName(), lo, hi, ta, tb)
+    w.set_presentation(False)

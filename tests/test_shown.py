@@ -76,7 +76,7 @@ def test_the_caption_says_what_the_numbers_are():
     assert shown.caption(False, True, None, 4).startswith("Nodes: not computed for a saved run")
     assert shown.caption(False, False, None, 0) == "Nodes: values not computed yet"
     # live nodes after 3 updates are step 4's parameters
-    assert shown.caption(False, False, 3, 3).startswith("Nodes: step 4 (parameters after 3 updates)")
+    assert shown.caption(False, False, 3, 3) == "Nodes: live, after step 3's update (the plots' last step)"
     shown.show_past(12)
     assert shown.caption(False, False, 20, 20) == (
         "Nodes: step 12 (parameters after 11 updates), from the history slider (computing…)"

@@ -6,6 +6,7 @@ from gradviz.model.steps import (
     at_parameters,
     count,
     end_message,
+    kept,
     nodes_caption,
     progress,
     state_at,
@@ -38,15 +39,17 @@ def test_a_step_names_the_parameters_it_computes_at():
     assert state_at(1) == "step 1 (parameters after 0 updates)"
     assert state_at(2) == "step 2 (parameters after 1 update)"
     assert step_of_parameters(11) == 12
-    assert progress(12, 11) == "step 12 · 11 updates"
+    # the status bar's step: the last step computed, in the caption's words
+    assert progress(12) == "step 12 (parameters after 11 updates)" and progress(0) == "no steps yet"
+    assert kept(12) == "12 updates kept" and kept(1) == "1 update kept"
 
 
 def test_the_node_caption_says_how_it_relates_to_the_plots():
     assert nodes_caption(0, 0) == "Nodes: step 1 (parameters after 0 updates), what the first step computes"
-    # paused after 12 kept updates: the nodes are what step 13 computes; the plots end at 12
-    assert nodes_caption(12, 12) == (
-        "Nodes: step 13 (parameters after 12 updates), what the next step computes (the plots end at step 12)"
-    )
+    # live nodes after step 12's update (training, or a history of summaries): one step named,
+    # the plots' last, as in the status bar
+    assert nodes_caption(12, 12) == "Nodes: live, after step 12's update (the plots' last step)"
+    assert "13" not in nodes_caption(12, 12)
     # ended by stop-at-loss at step 12: its update was not kept, the nodes show step 12 itself
     assert nodes_caption(11, 12) == "Nodes: step 12 (parameters after 11 updates), the plots' last step"
 

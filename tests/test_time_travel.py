@@ -122,6 +122,8 @@ def _one_step_everywhere(qtbot, win, n: int) -> None:
     assert win.graphView.caption.startswith(f"Nodes: {state}, the plots' last step\n")
     assert win.graphView.property("shownStep") == n - 1
     assert win.lossLabel.text() == f"loss at step {n:,}: {fmt_number(h.loss[-1])}"
+    assert win.stepLabel.text() == state  # the status bar in the caption's words, one step
+    assert win.stepLabel.toolTip() == f"{n:,} updates kept"
     assert win.plots.heat_caption.text == state.replace(" (", "<br>(", 1)
     assert tt.bar.stepShown.text() == f"step {n:,} of {n:,}"
     assert not any(c.isVisible() for c in win.plots.cursors)  # the last step: no cursor

@@ -16,10 +16,12 @@ Over a Dataset node, each step trains on one mini-batch: epoch e (1-based) has
 parameters after its last step's update, e * steps_per_epoch updates (epoch_end).
 
 The node values and gradients are a side pass at the current parameters. After n updates that is
-exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update),
-so they are labelled as step n+1, and every label names both numbers. Paused or finished, the
-window shows one step everywhere: the last step computed, its loss and its parameters before its
-update (ui/timetravel.py asks for that step's nodes where its update was kept). Everything that
+exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update).
+The window names one step everywhere: the last step computed, its loss and its parameters before
+its update, 'step n (parameters after n-1 updates)' in the status bar, the caption, the heat maps
+and the History label. Paused or finished, the nodes show it too (ui/timetravel.py asks for that
+step's nodes where its update was kept); live nodes after step n's update (while training, or
+where the history keeps only summaries) are captioned 'live, after step n's update'. Everything that
 shows a step or a count of updates uses these functions, so the words never disagree."""
 
 from __future__ import annotations
@@ -81,9 +83,15 @@ def state_at(step: int) -> str:
     )
 
 
-def progress(steps: int, updates: int) -> str:
-    """The status bar's count: 'step 12 · 11 updates' (the last step computed, the updates kept)."""
-    return Msg("Steps", "step {step:,} · {updates}").format(step=steps, updates=count(updates, "update"))
+def progress(steps: int) -> str:
+    """The status bar's step: the last step computed, in the words the caption, the heat maps and
+    the History label use for it: 'step 12 (parameters after 11 updates)'; 'no steps yet'."""
+    return state_at(steps) if steps > 0 else Msg("Steps", "no steps yet")
+
+
+def kept(updates: int) -> str:
+    """The status bar step's tooltip: how many updates the run has kept ('12 updates kept')."""
+    return Msg("Steps", "{updates} kept").format(updates=count(updates, "update"))
 
 
 def loss_at(step: int, loss: str) -> str:
@@ -97,6 +105,8 @@ def nodes_caption(updates: int, last_step: int) -> str:
         return Msg("Steps", "Nodes: {state}, the plots' last step").format(state=state_at(k))
     if last_step == 0:
         return Msg("Steps", "Nodes: {state}, what the first step computes").format(state=state_at(k))
+    if updates == last_step:  # live nodes after the last step's update (training; summaries kept)
+        return Msg("Steps", "Nodes: live, after step {last:,}'s update (the plots' last step)").format(last=last_step)
     return Msg("Steps", "Nodes: {state}, what the next step computes (the plots end at step {last:,})").format(
         state=state_at(k), last=last_step
     )

@@ -75,6 +75,11 @@ CAPTION_PT = 11  # the caption over the graph (viewport text: it follows the loo
 # px); a node then shows its name, its value and its gradient, each as long as fits (hover or
 # select it for the rest)
 PRESENT_DIGIT_PX = 24.0
+# level of detail: where the view's zoom would draw the nodes' numbers smaller than this (a digit,
+# in px), the nodes show their name, value and gradient large, as in presentation mode, and the
+# selected node's spotlight card the rest; not while stepping through backprop (its card shows
+# the numbers large, and a matrix's heat maps choose the element)
+READABLE_DIGIT_PX = 11.0
 CAPTION_SEP = "  ·  "  # between the caption's parts, on its one line
 
 
@@ -84,6 +89,11 @@ def _font(size: float, bold: bool = False, italic: bool = False, mono: bool = Fa
 
 def _value_width(text: str) -> float:
     return QFontMetricsF(_font(VALUE_PT, bold=True, mono=True)).horizontalAdvance(text)
+
+
+def _digit_per_pt() -> float:
+    """A digit's height, in scene units, per point of the nodes' number font."""
+    return theme.digit_height(_font(100, bold=True, mono=True)) / 100
 
 
 FIT_MIN_PT = 8  # a node's text shrinks to fit down to this size, then is cut with "…"
@@ -279,15 +289,18 @@ class NodeItem(QGraphicsObject):
         p.fillPath(path, kind_color)
         p.setPen(QColor("#ffffff"))
         right = 34 if self.problems else PAD  # room for the warning sign
-        kind_w = QFontMetricsF(_font(KIND_PT)).horizontalAdvance(self._kind_text())
-        _fit_text(p, QRectF(PAD, 0, w - 2 * PAD - right - kind_w, HEADER), n.name, NAME_PT, bold=True)
-        p.setPen(QColor("#ffffff"))
-        p.setFont(_font(KIND_PT))
-        p.drawText(
-            QRectF(PAD, 0, w - PAD - right, HEADER),
-            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
-            self._kind_text(),
-        )
+        if self.compact():  # the name as large as the header holds; the kind is the tooltip's
+            _fit_text(p, QRectF(PAD, 0, w - PAD - right, HEADER), n.name, self.name_pt(), bold=True)
+        else:
+            kind_w = QFontMetricsF(_font(KIND_PT)).horizontalAdvance(self._kind_text())
+            _fit_text(p, QRectF(PAD, 0, w - 2 * PAD - right - kind_w, HEADER), n.name, NAME_PT, bold=True)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(_font(KIND_PT))
+            p.drawText(
+                QRectF(PAD, 0, w - PAD - right, HEADER),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
+                self._kind_text(),
+            )
         if self.problems:
             p.setFont(_font(NAME_PT, bold=True))
             p.drawText(QRectF(w - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
@@ -338,15 +351,33 @@ class NodeItem(QGraphicsObject):
             y += LABEL_H + 4
 
     def compact(self) -> bool:
-        """Presentation mode: the node shows its name, its value and its gradient, large."""
-        return theme.LOOK.presenting
+        """Presentation mode, or a zoom too small for the full node's numbers (GraphScene.lod):
+        the node shows its name, its value and its gradient, large."""
+        scene = self.scene()
+        return theme.LOOK.presenting or (scene is not None and scene.lod)
 
     def number_font(self):
-        """The font of the node's numbers: in presentation mode as large as the view's zoom
-        needs for PRESENT_DIGIT_PX on screen (GraphScene.number_pt)."""
+        """The font of the node's numbers: when compact as large as the view's zoom needs for
+        the target digit height on screen (GraphScene.number_pt), at most as tall as its line."""
         if not self.compact() or self.scene() is None:
             return _font(VALUE_PT, bold=True, mono=True)
-        return _font(max(VALUE_PT, self.scene().number_pt), bold=True, mono=True)
+        pt = max(VALUE_PT, self.scene().number_pt)
+        band = (self.height() - BOTTOM - HEADER - (INFO if self.node.kind == "Output" else 0)) / len(
+            self.compact_lines()
+        )
+        pt = min(pt, band / _digit_per_pt())  # the lines do not run into each other
+        return _font(max(VALUE_PT, pt), bold=True, mono=True)
+
+    def name_pt(self) -> float:
+        """A compact node's name: as large as fills the header's height."""
+        cap = QFontMetricsF(_font(100, bold=True)).height() / 100  # a line's height per pt
+        return max(NAME_PT, (HEADER - 4) / cap)
+
+    def role_pt(self) -> float:
+        """A compact Output's role ("returns loss: the loss"): as large as its band holds (it
+        shrinks to fit the node's width, then is cut with "…"; the tooltip has it whole)."""
+        cap = QFontMetricsF(_font(100, bold=True)).height() / 100
+        return max(INFO_PT, (INFO - 2) / cap)
 
     def compact_lines(self) -> list[tuple[str, object]]:
         """What a compact node shows under its header: (what, value) for value and gradient (an
@@ -372,7 +403,7 @@ class NodeItem(QGraphicsObject):
         lines = self.compact_lines()
         if self.node.kind == "Output":  # its role in the info line's band (the info: in the tooltip)
             p.setPen(QColor(theme.MUTED if self.role_muted else theme.VALUE_COLOR))
-            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, INFO_PT, bold=True)
+            _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, self.role_pt(), bold=True)
             y += INFO
         band = (self.height() - BOTTOM - y) / len(lines)
         font = self.number_font()
@@ -680,7 +711,10 @@ class GraphScene(QGraphicsScene):
         self.unit_maps: dict = {}  # the data view's mini maps: {hidden node: (coarse, coarse, units)}
         self.scales = RunningScale()  # the matrices' colour scales over the frames shown in this run
         self.locked = False
-        self.number_pt = VALUE_PT  # presentation mode: the nodes' number size for the view's zoom
+        self.number_pt = VALUE_PT  # compact nodes: their number size for the view's zoom
+        self.lod = False  # the view's zoom draws the full nodes' numbers too small: nodes compact
+        self.zoom = 1.0
+        self.stepping = False  # stepping through backprop: full nodes (heat maps to click)
         self.setBackgroundBrush(QColor(theme.SCENE_BG))
         self.selectionChanged.connect(self._on_selection)
         document.graphChanged.connect(self.rebuild)
@@ -766,15 +800,26 @@ class GraphScene(QGraphicsScene):
         self.rebuild()
 
     def set_zoom(self, zoom: float) -> None:
-        """The view's zoom: in presentation mode the nodes' numbers are drawn
-        PRESENT_DIGIT_PX tall on screen at it."""
-        per_pt = theme.digit_height(_font(100, bold=True, mono=True)) / 100
-        number_pt = PRESENT_DIGIT_PX / max(zoom, 1e-3) / per_pt
-        if abs(number_pt - self.number_pt) > 1e-3:
-            self.number_pt = number_pt
-            if theme.LOOK.presenting:
-                for item in self.items_by_name.values():
-                    item.update()
+        """The view's zoom: compact nodes draw their numbers PRESENT_DIGIT_PX (presentation
+        mode) or READABLE_DIGIT_PX tall on screen at it; where the full nodes' numbers would be
+        smaller than READABLE_DIGIT_PX, the nodes are compact (level of detail)."""
+        self.zoom = zoom
+        per_pt = _digit_per_pt()
+        target = PRESENT_DIGIT_PX if theme.LOOK.presenting else READABLE_DIGIT_PX
+        number_pt = target / max(zoom, 1e-3) / per_pt
+        while theme.digit_height(_font(number_pt, bold=True, mono=True)) * zoom < target:
+            number_pt += 0.25  # hinted digits do not grow in proportion to the size
+        lod = per_pt * VALUE_PT * zoom < READABLE_DIGIT_PX - 1e-6 and not self.stepping
+        if abs(number_pt - self.number_pt) > 1e-3 or lod != self.lod:
+            self.number_pt, self.lod = number_pt, lod
+            for item in self.items_by_name.values():
+                item.update()
+
+    def set_stepping(self, on: bool) -> None:
+        """Stepping through backprop: the nodes drawn in full whatever the zoom."""
+        if on != self.stepping:
+            self.stepping = on
+            self.set_zoom(self.zoom)
 
     @staticmethod
     def _shares(g, o) -> dict[str, list[str]]:
@@ -961,14 +1006,14 @@ class GraphView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         scene.rebuilt.connect(self._graph_rebuilt)
-        self.spotlight = SpotlightCard(self)  # presentation mode: the selected node, large
+        self.spotlight = SpotlightCard(self)  # compact nodes: the selected one, large
         scene.nodeSelected.connect(self._update_spotlight)
         scene.dataShown.connect(self._update_spotlight)
 
     def _update_spotlight(self, *_args) -> None:
-        """In presentation mode the card shows the one node selected, with the numbers shown."""
+        """While the nodes are compact the card shows the one node selected, with its numbers whole."""
         sel = [i for i in self.scene().selectedItems() if isinstance(i, NodeItem)]
-        if not theme.LOOK.presenting or len(sel) != 1 or self._backprop_stage:  # stepping: its own card
+        if len(sel) != 1 or not sel[0].compact() or self._backprop_stage:  # stepping: its own card
             if self.spotlight.node_name:
                 self.spotlight.show_node(None)
             return
@@ -996,6 +1041,7 @@ class GraphView(QGraphicsView):
         self.scale(s, s)
         self.scene().set_zoom(s)
         self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+        self._update_spotlight()  # the nodes may have become compact, or full
 
     def set_top_room(self, px: float) -> None:
         """Keep `px` free above the graph (0: none), refitting it below."""
@@ -1056,6 +1102,7 @@ class GraphView(QGraphicsView):
         """The stage Step through backprop shows ("forward:z", "backward:b"; "" when off)."""
         if key != self._backprop_stage:
             self._backprop_stage = key
+            self.scene().set_stepping(bool(key))
             self._update_spotlight()
             self.backpropStageChanged.emit(key)
 
@@ -1131,6 +1178,7 @@ class GraphView(QGraphicsView):
         self._show_scroll_bars(True)  # to pan the zoomed graph; the view no longer refits when resized
         self.scale(f, f)
         self.scene().set_zoom(self.zoom)
+        self._update_spotlight()
 
     def keyPressEvent(self, e):
         if e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):

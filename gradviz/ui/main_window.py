@@ -31,7 +31,7 @@ from ..model.ops import TABLE
 from ..model.presets import load_preset
 from ..model.runstate import Control, Phase, RunState, permissions
 from ..model.shown import NodeData, ShownNodes
-from ..model.steps import end_message, loss_at, progress
+from ..model.steps import end_message, kept, loss_at, progress
 from ..model.session import Session
 from . import language, theme
 from .controller import LIVE_OPTIONS, TrainingController
@@ -61,6 +61,7 @@ from .parts import Feedback
 from .timetravel import TimeTravel, live_data
 
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+PRESENT_PLOTS_SHARE = 0.36  # presentation mode: the plots dock's share of the window's height
 
 NOT_ANSWERING_TEXT = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -331,7 +332,7 @@ class MainWindow(QMainWindow):
         # status bar: its passing messages cut with "…" before the permanent labels
         self.setStatusBar(StatusBar(self))
         # the status bar's labels change 30 times a second while training: LiveLabels
-        self.stepLabel = LiveLabel(tr_msg(progress(0, 0)))
+        self.stepLabel = LiveLabel(tr_msg(progress(0)))
         self.stepLabel.setObjectName("stepLabel")
         self.rateLabel = LiveLabel("")
         self.rateLabel.setObjectName("rateLabel")
@@ -465,7 +466,8 @@ class MainWindow(QMainWindow):
     def size_docks(self) -> None:
         """Dock sizes for this window size: a small window (a projector at 1280x720) keeps most
         of its room for the graph; presentation mode gives the plots more."""
-        h = int(min(380 * self.presenter.look.scale, self.height() * 0.3))
+        share = PRESENT_PLOTS_SHARE if self.presenting else 0.3  # the F5 plots' lines a usable height
+        h = int(min(380 * self.presenter.look.scale, self.height() * share))
         bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "experimentsDock")]  # tabbed: both
         self.resizeDocks(bottom, [h, h], Qt.Orientation.Vertical)
         self.resizeDocks(
@@ -837,7 +839,8 @@ class MainWindow(QMainWindow):
     def _update_status(self, caption: bool = True) -> None:
         c = self.controller
         h = c.history
-        self.stepLabel.setText(tr_msg(progress(c.step_count, c.updates)))
+        self.stepLabel.setText(tr_msg(progress(c.step_count)))
+        self.stepLabel.setToolTip(tr_msg(kept(c.updates)))
         rate = self.tr("{rate:,.0f} steps/s").format(rate=c.steps_per_second)
         self.rateLabel.setText(rate if c.state == Phase.TRAINING else "")
         if h is not None and h.n:

@@ -35,13 +35,33 @@ from ..model.steps import heatmap_title, last_eval, state_at
 from . import theme
 from .heatmap import LUT
 from .language import tr_msg
+from .presentation import _scale_pt
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
+TICK_GAP = 1.1  # a y axis's labelled ticks at least this many text heights apart
 
 
 class LogAxis(pg.AxisItem):
-    """A y axis whose log-scale labels never overlap: the decades, then 2 and 5 x 10^k, then
-    every 1-9 x 10^k, the finest set whose labels are all apart by two text heights."""
+    """A y axis whose labels never overlap, also in a short plot: on a linear scale labelled
+    ticks 1, 2 or 5 x 10^k apart, at least TICK_GAP text heights (fewer ticks for a short plot;
+    pyqtgraph's own spacing put "0.6", "0.4", "0.2" over each other in a 70-pixel plot); on a
+    log scale the decades, then 2 and 5 x 10^k, then every 1-9 x 10^k, the finest set whose
+    labels are all apart by two text heights."""
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph's names)
+        span = abs(maxVal - minVal)
+        if self.logMode or self._tickSpacing is not None or not np.isfinite(span) or span <= 0 or size <= 0:
+            return super().tickSpacing(minVal, maxVal, size)
+        # a label's height as pyqtgraph lays the labels out (its ascent: the leading is not drawn)
+        room = TICK_GAP * QFontMetricsF(self.style["tickFont"] or theme.font(10)).ascent()
+        most = max(1, int(size // room))  # labelled ticks that fit the axis's length
+        want = span / most
+        major = 10.0 ** np.floor(np.log10(want))
+        for m in (1.0, 2.0, 5.0, 10.0):
+            if m * major >= want * (1 - 1e-9):
+                major *= m
+                break
+        return [(major, 0.0)]  # one level: pyqtgraph labels its minor levels too where they seem to fit
 
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802, N803 (pyqtgraph's names)
         if not (np.isfinite(minVal) and np.isfinite(maxVal)) or maxVal <= minVal or size <= 0:
@@ -79,40 +99,120 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
     PlotPanel), the key of the plot's lines after the title (`w.gv_key`: (name, colour, dashed));
     `note`, already translated, in small type under the title (what the plot shows of a large
     run). The key is in the title row, not over the lines: a legend inside a plot 100 pixels
-    high covered the curves it named."""
+    high covered the curves it named. `w.gv_fit` (fit_titles): how many entries of the key fit,
+    whether on a line of their own, and the note as cut to one line; the plot's tooltip names
+    the rest."""
     w.gv_titles = (title, ylabel)
     w.gv_note = note
-    small = f"<br><span style='font-size:9pt'>{note}</span>" if note else ""
-    w.setTitle(
-        f"<span style='font-size:13pt; font-weight:bold'>{QCoreApplication.translate('PlotPanel', title)}</span>"
-        + _key_html(getattr(w, "gv_key", ()))
+    key = getattr(w, "gv_key", ())
+    shown, own_line, note_line, first = getattr(w, "gv_fit", None) or (len(key), False, note, "")
+    small = "<br>" + _note_html(note_line) if note else ""
+    text = (
+        f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>"
+        f"{QCoreApplication.translate('PlotPanel', title)}</span>"
+        + ("<br>" if own_line and key else "")
+        + _key_html(key, shown, lead=not own_line, first=first)
         + small
     )
+    label = w.plotItem.titleLabel
+    if theme.LOOK.scale != 1.0:  # presentation mode's sizes, as its restyle writes them
+        w.setTitle(_scale_pt(text, theme.LOOK.scale))
+        label._gv_text, label._gv_shown = text, label.text
+    else:
+        w.setTitle(text)
     w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
+    tip = [getattr(w, "gv_tip", "")] + ([note] if note != note_line else [])  # what the row leaves out
+    w.setToolTip("\n".join(t for t in tip if t))
 
 
-def _key_html(key) -> str:
+TITLE_PT, KEY_MARK_PT, KEY_NAME_PT, NOTE_PT = 13, 12, 11, 9  # the title row's sizes (x the look's scale)
+SHORT_PLOT = 180  # px (x the look's scale): a plot shorter than this keeps its key on the title's line
+
+
+def _key_html(key, shown: int | None = None, lead: bool = True, first: str = "") -> str:
     """The key after a title: each line's mark in its colour, then its name; the entries may
-    wrap between them, never inside one."""
+    wrap between them, never inside one. `shown`: the first entries written, then "+n" for the
+    others (the plot's tooltip names them all); -1: no key. `first`: the first name as cut to fit."""
+    shown = len(key) if shown is None else shown
+    if shown < 0:  # no room for any of it: the plot's tooltip names the lines
+        return ""
     marks = [
-        f"<span style='font-size:12pt; color:{QColor(color).name()}'>{'┅' if dashed else '━'}</span>"
-        f"&nbsp;<span style='font-size:11pt'>{html.escape(name)}</span>"
-        for name, color, dashed in key
+        f"<span style='font-size:{KEY_MARK_PT}pt; color:{QColor(color).name()}'>{'┅' if dashed else '━'}</span>"
+        f"&nbsp;<span style='font-size:{KEY_NAME_PT}pt'>{html.escape(name)}</span>"
+        for name, color, dashed in ([(first, *key[0][1:])] + list(key[1:]) if first and key else key)[:shown]
     ]
-    return ("&nbsp;&nbsp; " + " &nbsp; ".join(marks)) if marks else ""
+    if shown < len(key):
+        marks.append(f"<span style='font-size:{KEY_NAME_PT}pt'>+{len(key) - shown}</span>")
+    return (("&nbsp; " if lead else "") + " &nbsp; ".join(marks)) if marks else ""
+
+
+def _html_width(w: pg.PlotWidget, text: str) -> float:
+    """How wide the title label draws `text` (HTML, at the look's scale) on one line."""
+    label = w.plotItem.titleLabel
+    doc = label.item.document().clone()  # its default font and margins
+    doc.setTextWidth(-1)
+    size = f"font-size: {label.opts['size']}; " if "size" in label.opts else ""  # as LabelItem.setText wraps it
+    doc.setHtml(f"<span style='{size}'>{_scale_pt(text, theme.LOOK.scale) if theme.LOOK.scale != 1.0 else text}</span>")
+    width = doc.size().width()
+    doc.deleteLater()
+    return width
+
+
+def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
+    """How much of the title row fits `room` px: (entries of the key shown, on a line of their
+    own, the note cut to one line, the first name cut with "…" where no whole one fits). The key shares the title's line where it fits there whole,
+    or where the plot is short (a line of its own would take the lines' room: the lines keep
+    their nodes' colours); else it takes one line of its own. The entries that do not fit are
+    "+n"."""
+    key, title = getattr(w, "gv_key", ()), QCoreApplication.translate("PlotPanel", w.gv_titles[0])
+    head = f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>{title}</span>"
+    room -= 4  # not to the last pixel: the label's own rounding
+
+    def fits(n: int, beside: bool) -> bool:
+        line = (head if beside else "") + _key_html(key, n, lead=beside)
+        return _html_width(w, line) <= room  # on one line
+
+    same = next((n for n in range(len(key), -1, -1) if fits(n, True)), -1)  # -1: not even "+n"
+    alone = next((n for n in range(len(key), -1, -1) if fits(n, False)), 0)
+    short = w.height() < SHORT_PLOT * theme.LOOK.scale
+    if same == len(key) or alone <= same or short:
+        shown, own_line = same, False
+    else:
+        shown, own_line = alone, True
+    first = ""
+    if own_line and shown == 0 and key:  # not even one name whole: the first one cut
+        name = key[0][0]
+        for k in range(len(name) - 1, 1, -1):
+            if _html_width(w, _key_html(key, 1, lead=False, first=name[:k] + "…")) <= room:
+                shown, first = 1, name[:k] + "…"
+                break
+    fm, cut = QFontMetricsF(theme.font(NOTE_PT)), room
+    note = w.gv_note
+    while note and cut > 20 and _html_width(w, _note_html(note)) > room:  # measured as the label draws it
+        cut -= 8
+        note = fm.elidedText(w.gv_note, Qt.TextElideMode.ElideRight, cut)
+    return shown, own_line, note, first
+
+
+def _note_html(note: str) -> str:
+    """The note under a title, on one line: its spaces do not break (it is cut to fit instead)."""
+    return f"<span style='font-size:{NOTE_PT}pt'>{html.escape(note).replace(' ', '&nbsp;')}</span>"
 
 
 TITLE_ROW = 30  # px: pyqtgraph's title row, kept while the title is one line
 
 
-def _title_room(w: pg.PlotWidget) -> float:
-    """The width the title has: its column, over the plot (the plot item less its axes and its
-    layout's margins)."""
+AXIS_ALLOWANCE = 48  # px (x the look's scale): a y axis's width as the key's fit assumes it
+
+
+def _fit_room(w: pg.PlotWidget) -> float:
+    """The title's width for fitting the key and note: the plot item less its margins and a
+    fixed allowance for its y axis (not the axis's own width, which changes with its tick labels,
+    which change with the plot's height, which the key's lines change: that went round for ever)."""
     pi = w.plotItem
     left, _top, right, _bottom = pi.layout.getContentsMargins()
-    axes = sum(pi.getAxis(a).width() for a in ("left", "right") if pi.getAxis(a).isVisible())
-    return pi.width() - left - right - axes
+    return pi.width() - left - right - AXIS_ALLOWANCE * theme.LOOK.scale
 
 
 def _wrap_title(w: pg.PlotWidget) -> float:
@@ -121,7 +221,7 @@ def _wrap_title(w: pg.PlotWidget) -> float:
     widget's edge and cuts the note's end. The height its lines take."""
     label = w.plotItem.titleLabel
     item = label.item
-    room = max(40.0, np.floor(_title_room(w)))
+    room = max(40.0, np.floor(_fit_room(w)))  # not the axis's own width: see _fit_room
     before = item.textWidth()
     item.setTextWidth(-1.0)  # its width unwrapped
     width = room if item.boundingRect().width() > room else -1.0
@@ -371,8 +471,9 @@ class PlotPanel(QWidget):
             key = [(item.name(), item.opts["pen"].color(), False) for item, _off, _size in curves]
             if w is self.gradPlot and curves:
                 key.append(("‖grad‖", theme.NORM_COLOR, True))
-            w.gv_key = tuple(key)
-            w.setToolTip("\n".join(self._element_label(item.name(), size) for item, _off, size in curves))
+            w.gv_key, w.gv_fit = tuple(key), None
+            w.gv_tip = "\n".join(self._element_label(item.name(), size) for item, _off, size in curves)
+            w.setToolTip(w.gv_tip)
 
     def _element_label(self, name: str, size: int) -> str:
         full = self.history.param_layout.summaries.get(name) if self.history is not None else None
@@ -411,8 +512,14 @@ class PlotPanel(QWidget):
         self._fitting_titles = True
         try:
             for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+                fit = _key_fit(w, np.floor(_fit_room(w)))
+                if fit != getattr(w, "gv_fit", None):  # the key and note as much as fits one line each
+                    w.gv_fit = fit
+                    _title(w, *w.gv_titles, w.gv_note)
                 height = max(TITLE_ROW, float(np.ceil(_wrap_title(w))))
                 label = w.plotItem.titleLabel
+                # a short plot's lines take the x axis label's row ("step": the ticks say it)
+                w.plotItem.showLabel("bottom", w.height() >= SHORT_PLOT * theme.LOOK.scale)
                 if label.maximumHeight() != height:
                     label.setMaximumHeight(height)
                     w.plotItem.layout.setRowFixedHeight(0, height)

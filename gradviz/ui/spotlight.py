@@ -1,4 +1,5 @@
-"""The spotlight card: in presentation mode the selected node's numbers, large, over the graph.
+"""The spotlight card: the selected node's numbers, large, over the graph, while the nodes are
+compact (presentation mode, or a zoom too small for the full nodes' numbers).
 
 A node on a projector shows as much of its value and gradient as fits at a size the back row
 reads; the card shows the selected one whole: its value, its gradient and, where several outputs
@@ -15,7 +16,8 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
 from ..model.gradflow import fmt_values
 from . import theme
 
-SPOT_DIGIT_PX = 28.0  # the card's numbers: a digit at least this tall on screen
+SPOT_DIGIT_PX = 28.0  # the card's numbers: a digit at least this tall on screen (presentation mode)
+SPOT_NORMAL_PX = 16.0  # and in normal mode, where the nodes are compact at a small zoom
 MARGIN = 10  # px between the card and the view's edges
 
 
@@ -46,10 +48,12 @@ class SpotlightCard(QFrame):
         self.hide()
 
     def number_font(self):
-        """Bold monospace, SPOT_DIGIT_PX digits (a pixel size: the card is viewport text)."""
+        """Bold monospace, SPOT_DIGIT_PX digits in presentation mode, else SPOT_NORMAL_PX (a pixel
+        size: the card is viewport text)."""
         f = theme.font(bold=True, mono=True, scaled=False)
         f.setPixelSize(100)
-        f.setPixelSize(math.ceil(SPOT_DIGIT_PX * 100 / theme.digit_height(f)))
+        px = SPOT_DIGIT_PX if theme.LOOK.presenting else SPOT_NORMAL_PX
+        f.setPixelSize(math.ceil(px * 100 / theme.digit_height(f)))
         return f
 
     def rows(self) -> list[tuple[str, str]]:

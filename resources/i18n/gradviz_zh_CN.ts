@@ -3523,8 +3523,12 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>第 {step:,} 步（参数经过 {updates}）</translation>
     </message>
     <message>
-        <source>step {step:,} · {updates}</source>
-        <translation>第 {step:,} 步 · {updates}</translation>
+        <source>no steps yet</source>
+        <translation>还没有步骤</translation>
+    </message>
+    <message>
+        <source>{updates} kept</source>
+        <translation>已保留 {updates}</translation>
     </message>
     <message>
         <source>loss at step {step:,}: {loss}</source>
@@ -3537,6 +3541,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
     <message>
         <source>Nodes: {state}, what the first step computes</source>
         <translation>节点：{state}，即第一步计算的内容</translation>
+    </message>
+    <message>
+        <source>Nodes: live, after step {last:,}&apos;s update (the plots&apos; last step)</source>
+        <translation>节点：实时，第 {last:,} 步更新之后（即曲线的最后一步）</translation>
     </message>
     <message>
         <source>Nodes: {state}, what the next step computes (the plots end at step {last:,})</source>
