@@ -286,9 +286,14 @@ def test_the_plots_keys_stay_in_their_plots_and_every_plot_is_in_view(qtbot, ope
     w.controller.step()
     qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
     w.plots.refresh(force=True)
+    # an evaluation's note under the accuracy plot's title: cut to one line, the plot in view
+    ev = {"type": "eval", "epoch": 4, "step": 1, "test_loss": 0.3123, "accuracy": 0.9}
+    w.plots.set_evals(({**ev, "train_loss": 0.3, "train_accuracy": 0.912},))
     _settle(qtbot, w)
     p = w.plots
     assert p.accuracyPlot.isVisible()
+    assert "epoch&nbsp;4" in p.accuracyPlot.getPlotItem().titleLabel.text
+    assert "test loss 0.3123" in p.accuracyPlot.toolTip()  # what the cut note leaves out
     for plot in (p.lossPlot, p.paramPlot, p.gradPlot, p.accuracyPlot):
         at = plot.mapTo(w, QPoint(0, 0))
         assert w.rect().contains(QRect(at, plot.size())), (plot.objectName(), at, plot.size(), w.size())
@@ -364,3 +369,29 @@ def test_presentation_mode_s_plots_have_room_and_their_tick_labels_do_not_overla
                 for b, tb in rects[i + 1 :]:
                     assert not a.intersects(b), (plot.objectName(), lo, hi, ta, tb)
     w.set_presentation(False)
+
+
+def test_compact_nodes_draw_large_tensors_as_heat_maps_and_the_dataset_as_its_split(qtbot, open_on):  # noqa: F811
+    # digits at 1024x768: compact nodes; a tensor too large to write out is a picture, not its
+    # first element ("[0, …]"); the Dataset node says its source and split (1,797 images, 20% test)
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    w = open_on("1024x768", load_preset("digits"), ready=True)
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    _settle(qtbot, w)
+    items = w.scene.items_by_name
+    qtbot.waitUntil(lambda: items["fc1"].value is not None)
+    assert all(i.compact() for i in items.values())
+    assert items["fc1"]._compact_heat() and items["x"]._compact_heat()
+    assert not items["loss"]._compact_heat()  # a scalar keeps its number
+    assert items["data"].data_lines() == ("digits", "1,438 train · 359 test · batch 64", False)
+    item = items["fc1"]
+    img = QImage(int(item.width), int(item.height()), QImage.Format.Format_RGB32)
+    img.fill(0xFFFFFF)
+    p = QPainter(img)
+    item.paint(p, None)
+    p.end()
+    px = [QColor(img.pixel(x, y)) for x in range(img.width()) for y in range(30, img.height() - 10)]
+    blue = sum(c.blue() - c.red() > 60 for c in px)  # the heat maps' negative cells (the text is dark or orange)
+    assert blue > 30, blue

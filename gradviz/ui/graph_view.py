@@ -8,6 +8,8 @@ the value on hover), ops.stop_gradient as a cut, and the gradients grad_fn does 
 
 from __future__ import annotations
 
+import math
+
 import html
 
 import numpy as np
@@ -35,7 +37,9 @@ from ..model.gradflow import (
     not_requested,
     output_flows,
 )
-from ..model.graph import DESCRIPTIONS, PORTS, Node, shape_str
+from ..model import datasets
+from ..model.graph import DESCRIPTIONS, PORTS, Node, attr_problems, shape_str
+from ..model.ops import OPS
 from . import theme
 from .heatmap import to_qimage
 from .unit_maps import UnitMapsItem
@@ -306,6 +310,9 @@ class NodeItem(QGraphicsObject):
             p.drawText(QRectF(w - 28, 0, 24, HEADER), Qt.AlignmentFlag.AlignCenter, "⚠")
 
         y = HEADER
+        if OPS[n.kind].role == "data":
+            self._paint_data(p, y)
+            return
         if self.compact():
             self._paint_compact(p, y)
             return
@@ -405,6 +412,9 @@ class NodeItem(QGraphicsObject):
             p.setPen(QColor(theme.MUTED if self.role_muted else theme.VALUE_COLOR))
             _fit_text(p, QRectF(PAD, y, w - 2 * PAD, INFO), self.role, self.role_pt(), bold=True)
             y += INFO
+        if self._compact_heat():
+            self._paint_compact_heat(p, QRectF(PAD, y + 3, w - 2 * PAD, self.height() - BOTTOM - y - 6))
+            return
         band = (self.height() - BOTTOM - y) / len(lines)
         font = self.number_font()
         for i, (what, v) in enumerate(lines):
@@ -425,6 +435,59 @@ class NodeItem(QGraphicsObject):
             p.setPen(QColor(theme.ERROR_COLOR if bad else color))
             p.setFont(font)
             p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.compact_text(v))
+
+    def data_lines(self) -> tuple[str, str, bool]:
+        """A Dataset node's body: its source, then its split and batch (or its first problem,
+        and whether it is one). It has no tensor of its own: no value, no gradient."""
+        n = self.node
+        bad_attrs = attr_problems(n.kind, n.attrs)
+        if bad_attrs:
+            return str(n.attrs.get("source", "?")), tr_msg(bad_attrs[0]), True
+        spec = datasets.DataSpec.from_attrs(OPS[n.kind].attr_values(n.attrs))
+        problems = spec.problems()
+        if problems:
+            return spec.source, tr_msg(problems[0]), True
+        n_train, n_test = spec.split_sizes()
+        detail = self.tr("{train} train · {test} test · batch {batch}").format(
+            train=f"{n_train:,}", test=f"{n_test:,}", batch=spec.batch_size
+        )
+        return spec.source, detail, False
+
+    def _paint_data(self, p: QPainter, y: float) -> None:
+        """The data set's source large, its split and batch under it, in both levels of detail."""
+        source, detail, bad = self.data_lines()
+        body = self.height() - BOTTOM - y
+        big = self.number_font() if self.compact() else _font(VALUE_PT, bold=True, mono=True)
+        p.setPen(QColor(theme.VALUE_COLOR))
+        _fit_text(p, QRectF(PAD, y, self.width - 2 * PAD, body * 0.55), source, big.pointSizeF(), bold=True)
+        p.setPen(QColor(theme.ERROR_COLOR if bad else theme.CARD_TEXT))
+        small = max(INFO_PT, big.pointSizeF() * 0.5) if self.compact() else INFO_PT
+        _fit_text(p, QRectF(PAD, y + body * 0.55, self.width - 2 * PAD, body * 0.45), detail, small)
+
+    def _compact_heat(self) -> bool:
+        """A compact node of a tensor too large to write out: its value and gradient drawn as
+        heat maps (its first element alone, "[0, …]", said nothing; the card has the numbers)."""
+        shape = tuple(self.shape_ or ())
+        return self.node.kind != "Output" and len(shape) >= 1 and math.prod(shape) > SHOWN_IN_FULL
+
+    def _paint_compact_heat(self, p: QPainter, body: QRectF) -> None:
+        """Value (left) and gradient (right) as heat maps filling the body, framed in their colours."""
+        gap = 6.0
+        half = (body.width() - gap) / 2
+        for i, (v, color) in enumerate(((self.value, theme.VALUE_COLOR), (self.grad, theme.GRAD_COLOR))):
+            r = QRectF(body.left() + i * (half + gap), body.top(), half, body.height())
+            if v is None:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QBrush(QColor(theme.RULE), Qt.BrushStyle.BDiagPattern))
+                p.drawRoundedRect(r, 4, 4)
+                continue
+            a = np.asarray(v)
+            p.drawImage(r, to_qimage(a.reshape(a.shape[0], -1) if a.ndim >= 2 else a.reshape(1, -1), self.scales[i]))
+            bad = not np.all(np.isfinite(a))
+            muted = i == 1 and self.unrequested
+            p.setPen(QPen(QColor(theme.ERROR_COLOR if bad else theme.MUTED if muted else color), 2))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r)
 
     def _grad_label(self) -> str:
         return f"∂L/∂{self.name}: {tr_msg(self.unrequested)}" if self.unrequested else f"∂L/∂{self.name}"

@@ -511,7 +511,7 @@ class PlotPanel(QWidget):
             return
         self._fitting_titles = True
         try:
-            for w in (self.lossPlot, self.paramPlot, self.gradPlot):
+            for w in (self.lossPlot, self.paramPlot, self.gradPlot, self.accuracyPlot):
                 fit = _key_fit(w, np.floor(_fit_room(w)))
                 if fit != getattr(w, "gv_fit", None):  # the key and note as much as fits one line each
                     w.gv_fit = fit
@@ -799,7 +799,10 @@ class PlotPanel(QWidget):
             note = self.tr("epoch {epoch}: test {test}, train {train}, test loss {loss}").format(
                 epoch=e["epoch"], test=pct, train=train, loss=fmt_number(e["test_loss"])
             )
-        _title(self.accuracyPlot, *self.accuracyPlot.gv_titles, note=note)
+        w = self.accuracyPlot
+        w.gv_note = note  # cut to the plot's width now: the fit made for the last note would not do
+        w.gv_fit = _key_fit(w, np.floor(_fit_room(w)))
+        _title(w, *w.gv_titles, note=note)
 
     def set_branches(self, branches: list) -> None:
         """Faint loss curves for the futures a rewind abandoned: (steps, loss) each; where one

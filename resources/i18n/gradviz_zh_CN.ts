@@ -2349,6 +2349,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>来自 {output}</translation>
     </message>
     <message>
+        <source>{train} train · {test} test · batch {batch}</source>
+        <translation>{train} 训练 · {test} 测试 · 批大小 {batch}</translation>
+    </message>
+    <message>
         <source>gradient flowing back in</source>
         <translation>反向流入的梯度</translation>
     </message>
