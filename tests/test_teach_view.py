@@ -165,3 +165,13 @@ def test_the_call_highlights_what_the_last_toggle_changed(qtbot, win):
     assert "mindspore.grad(function, (2, 3), has_aux=True)" in win.callView.text()
     win.controls.modeCombo.setCurrentIndex(win.controls.modeCombo.findData("graph"))
     assert win.callView.changed == [3] and win.callView.lines[3].startswith("@mindspore.jit")
+
+
+def test_shortened_numbers_keep_a_significant_digit():
+    # a compact node's shorter forms: fewer decimals, never a non-zero gradient written as 0.0
+    from gradviz.model.gradflow import short_forms
+
+    forms = short_forms(np.array([0.326, 0.016, 0.042]))
+    assert forms[0] == "[0.326, 0.016, 0.042]"
+    assert "[0.3, 0.02, 0.04]" in forms and "[0.3, 0.0, 0.0]" not in forms
+    assert "[1.3, 1.0, 1.0]" in short_forms(np.array([1.326, 1.016, 1.042]))

@@ -15,6 +15,8 @@ This module says, for the current options:
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,11 +66,14 @@ def fmt_values(a) -> str:
 
 
 def _fmt_digits(v: float, digits: int) -> str:
-    """fmt3 with fewer decimals (at least 1)."""
+    """fmt3 with fewer decimals (at least 1): `digits` of them, and below 1 as many as keep
+    `digits` significant ones (0.016 is "0.02", never "0.0": a gradient that is not zero)."""
     text = fmt3(v)
     v = float(v)
     if fmt_special(v) is not None or not 1e-3 <= abs(v) < 1e4:
         return text
+    if abs(v) < 1:
+        digits = max(digits, math.ceil(-math.log10(abs(v))) + digits - 1)
     return f"{v:.{digits}f}"
 
 
