@@ -254,7 +254,9 @@ def test_big_trains_in_the_app_and_the_plots_say_what_they_show(qtbot, win):
     win.plots.refresh(force=True)
     full = win.paramPlot.toolTip().splitlines()  # the key names the tensors; the tooltip says what their lines are
     assert "w (summary: min, max, mean, quantiles; 64 of 1,000,000 elements)" in full, full
-    assert "large tensors: summaries and sampled elements" in win.paramPlot.plotItem.titleLabel.text.replace("&nbsp;", " ")
+    assert "large tensors: summaries and sampled elements" in win.paramPlot.plotItem.titleLabel.text.replace(
+        "&nbsp;", " "
+    )
     assert win.plots.images == []  # no heat map of a summary
     # a smaller budget applies at once, to the history and the engine's kept states
     win.controls.budgetSpin.setValue(16)
