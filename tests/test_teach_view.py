@@ -175,3 +175,5 @@ def test_shortened_numbers_keep_a_significant_digit():
     assert forms[0] == "[0.326, 0.016, 0.042]"
     assert "[0.3, 0.02, 0.04]" in forms and "[0.3, 0.0, 0.0]" not in forms
     assert "[1.3, 1.0, 1.0]" in short_forms(np.array([1.326, 1.016, 1.042]))
+    # the first element alone keeps its three decimals before it loses them (presentation mode)
+    assert short_forms(np.array([0.633, 0.1, 0.2]))[-3:] == ["0.633…", "0.63…", "0.6…"]

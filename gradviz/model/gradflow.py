@@ -89,7 +89,7 @@ def short_forms(a) -> list[str]:
     forms = [fmt_values(a)]
     if a.ndim == 1 and flat.size <= SHOWN_IN_FULL:
         forms += ["[" + ", ".join(_fmt_digits(x, d) for x in flat) + "]" for d in (2, 1)]
-    forms += [f"[{_fmt_digits(flat[0], d)}, …]" for d in (3, 2, 1)] + [f"{_fmt_digits(flat[0], 1)}…"]
+    forms += [f"[{_fmt_digits(flat[0], d)}, …]" for d in (3, 2, 1)] + [f"{_fmt_digits(flat[0], d)}…" for d in (3, 2, 1)]
     return forms
 
 
