@@ -6,11 +6,11 @@ in batches of `batch_size`, the last of each epoch possibly short.
 - `epoch_batches`: the textbook pipeline, as the exported MindSpore script writes it: a
   `NumpySlicesDataset` with a `SubsetSampler` over that order, then `batch`.
 - `chunk_batches`, what the engine trains on: the same batches, a run of consecutive ones in
-  each element of a `NumpySlicesDataset` that serves several epochs. Making a pipeline costs
-  tens of milliseconds and reading it sample by sample tens of microseconds a sample, more than
-  a step of these networks; reading an element costs about a tenth of a millisecond whatever
-  its size, so an element holds up to ELEMENT_FLOATS numbers of batches. A short batch is
-  padded to the full size in the pipeline and cut back here (its `rows` column).
+  each element of a `NumpySlicesDataset` that serves several epochs. Making a pipeline, or
+  reading one sample by sample, costs more than a step of these networks; reading an element
+  costs about the same whatever its size, so an element holds up to ELEMENT_FLOATS numbers of
+  batches. A short batch is padded to the full size in the pipeline and cut back here (its
+  `rows` column).
 """
 
 from __future__ import annotations

@@ -447,8 +447,8 @@ class Engine:
         _, _, x, y = next(f[2])
         f[0], f[1] = (epoch, batch + 1) if batch < spe else (epoch + 1, 1)
         classes = d.spec.classes()
-        # Tensor.from_numpy shares the batch's fresh arrays (never written again): a tenth of
-        # Tensor()'s cost, which checks and copies
+        # Tensor.from_numpy shares the batch's fresh arrays (never written again); Tensor()
+        # would check and copy them, each step
         self._step_inputs = [
             t if init is None else Tensor.from_numpy(datasets.as_input(init, x, y, classes))
             for t, init in zip(self._inputs, self._data_inits)
