@@ -172,3 +172,16 @@ def first_overflow(session, steps: int):
         if abs(loss) > big or any(np.max(np.abs(g[n])) > big for n in params):
             return k, params
     raise AssertionError(f"the run stays in float32's range for {steps} steps")
+
+
+def moons_forward(points: np.ndarray, params: dict) -> tuple[np.ndarray, dict]:
+    """The moons preset's network written out (three Dense layers, tanh between) in float64 numpy:
+    (softmax probabilities, {hidden node: value}) at these points and parameters."""
+    p = {k: np.asarray(v, np.float64) for k, v in params.items()}
+    fc1 = points.astype(np.float64) @ p["fc1_weight"].T + p["fc1_bias"]
+    h1 = np.tanh(fc1)
+    fc2 = h1 @ p["fc2_weight"].T + p["fc2_bias"]
+    h2 = np.tanh(fc2)
+    z = h2 @ p["logits_weight"].T + p["logits_bias"]
+    e = np.exp(z - z.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True), {"fc1": fc1, "h1": h1, "fc2": fc2, "h2": h2}

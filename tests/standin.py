@@ -298,3 +298,16 @@ def client(mode: str = "pynative", device: str = "CPU") -> EngineClient:
     """An EngineClient whose engine is the stand-in (TrainingController's make_client)."""
     conn, child = multiprocessing.Pipe(duplex=True)
     return EngineClient(mode, device, started=(ThreadProcess(child), conn))
+
+
+class RecordingPipe:
+    """The engine process's end of the pipe, in-process: keeps every message Server sends."""
+
+    def __init__(self):
+        self.sent = []
+
+    def poll(self, _timeout=0):
+        return False
+
+    def send(self, m):
+        self.sent.append(m)

@@ -247,20 +247,11 @@ def test_the_engine_process_sends_each_evaluation_once_and_the_window_keeps_the_
     from gradviz.engine import protocol as msg
     from gradviz.engine.process import Server
     from gradviz.ui.controller import TrainingController
-
-    class Pipe:
-        def __init__(self):
-            self.sent = []
-
-        def poll(self, _timeout=0):
-            return False
-
-        def send(self, m):
-            self.sent.append(m)
+    from standin import RecordingPipe
 
     s = _net()
     s.options.steps, s.options.api = 24, "value_and_grad"  # 4 steps an epoch: 6 epochs
-    srv, ctl = Server(Pipe()), TrainingController()
+    srv, ctl = Server(RecordingPipe()), TrainingController()
     try:
         srv.build(1, s.to_dict())
         for step in (None, 10, None):

@@ -11,23 +11,12 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 
 from gradviz.engine import protocol as msg
 from gradviz.model import datasets, plane
+from reference import moons_forward
 
 
 def _load(qtbot, win, name):
     win.files.load_preset(name)
     qtbot.waitUntil(lambda: win.controller.state == "ready" and win.controller.session.name == name, timeout=30_000)
-
-
-def _forward(points: np.ndarray, p: dict) -> tuple[np.ndarray, dict]:
-    """The moons network (three Dense layers, tanh between) in float64 numpy: (softmax probabilities, hidden values)."""
-    p = {k: np.asarray(v, np.float64) for k, v in p.items()}
-    fc1 = points.astype(np.float64) @ p["fc1_weight"].T + p["fc1_bias"]
-    h1 = np.tanh(fc1)
-    fc2 = h1 @ p["fc2_weight"].T + p["fc2_bias"]
-    h2 = np.tanh(fc2)
-    z = h2 @ p["logits_weight"].T + p["logits_bias"]
-    e = np.exp(z - z.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True), {"fc1": fc1, "h1": h1, "fc2": fc2, "h2": h2}
 
 
 def _train(qtbot, win, steps):
@@ -69,10 +58,10 @@ def test_the_picture_is_numpys_forward_at_the_step_the_slider_shows(qtbot, win):
         win.timeTravel.bar.slider.setValue(step)
         qtbot.waitUntil(lambda s=step: view.shownStep == s - 1 and win.graphView.shownStep == s - 1, timeout=10_000)
         params = win.controller.past_params(step)
-        want, hidden = _forward(view.spec.points(100), params)
+        want, hidden = moons_forward(view.spec.points(100), params)
         np.testing.assert_allclose(view.probs.reshape(-1, 2), want, rtol=1e-6, atol=1e-7)  # float32 of float64
         maps = win.scene.items_by_name["h2"].unit_maps.maps
-        _, hidden = _forward(view.spec.points(24), params)
+        _, hidden = moons_forward(view.spec.points(24), params)
         np.testing.assert_allclose(maps.reshape(-1, 8), hidden["h2"], rtol=1e-6, atol=1e-7)
     assert "step 3 (parameters after 2 updates)" in win.dataPanel.title.text()
     # Continue from here: back to the live run, trained on from step 3
@@ -254,5 +243,5 @@ def test_an_opened_run_draws_its_saved_steps(qtbot, win, tmp_path):
     assert win.dataPanel.available
     win.timeTravel.bar.slider.setValue(7)
     qtbot.waitUntil(lambda: win.dataView.shownStep == 6, timeout=10_000)
-    want, _ = _forward(win.dataView.spec.points(100), win.controller.past_params(7))
+    want, _ = moons_forward(win.dataView.spec.points(100), win.controller.past_params(7))
     np.testing.assert_allclose(win.dataView.probs.reshape(-1, 2), want, rtol=1e-6, atol=1e-7)

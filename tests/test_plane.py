@@ -7,18 +7,7 @@ import pytest
 
 from gradviz.model import plane
 from gradviz.model.presets import load_preset
-
-
-def _moons_forward(points: np.ndarray, params: dict) -> tuple[np.ndarray, dict]:
-    """(softmax probabilities, {node: value}) of the moons network (three Dense layers, tanh between) in float64 numpy."""
-    p = {k: np.asarray(v, np.float64) for k, v in params.items()}
-    fc1 = points.astype(np.float64) @ p["fc1_weight"].T + p["fc1_bias"]
-    h1 = np.tanh(fc1)
-    fc2 = h1 @ p["fc2_weight"].T + p["fc2_bias"]
-    h2 = np.tanh(fc2)
-    z = h2 @ p["logits_weight"].T + p["logits_bias"]
-    e = np.exp(z - z.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True), {"fc1": fc1, "h1": h1, "fc2": fc2, "h2": h2}
+from reference import moons_forward
 
 
 def test_the_grid_runs_from_the_low_ends_row_by_row():
@@ -68,9 +57,9 @@ def test_the_engines_plane_is_numpys_forward_now_and_at_a_past_step(mode):
     for params, asked in ((now, None), (past, past)):
         out = e.plane(spec, asked)
         assert out.probs.shape == (100, 100, 2) and out.probs.dtype == np.float32
-        want, hidden = _moons_forward(spec.points(100).astype(np.float64), params)
+        want, hidden = moons_forward(spec.points(100).astype(np.float64), params)
         np.testing.assert_allclose(out.probs.reshape(-1, 2), want, rtol=0, atol=5e-5)
-        _, hidden = _moons_forward(spec.points(24).astype(np.float64), params)
+        _, hidden = moons_forward(spec.points(24).astype(np.float64), params)
         for name in ("fc1", "h1", "fc2", "h2"):
             assert out.hidden[name].shape == (24, 24, 8)
             np.testing.assert_allclose(out.hidden[name].reshape(-1, 8), hidden[name], rtol=1e-5, atol=2e-4)

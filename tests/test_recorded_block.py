@@ -14,6 +14,7 @@ from gradviz.model.layout import Layout, row_slices
 from gradviz.model.presets import load_preset
 from gradviz.model.recording import STATS, RecordingPlan, quantile_indices, sample_indices, QUANTILES
 from reference import first_overflow, replay
+from standin import RecordingPipe
 
 MODES = ("pynative", "graph")
 NONE = Layout([], [])
@@ -138,16 +139,6 @@ def test_a_block_of_recorded_rows_ends_where_its_full_rows_say():
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_run_that_diverges_inside_a_block_ends_as_step_by_step(mode):
-    class Pipe:
-        def __init__(self):
-            self.sent = []
-
-        def poll(self, _t=0):
-            return False
-
-        def send(self, m):
-            self.sent.append(m)
-
     s = load_preset("big")  # made smaller: MSE of x @ w + b, which diverges at this rate
     s.graph["x"].shape, s.graph["w"].shape = (40,), (40, 12)
     s.graph["b"].shape = s.graph["y"].shape = (12,)
@@ -163,7 +154,7 @@ def test_a_run_that_diverges_inside_a_block_ends_as_step_by_step(mode):
     assert reason == "non_finite" and k > 64  # past the first block
     assert abs(k - first_overflow(s, 2000)[0]) <= 5  # float32 overflows a little before float64's range
     # flat out in the engine process: recorded blocks
-    pipe = Pipe()
+    pipe = RecordingPipe()
     srv = Server(pipe)
     srv.build(1, s.to_dict())
     srv.start()

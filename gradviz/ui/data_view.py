@@ -26,6 +26,7 @@ from ..model.runstate import Phase
 from ..model.shown import ShownNodes
 from ..model.steps import last_eval, state_at
 from . import theme
+from .heatmap import rgb_image
 from .language import tr_msg
 
 REFRESH_SECONDS = 0.25  # while training: a new picture at most this often (4 a second)
@@ -48,13 +49,6 @@ def background_rgb(probs: np.ndarray) -> np.ndarray:
     colours = np.array([[c.red(), c.green(), c.blue()] for c in map(class_color, range(k))], np.float64)
     rgb = (1.0 - t[..., None]) * 255.0 + t[..., None] * colours[top]
     return np.rint(rgb).astype(np.uint8)
-
-
-def rgb_image(rgb: np.ndarray) -> QImage:
-    """A QImage (its own copy) of uint8 (rows, cols, 3), row 0 at the top."""
-    a = np.ascontiguousarray(rgb)
-    h, w, _ = a.shape
-    return QImage(a.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
 
 
 def nice_ticks(lo: float, hi: float, most: int = 7) -> list[float]:

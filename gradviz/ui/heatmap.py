@@ -32,8 +32,11 @@ def diverging_rgb(a: np.ndarray, scale: float | None = None) -> np.ndarray:
 
 
 def to_qimage(a: np.ndarray, scale: float | None = None) -> QImage:
-    a2 = np.atleast_2d(np.asarray(a))
-    rgb = np.ascontiguousarray(diverging_rgb(a2, scale))
-    h, w, _ = rgb.shape
-    img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
-    return img.copy()  # own the memory
+    return rgb_image(diverging_rgb(np.atleast_2d(np.asarray(a)), scale))
+
+
+def rgb_image(rgb: np.ndarray) -> QImage:
+    """A QImage (its own copy) of uint8 (rows, cols, 3), row 0 at the top."""
+    a = np.ascontiguousarray(rgb)
+    h, w, _ = a.shape
+    return QImage(a.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()  # own the memory

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject
 
 from ..model.colorscale import max_abs, nice_ceil
 from . import theme
-from .heatmap import diverging_rgb
+from .heatmap import to_qimage
 
 PER_ROW = 4  # maps in a row
 GAP = 4
@@ -27,12 +27,7 @@ GAP_UNDER = 10  # between the node and its maps: a maps update repaints the node
 
 def unit_images(maps: np.ndarray, scale: float) -> list[QImage]:
     """One QImage a unit of maps (coarse, coarse, units), row 0 of the grid at the bottom."""
-    out = []
-    for u in range(maps.shape[-1]):
-        rgb = np.ascontiguousarray(diverging_rgb(maps[::-1, :, u], scale))
-        h, w, _ = rgb.shape
-        out.append(QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy())
-    return out
+    return [to_qimage(maps[::-1, :, u], scale) for u in range(maps.shape[-1])]
 
 
 class EnlargedMap(QGraphicsObject):
