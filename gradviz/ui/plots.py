@@ -103,7 +103,10 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
     whether on a line of their own, and the note as cut to one line; the plot's tooltip names
     the rest."""
     w.gv_titles = (title, ylabel)
+    new_note = note != getattr(w, "gv_note", note)
     w.gv_note = note
+    if new_note and getattr(w, "gv_fit", None) is not None:  # the fit made for the last note would not do
+        w.gv_fit = _key_fit(w, np.floor(_fit_room(w)))
     key = getattr(w, "gv_key", ())
     shown, own_line, note_line, first = getattr(w, "gv_fit", None) or (len(key), False, note, "")
     small = "<br>" + _note_html(note_line) if note else ""
@@ -799,10 +802,7 @@ class PlotPanel(QWidget):
             note = self.tr("epoch {epoch}: test {test}, train {train}, test loss {loss}").format(
                 epoch=e["epoch"], test=pct, train=train, loss=fmt_number(e["test_loss"])
             )
-        w = self.accuracyPlot
-        w.gv_note = note  # cut to the plot's width now: the fit made for the last note would not do
-        w.gv_fit = _key_fit(w, np.floor(_fit_room(w)))
-        _title(w, *w.gv_titles, note=note)
+        _title(self.accuracyPlot, *self.accuracyPlot.gv_titles, note=note)
 
     def set_branches(self, branches: list) -> None:
         """Faint loss curves for the futures a rewind abandoned: (steps, loss) each; where one
