@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtGui import QColor, QFontMetricsF, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
@@ -153,13 +153,15 @@ def _key_html(key, shown: int | None = None, lead: bool = True, first: str = "")
 def _html_width(w: pg.PlotWidget, text: str) -> float:
     """How wide the title label draws `text` (HTML, at the look's scale) on one line."""
     label = w.plotItem.titleLabel
-    doc = label.item.document().clone()  # its default font and margins
-    doc.setTextWidth(-1)
+    # A document of our own, not document().clone(): a clone's wrapper can be a stale one of a
+    # deleted object at the same address (PySide), and deleteLater raced the measurement.
+    src, doc = label.item.document(), QTextDocument()
+    doc.setDefaultFont(src.defaultFont())
+    doc.setDocumentMargin(src.documentMargin())
+    doc.setDefaultTextOption(src.defaultTextOption())
     size = f"font-size: {label.opts['size']}; " if "size" in label.opts else ""  # as LabelItem.setText wraps it
     doc.setHtml(f"<span style='{size}'>{_scale_pt(text, theme.LOOK.scale) if theme.LOOK.scale != 1.0 else text}</span>")
-    width = doc.size().width()
-    doc.deleteLater()
-    return width
+    return doc.size().width()
 
 
 def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
