@@ -319,6 +319,59 @@ def test_the_plots_keys_stay_in_their_plots_and_every_plot_is_in_view(qtbot, ope
                 assert n in plot.toolTip()
 
 
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+@pytest.mark.parametrize("presenting", [False, True], ids=["window", "presenting"])
+def test_the_plots_row_folds_what_does_not_fit_and_cuts_no_title(qtbot, open_on, size, presenting):  # noqa: F811
+    """moons after an evaluation: five panels (loss, parameters, gradients, heat maps, accuracy).
+    Every panel shown lies inside the window with its title on one line (no "Param/eters"); a
+    panel the row has no room for is folded, named on the row's "more" button (at the desk, not
+    while presenting), and choosing it there shows it (another one folds in its place). The loss
+    and accuracy plots are always shown."""
+    from PySide6.QtCore import QPoint, QRect
+
+    from gradviz.ui import plots as plots_mod
+
+    w = open_on(size, load_preset("moons"), ready=True)
+    if presenting:
+        w.set_presentation(True)
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    ev = {"type": "eval", "epoch": 20, "step": 1, "test_loss": 0.0123, "accuracy": 1.0}
+    w.plots.set_evals(({**ev, "train_loss": 0.01, "train_accuracy": 0.997},))
+    w.plots.refresh(force=True)
+    _settle(qtbot, w)
+    p = w.plots
+    panels = {"lossPlot": p.lossPlot, "paramPlot": p.paramPlot, "gradPlot": p.gradPlot, "heatMaps": p.heat}
+    panels["accuracyPlot"] = p.accuracyPlot
+
+    def check() -> set:
+        shown = {n for n, x in panels.items() if x.isVisible()}
+        assert {"lossPlot", "accuracyPlot"} <= shown, shown
+        for name in shown:
+            x = panels[name]
+            at = x.mapTo(w, QPoint(0, 0))
+            assert w.rect().contains(QRect(at, x.size())), (name, at, x.size(), w.size())
+            if name != "heatMaps":  # the bold title on one line, in the room beside its y axis
+                head = f"<span style='font-size:{plots_mod.TITLE_PT}pt; font-weight:bold'>"
+                head += x.gv_titles[0] + "</span>"
+                assert plots_mod._html_width(x, head) <= plots_mod._fit_room(x), name
+        folded = set(panels) - shown
+        button = p.foldedPlotsButton
+        assert button.isVisible() == (bool(folded) and not presenting)  # for the desk, as the plots' options
+        assert {a.data() for a in button.menu().actions()} == folded
+        return folded
+
+    folded = check()
+    if size == "1024x768":
+        assert folded, "five panels do not fit a 1024-pixel window"
+    for name in sorted(folded):
+        action = next(a for a in p.foldedPlotsButton.menu().actions() if a.data() == name)
+        action.trigger()
+        _settle(qtbot, w)
+        assert panels[name].isVisible(), name
+        assert name not in check()
+
+
 def _tick_label_rects(plot):
     """The y axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
     the tick font): their rectangles, in px."""

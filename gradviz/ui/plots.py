@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -109,7 +111,7 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
         w.gv_fit = _key_fit(w, np.floor(_fit_room(w)))
     key = getattr(w, "gv_key", ())
     shown, own_line, note_line, first = getattr(w, "gv_fit", None) or (len(key), False, note, "")
-    small = "<br>" + _note_html(note_line) if note else ""
+    small = "<br>" + _note_html(note_line) if note_line else ""
     text = (
         f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>"
         f"{QCoreApplication.translate('PlotPanel', title)}</span>"
@@ -125,12 +127,20 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
         w.setTitle(text)
     w.setLabel("bottom", QCoreApplication.translate("PlotPanel", "step"))
     w.setLabel("left", QCoreApplication.translate("PlotPanel", ylabel))
+    w.plotItem.showLabel("bottom", not _short(w))  # setLabel shows it
     tip = [getattr(w, "gv_tip", "")] + ([note] if note != note_line else [])  # what the row leaves out
     w.setToolTip("\n".join(t for t in tip if t))
 
 
 TITLE_PT, KEY_MARK_PT, KEY_NAME_PT, NOTE_PT = 13, 12, 11, 9  # the title row's sizes (x the look's scale)
+TITLE_SHARE = 0.4  # of a plot's height at most for its title row with the note under it
 SHORT_PLOT = 180  # px (x the look's scale): a plot shorter than this keeps its key on the title's line
+
+
+def _short(w: pg.PlotWidget) -> bool:
+    """A plot too short for a key line of its own and for its x axis's label ("step": the ticks
+    say it): the lines keep the room."""
+    return w.height() < SHORT_PLOT * theme.LOOK.scale
 
 
 def _key_html(key, shown: int | None = None, lead: bool = True, first: str = "") -> str:
@@ -180,7 +190,7 @@ def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
 
     same = next((n for n in range(len(key), -1, -1) if fits(n, True)), -1)  # -1: not even "+n"
     alone = next((n for n in range(len(key), -1, -1) if fits(n, False)), 0)
-    short = w.height() < SHORT_PLOT * theme.LOOK.scale
+    short = _short(w)
     if same == len(key) or alone <= same or short:
         shown, own_line = same, False
     else:
@@ -194,6 +204,10 @@ def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
                 break
     fm, cut = QFontMetricsF(theme.font(NOTE_PT)), room
     note = w.gv_note
+    rows = QFontMetricsF(theme.font(TITLE_PT, bold=True)).height() * (2 if own_line and key else 1)
+    if note and (rows + fm.height() > TITLE_SHARE * w.height() or short and theme.LOOK.scale > 1.0):
+        # no room for the note under the title (presentation's type on a short plot): in the tooltip
+        note = ""
     while note and cut > 20 and _html_width(w, _note_html(note)) > room:  # measured as the label draws it
         cut -= 8
         note = fm.elidedText(w.gv_note, Qt.TextElideMode.ElideRight, cut)
@@ -237,6 +251,10 @@ def _wrap_title(w: pg.PlotWidget) -> float:
 
 
 HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
+PLOT_BODY = 100  # px (x the look's scale): a plot's lines at least, beside its y axis
+# The row's panels, most wanted first: where the row is too narrow for all of them, the last
+# ones fold into its "more" button (a 1024-pixel screen, presentation mode's larger type).
+ROW_ORDER = ("lossPlot", "accuracyPlot", "gradPlot", "paramPlot", "heatMaps")
 POINTS_PER_PIXEL = 2  # per line: a min and a max for each horizontal pixel of the widest plot
 MIN_POINTS = 200  # a plot not laid out yet (zero wide) still draws its line
 # a single step draws no line: while few steps are in view every sample is also a dot
@@ -341,6 +359,7 @@ class PlotPanel(QWidget):
         self.heat = pg.GraphicsLayoutWidget()
         self.heat.setObjectName("heatMaps")
         self.heat.setMinimumWidth(HEAT_COLUMN)
+        self.heat.setVisible(False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
@@ -352,16 +371,29 @@ class PlotPanel(QWidget):
         self.followCheck.toggled.connect(self.set_follow)
         top.addWidget(self.followCheck)
         top.addWidget(self.readout, 1)
+        self.foldedPlotsButton = QToolButton()
+        self.foldedPlotsButton.setObjectName("foldedPlotsButton")
+        self.foldedPlotsButton.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.foldedPlotsButton.setMenu(QMenu(self.foldedPlotsButton))
+        self.foldedPlotsButton.menu().triggered.connect(lambda a: self.unfold(a.data()))
+        self.foldedPlotsButton.setVisible(False)
+        top.addWidget(self.foldedPlotsButton)
         lay.addLayout(top)
         grid = QGridLayout()
-        grid.addWidget(self.lossPlot, 0, 0)
-        grid.addWidget(self.paramPlot, 0, 1)
-        grid.addWidget(self.gradPlot, 0, 2)
-        grid.addWidget(self.heat, 0, 3)
-        grid.addWidget(self.accuracyPlot, 0, 4)
-        for c, s in enumerate((4, 5, 5, 3, 0)):
-            grid.setColumnStretch(c, s)
+        self.panels = {  # the row, left to right
+            "lossPlot": self.lossPlot,
+            "paramPlot": self.paramPlot,
+            "gradPlot": self.gradPlot,
+            "heatMaps": self.heat,
+            "accuracyPlot": self.accuracyPlot,
+        }
+        for c, panel in enumerate(self.panels.values()):
+            grid.addWidget(panel, 0, c)
         self._grid = grid
+        self._wanted = {"lossPlot": True, "paramPlot": True, "gradPlot": True, "heatMaps": False, "accuracyPlot": False}
+        self._unfolded: str | None = None  # the panel chosen on the "more" button: kept in the row
+        self.folded: tuple[str, ...] = ()
+        self._desk = True  # set_desk_controls
         lay.addLayout(grid, 1)
         self.history = None
         self._version = -1
@@ -464,6 +496,7 @@ class PlotPanel(QWidget):
         for ln in self.bad_lines:
             ln.label.setFormat(self.tr("not finite"))
         self.readout.setText(self._readout_hint())
+        self._name_folded()
         self.heat_step = -1  # retitle the heat maps
         self.fit_labels()
         if self.history is not None and self.history.n:
@@ -524,7 +557,7 @@ class PlotPanel(QWidget):
                 height = max(TITLE_ROW, float(np.ceil(_wrap_title(w))))
                 label = w.plotItem.titleLabel
                 # a short plot's lines take the x axis label's row ("step": the ticks say it)
-                w.plotItem.showLabel("bottom", w.height() >= SHORT_PLOT * theme.LOOK.scale)
+                w.plotItem.showLabel("bottom", not _short(w))
                 if label.maximumHeight() != height:
                     label.setMaximumHeight(height)
                     w.plotItem.layout.setRowFixedHeight(0, height)
@@ -537,16 +570,91 @@ class PlotPanel(QWidget):
         self.fit_labels()
 
     def fit_labels(self) -> None:
-        """Nothing cut off: the titles (with their keys) wrap to their plots, and the heat maps'
-        state line wraps to their column."""
+        """Nothing cut off: the panels the row has room for, the titles (with their keys) wrapped
+        to their plots, and the heat maps' state line wrapped to their column."""
+        self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
+        self.arrange()
         self.fit_titles()
         # the heat maps' state line wraps to their column instead of running off its edge
-        self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
         if self.heat_caption is not None:
             width = max(80.0, self.heat.width() - 16.0)
             if self.heat_caption.item.textWidth() != width:
                 self.heat_caption.item.setTextWidth(width)
                 self.heat_caption.setText(self.heat_caption.text)
+
+    # -- which panels the row shows ---------------------------------------------------------------
+    def _need(self, name: str) -> float:
+        """The width a panel needs, in px: a plot's bold title on one line beside its y axis (and
+        lines at least PLOT_BODY wide); the heat maps their column."""
+        k = theme.LOOK.scale
+        if name == "heatMaps":
+            return HEAT_COLUMN * k
+        w = self.panels[name]
+        title = QCoreApplication.translate("PlotPanel", w.gv_titles[0])
+        head = _html_width(w, f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>{title}</span>")
+        left, _top, right, _bottom = w.plotItem.layout.getContentsMargins()
+        return max(head + 8, PLOT_BODY * k) + AXIS_ALLOWANCE * k + left + right + 2 * w.frameWidth() + 4
+
+    def arrange(self) -> None:
+        """Shows the wanted panels the row's width has room for, in ROW_ORDER (the one chosen on
+        the "more" button second), and folds the rest into that button. Each shown panel's share
+        of the width is its need (stretch factors): all of them fit where their needs do. A pure
+        function of the panel's width, so a resize that folds or unfolds one settles."""
+        order = [n for n in ROW_ORDER if self._wanted[n]]
+        if self._unfolded in order[1:]:
+            order.remove(self._unfolded)
+            order.insert(1, self._unfolded)
+        left, _top, right, _bottom = self.layout().getContentsMargins()
+        room, gap = self.width() - left - right, max(0, self._grid.horizontalSpacing())
+        shown, used = set(), 0.0
+        needs = {n: self._need(n) for n in order}
+        for n in order:
+            if not shown or used + gap * bool(shown) + needs[n] <= room:
+                shown.add(n)
+                used += gap * (len(shown) > 1) + needs[n]
+        for c, (n, panel) in enumerate(self.panels.items()):
+            self._grid.setColumnStretch(c, round(needs[n]) if n in shown else 0)
+            if panel.isVisibleTo(self) != (n in shown):
+                panel.setVisible(n in shown)
+        folded = tuple(n for n in ROW_ORDER if n in order and n not in shown)
+        if folded != self.folded:
+            self.folded = folded
+            self._name_folded()
+
+    def _panel_title(self, name: str) -> str:
+        if name == "heatMaps":
+            return self.tr("Heat maps")
+        return QCoreApplication.translate("PlotPanel", self.panels[name].gv_titles[0])
+
+    def _name_folded(self) -> None:
+        """The "more" button: the folded panels' names, each an entry of its menu."""
+        b, menu = self.foldedPlotsButton, self.foldedPlotsButton.menu()
+        menu.clear()
+        for n in self.folded:
+            menu.addAction(self._panel_title(n)).setData(n)
+        names = [self._panel_title(n) for n in self.folded]
+        b.setText(self.tr("Also: {names} ▾").format(names=", ".join(names)))
+        b.setToolTip(self.tr("The row has no room for these plots: choose one to show it instead of another"))
+        b.setVisible(bool(self.folded) and self._desk)
+
+    def set_desk_controls(self, on: bool) -> None:
+        """The row's options, hover readout and "more" button: for the desk, hidden while
+        presenting (the room sees the plots; a panel chosen on the button stays chosen)."""
+        self._desk = on
+        for wd in (self.logCheck, self.followCheck, self.readout):
+            wd.setVisible(on)
+        self._name_folded()
+
+    def unfold(self, name: str) -> None:
+        """Shows a folded panel, second in the row's order (the lowest wanted one folds instead)."""
+        self._unfolded = name
+        self.fit_labels()
+
+    def _want(self, name: str, on: bool) -> None:
+        self._wanted[name] = on
+        if not on and self._unfolded == name:
+            self._unfolded = None
+        self.arrange()
 
     def _readout_hint(self) -> str:
         return self.tr("Hover a plot to read values")
@@ -629,8 +737,7 @@ class PlotPanel(QWidget):
                     self.heat_bars.append(self._colour_bar(row + 1, col + 1))
                 row += 2
             off += size
-        self.heat.setVisible(bool(self.images))
-        self._grid.setColumnStretch(3, 3 if self.images else 0)  # no empty column without matrices
+        self._want("heatMaps", bool(self.images))  # no empty column without matrices
         self._describe_lines()
         self.fit_labels()
         self._note_thinning(force=True)
@@ -773,8 +880,7 @@ class PlotPanel(QWidget):
     # -- a data set's evaluations -----------------------------------------------------------------
     def set_data_set(self, on: bool) -> None:
         """Whether the run trains over a Dataset node: the accuracy plot is shown then."""
-        self.accuracyPlot.setVisible(on)
-        self._grid.setColumnStretch(4, 4 if on else 0)
+        self._want("accuracyPlot", on)
         if not on:
             self.set_evals(())
 

@@ -113,7 +113,6 @@ class Presenter(QObject):
         controller.built.connect(lambda: QTimer.singleShot(0, self._restyle_plots))
         self._geometry = None  # the window's geometry and state before presenting (full screen)
         self._window_state = Qt.WindowState.WindowNoState
-        self._plot_options: dict = {}
         self._lesson_title = False  # the Lesson dock's own title bar while presenting (False: none kept)
         self._pending_state = None  # the dock layout to restore once the window is back to normal size
         self._places = _Places()
@@ -177,10 +176,7 @@ class Presenter(QObject):
             self._lesson_title = lesson.titleBarWidget()
             lesson.setTitleBarWidget(QWidget())  # its tab is its title, as for the plots' docks
         w.findChild(QDockWidget, "plotsDock").raise_()
-        plots = self.plots  # the plots' options and hover readout: for the desk, not the room
-        self._plot_options = {wd: wd.isVisibleTo(plots) for wd in (plots.logCheck, plots.followCheck, plots.readout)}
-        for wd in self._plot_options:
-            wd.setVisible(False)
+        self.plots.set_desk_controls(False)  # the plots' options and hover readout: for the desk, not the room
         self._places.borrow([c.startButton, c.stepButton, c.resetButton], self.runButtons.layout())
         self._places.borrow([c.auxOutputCheck, c.stopGradientCheck, c.hasAuxCheck], self.optionsRow.layout())
         self.runButtons.setVisible(True)
@@ -194,8 +190,7 @@ class Presenter(QObject):
         w.setWindowState(self._window_state)
         if self._geometry is not None and not self._window_state & Qt.WindowState.WindowMaximized:
             w.setGeometry(self._geometry)
-        for wd, vis in self._plot_options.items():
-            wd.setVisible(vis)
+        self.plots.set_desk_controls(True)
         self.optionsRow.parentWidget().layout().removeWidget(self.optionsRow)
         self.optionsRow.setVisible(False)
         self._places.give_back()
