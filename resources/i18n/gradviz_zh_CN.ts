@@ -2844,6 +2844,18 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>每 {n} 步保留一步（历史内存上限 {mb} MB）</translation>
     </message>
     <message>
+        <source>Heat maps</source>
+        <translation>热图</translation>
+    </message>
+    <message>
+        <source>Also: {names} ▾</source>
+        <translation>另有：{names} ▾</translation>
+    </message>
+    <message>
+        <source>The row has no room for these plots: choose one to show it instead of another</source>
+        <translation>这一行放不下这些图：选一个，用它替换另一个显示</translation>
+    </message>
+    <message>
         <source>Hover a plot to read values</source>
         <translation>将鼠标悬停在曲线上读取数值</translation>
     </message>
