@@ -641,3 +641,24 @@ def test_every_control_a_step_names_is_in_view_and_training_is_watchable(qtbot, 
     w.controls.speedSpin.setValue(5)  # a speed set by hand is the teacher's: Set up again keeps it
     assert p.go(plan.index_of("train")) and w.document.options.speed == 5
     w.close()
+
+
+def test_a_new_step_is_shown_from_its_title(qtbot, store_file):
+    """The step's text scrolls in a short Lesson dock; Next shows the next step from its top, not
+    at the scroll position the last one was left at (it opened mid-paragraph)."""
+    from PySide6.QtWidgets import QScrollArea
+
+    w = _stored_window(qtbot, store_file)
+    w.resize(1024, 768)
+    with qtbot.waitExposed(w):
+        w.show()
+    p = w.lesson
+    bar = p.findChild(QScrollArea, "lessonScroll").verticalScrollBar()
+    assert p.next()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)  # the step is longer than the dock
+    bar.setValue(bar.maximum())
+    assert p.next()
+    assert bar.value() == 0
+    bar.setValue(bar.maximum())
+    assert p.previous()
+    assert bar.value() == 0

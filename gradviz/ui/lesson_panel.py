@@ -196,6 +196,8 @@ class LessonPanel(QWidget):
         self.codeView.setMinimumHeight(120)
         lay.addWidget(self.codeView, 1)
         scroll = QScrollArea()  # on a small screen the text scrolls; the buttons stay in view
+        scroll.setObjectName("lessonScroll")
+        self._scroll = scroll
         scroll.setWidget(body)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -295,6 +297,7 @@ class LessonPanel(QWidget):
             return False
         if self.store is not None:
             self.store.set_value(STORE_KEY, self.step.id)
+        self._scroll.verticalScrollBar().setValue(0)  # a new step is read from its title down
         self.stepChanged.emit(index)
         return True
 
