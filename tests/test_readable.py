@@ -158,6 +158,7 @@ def test_every_node_number_is_24_px_tall_in_presentation_mode(qtbot, presenting)
             assert v is not None, (name, what)
             text = item.compact_text(v)
             assert text and QFontMetricsF(font).horizontalAdvance(text) <= item.width - 2 * graph_view.PAD, text
+            assert "e…" not in text and "e-…" not in text, text  # an exponent is never cut off
     b = w.scene.items_by_name["b"]
     text = b.compact_text(b.grad)  # its first element, then "…"
     assert text.startswith((f"[{b.grad[0]:.3f}", f"[{b.grad[0]:.2f}")) and text.endswith("…]"), text

@@ -177,3 +177,8 @@ def test_shortened_numbers_keep_a_significant_digit():
     assert "[1.3, 1.0, 1.0]" in short_forms(np.array([1.326, 1.016, 1.042]))
     # the first element alone keeps its three decimals before it loses them (presentation mode)
     assert short_forms(np.array([0.633, 0.1, 0.2]))[-3:] == ["0.633…", "0.63…", "0.6…"]
+    # e-notation keeps its whole exponent, shortened (presentation mode wrote the loss as "9.93e…")
+    assert short_forms(9.934e-4) == ["9.93e-04", "9.93e-4", "9.9e-4", "1e-3"]
+    assert short_forms(np.array([2.53e4]))[1:] == ["2.53e4", "2.5e4", "3e4"]
+    # whole numbers, shortened, are written whole (x = [1, 2] in the linreg seed)
+    assert "[1, 2]" in short_forms(np.array([1.0, 2.0])) and "[1.0, 2.0]" not in short_forms(np.array([1.0, 2.0]))

@@ -67,11 +67,17 @@ def fmt_values(a) -> str:
 
 def _fmt_digits(v: float, digits: int) -> str:
     """fmt3 with fewer decimals (at least 1): `digits` of them, and below 1 as many as keep
-    `digits` significant ones (0.016 is "0.02", never "0.0": a gradient that is not zero)."""
+    `digits` significant ones (0.016 is "0.02", never "0.0": a gradient that is not zero).
+    Outside [0.001, 10000): `digits` significant digits in e-notation."""
     text = fmt3(v)
     v = float(v)
-    if fmt_special(v) is not None or not 1e-3 <= abs(v) < 1e4:
+    if fmt_special(v) is not None:
         return text
+    if not 1e-3 <= abs(v) < 1e4:  # e-notation, its exponent short and whole: 9.9e-4, never "9.93e…"
+        mantissa, exponent = f"{v:.{max(digits - 1, 0)}e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    if digits < 3 and v == int(v):  # a whole number written whole: [1, 2], not [1.0, 2.0]
+        return str(int(v))
     if abs(v) < 1:
         digits = max(digits, math.ceil(-math.log10(abs(v))) + digits - 1)
     return f"{v:.{digits}f}"
@@ -85,7 +91,7 @@ def short_forms(a) -> list[str]:
     if flat.size == 0:
         return ["[]"]
     if a.ndim == 0 or flat.size == 1:
-        return [fmt_values(a)] + [_fmt_digits(flat[0], d) for d in (2, 1)]
+        return [fmt_values(a)] + [_fmt_digits(flat[0], d) for d in (3, 2, 1)]
     forms = [fmt_values(a)]
     if a.ndim == 1 and flat.size <= SHOWN_IN_FULL:
         forms += ["[" + ", ".join(_fmt_digits(x, d) for x in flat) + "]" for d in (2, 1)]
