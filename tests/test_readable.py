@@ -373,6 +373,31 @@ def test_the_plots_row_folds_what_does_not_fit_and_cuts_no_title(qtbot, open_on,
         assert name not in check()
 
 
+@pytest.mark.parametrize("switch", [False, True], ids=["started-in-chinese", "switched"])
+def test_a_plot_s_key_is_drawn_inside_its_title_in_chinese_at_1024x768(qtbot, open_on, switch):  # noqa: F811
+    """The tutorial's plots in Chinese, the language chosen before the window opened or switched
+    while it is open: each title row (title and key) is drawn no wider than the room over the
+    plot's lines (a fixed allowance for the y axis, narrower than the real one, let "参数 ━ w ━ b"
+    run past the edge: b's name was cut off)."""
+    if not switch:
+        language.set_language("zh_CN")
+    try:
+        w = open_on("1024x768", load_preset("tutorial"), ready=True)
+        if switch:
+            language.set_language("zh_CN")
+        _settle(qtbot, w)
+        for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+            item = plot.getPlotItem()
+            label, vb = item.titleLabel, item.vb
+            assert label.item.boundingRect().width() <= vb.width() + 1, (plot.objectName(), label.text)
+            # the plot item no wider than its widget: a title wider than the room widened it past
+            # the widget's edge, where its right end was cut off
+            assert item.width() <= plot.viewport().width() + 1, (plot.objectName(), item.width(), plot.width(), plot.gv_fit, label.text)
+            assert vb.width() >= 100, plot.objectName()  # no plot squeezed for another's key
+    finally:
+        language.set_language("en")
+
+
 def _tick_label_rects(plot):
     """The y axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
     the tick font): their rectangles, in px."""

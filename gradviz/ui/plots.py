@@ -226,12 +226,17 @@ AXIS_ALLOWANCE = 48  # px (x the look's scale): a y axis's width as the key's fi
 
 
 def _fit_room(w: pg.PlotWidget) -> float:
-    """The title's width for fitting the key and note: the plot item less its margins and a
-    fixed allowance for its y axis (not the axis's own width, which changes with its tick labels,
-    which change with the plot's height, which the key's lines change: that went round for ever)."""
+    """The title's width for fitting the key and note: the plot item less its margins and its y
+    axis's width, the widest it has been since the plot was set up (`gv_axis`, at least the
+    allowance). Not the axis's width of the moment, which changes with its tick labels, which
+    change with the plot's height, which the key's lines change: that went round for ever; a
+    width that only grows settles, and a fixed allowance alone was narrower than a real axis
+    ("0.8" and a label): the key was drawn past the title's edge."""
     pi = w.plotItem
     left, _top, right, _bottom = pi.layout.getContentsMargins()
-    return pi.width() - left - right - AXIS_ALLOWANCE * theme.LOOK.scale
+    w.gv_axis = max(getattr(w, "gv_axis", 0.0), AXIS_ALLOWANCE * theme.LOOK.scale, pi.getAxis("left").width())
+    # the widget's width, not the item's: a title wider than the room widens the item past it
+    return min(pi.width(), w.contentsRect().width()) - left - right - w.gv_axis
 
 
 def _wrap_title(w: pg.PlotWidget) -> float:
@@ -255,6 +260,8 @@ PLOT_BODY = 100  # px (x the look's scale): a plot's lines at least, beside its 
 # The row's panels, most wanted first: where the row is too narrow for all of them, the last
 # ones fold into its "more" button (a 1024-pixel screen, presentation mode's larger type).
 ROW_ORDER = ("lossPlot", "accuracyPlot", "gradPlot", "paramPlot", "heatMaps")
+# how the width the shown panels do not need is shared among them
+ROW_SHARE = {"lossPlot": 4, "paramPlot": 5, "gradPlot": 5, "heatMaps": 1, "accuracyPlot": 4}
 POINTS_PER_PIXEL = 2  # per line: a min and a max for each horizontal pixel of the widest plot
 MIN_POINTS = 200  # a plot not laid out yet (zero wide) still draws its line
 # a single step draws no line: while few steps are in view every sample is also a dot
@@ -456,6 +463,10 @@ class PlotPanel(QWidget):
         self._fitting_titles = False
         for w in (self.lossPlot, self.paramPlot, self.gradPlot):
             w.plotItem.vb.sigResized.connect(self.fit_titles)
+        for w in (self.lossPlot, self.paramPlot, self.gradPlot, self.accuracyPlot):
+            # and when the widget is resized: a title wider than a narrowed widget holds the
+            # plot item (and its view box) at their old width, past the widget's edge
+            w.installEventFilter(self)
         self.param_curves: list = []
         self.param_dots: list = []
         self.grad_dots: list = []
@@ -486,6 +497,11 @@ class PlotPanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize:
+            self.fit_titles()
+        return False
 
     def _retranslate(self) -> None:
         """Titles, keys, axes and line labels in the new language (language.py does the widgets)."""
@@ -569,9 +585,13 @@ class PlotPanel(QWidget):
         super().resizeEvent(e)
         self.fit_labels()
 
-    def fit_labels(self) -> None:
+    def fit_labels(self, new_look: bool = False) -> None:
         """Nothing cut off: the panels the row has room for, the titles (with their keys) wrapped
-        to their plots, and the heat maps' state line wrapped to their column."""
+        to their plots, and the heat maps' state line wrapped to their column. `new_look`: the
+        type's scale changed, the axes' widths are measured anew."""
+        if new_look:
+            for w in (self.lossPlot, self.paramPlot, self.gradPlot, self.accuracyPlot):
+                w.gv_axis = 0.0
         self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
         self.arrange()
         self.fit_titles()
@@ -597,9 +617,10 @@ class PlotPanel(QWidget):
 
     def arrange(self) -> None:
         """Shows the wanted panels the row's width has room for, in ROW_ORDER (the one chosen on
-        the "more" button second), and folds the rest into that button. Each shown panel's share
-        of the width is its need (stretch factors): all of them fit where their needs do. A pure
-        function of the panel's width, so a resize that folds or unfolds one settles."""
+        the "more" button second), and folds the rest into that button. Each shown panel gets its
+        need and a ROW_SHARE of the width left over (stretch factors in px, not minimum widths,
+        which would keep the window from being made narrower). A pure function of the panel's
+        width, so a resize that folds or unfolds one settles."""
         order = [n for n in ROW_ORDER if self._wanted[n]]
         if self._unfolded in order[1:]:
             order.remove(self._unfolded)
@@ -612,8 +633,9 @@ class PlotPanel(QWidget):
             if not shown or used + gap * bool(shown) + needs[n] <= room:
                 shown.add(n)
                 used += gap * (len(shown) > 1) + needs[n]
+        spare = max(0.0, room - used) / sum(ROW_SHARE[n] for n in shown)
         for c, (n, panel) in enumerate(self.panels.items()):
-            self._grid.setColumnStretch(c, round(needs[n]) if n in shown else 0)
+            self._grid.setColumnStretch(c, round(needs[n] + spare * ROW_SHARE[n]) if n in shown else 0)
             if panel.isVisibleTo(self) != (n in shown):
                 panel.setVisible(n in shown)
         folded = tuple(n for n in ROW_ORDER if n in order and n not in shown)
@@ -739,7 +761,7 @@ class PlotPanel(QWidget):
             off += size
         self._want("heatMaps", bool(self.images))  # no empty column without matrices
         self._describe_lines()
-        self.fit_labels()
+        self.fit_labels(new_look=True)  # a new run: its axes measured anew
         self._note_thinning(force=True)
         self.show_step(None)  # last: a history that holds steps already (an opened run) is drawn
 

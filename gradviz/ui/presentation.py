@@ -283,7 +283,7 @@ class Presenter(QObject):
             gv.setBackground(QColor(theme.PLOT_BG) if look.dark else bg)
             for item in gv.scene().items():
                 _restyle_item(item, look)
-        self.plots.fit_labels()  # titles and their keys at their new size, in the room they have
+        self.plots.fit_labels(new_look=True)  # titles and their keys at their new size, in the room they have
 
 
 def _pt_of(size, default: float) -> float:
