@@ -392,7 +392,13 @@ def test_a_plot_s_key_is_drawn_inside_its_title_in_chinese_at_1024x768(qtbot, op
             assert label.item.boundingRect().width() <= vb.width() + 1, (plot.objectName(), label.text)
             # the plot item no wider than its widget: a title wider than the room widened it past
             # the widget's edge, where its right end was cut off
-            assert item.width() <= plot.viewport().width() + 1, (plot.objectName(), item.width(), plot.width(), plot.gv_fit, label.text)
+            assert item.width() <= plot.viewport().width() + 1, (
+                plot.objectName(),
+                item.width(),
+                plot.width(),
+                plot.gv_fit,
+                label.text,
+            )
             assert vb.width() >= 100, plot.objectName()  # no plot squeezed for another's key
     finally:
         language.set_language("en")
