@@ -234,10 +234,12 @@ class TimeTravel(QObject):
     @property
     def shown_step(self) -> int:
         """The step the nodes show: the slider's, or the live nodes' (model.steps)."""
-        if self.shown is not None:
-            return self.shown
-        n = self.c.nodes
-        return n.updates + 1 if n is not None else 0
+        return self.nodes_shown.step_shown
+
+    def _live_value(self, s) -> int:
+        """Where the slider stands with no step chosen: the step the labels name (model.shown:
+        the plots' last, or while training the live nodes' step)."""
+        return min(max(self.nodes_shown.named_step, s.minimum()), s.maximum())
 
     def _sync(self) -> None:
         """Slider range and permissions after new steps or a new state."""
@@ -250,7 +252,7 @@ class TimeTravel(QObject):
             if self.shown is None or not perms.ok(Control.SCRUB):
                 if self.shown is not None:
                     self._show(None)
-                s.setValue(s.maximum())
+                s.setValue(self._live_value(s))
             last = self._default_last()
             if (last is not None and (self.shown is None or self.at_last) and self.shown != last) or (
                 last is None and self.at_last
@@ -291,7 +293,7 @@ class TimeTravel(QObject):
             return
         self._setting = True
         s.setRange(int(h.steps[0]), int(h.steps[-1]))
-        s.setValue(s.maximum())
+        s.setValue(self._live_value(s))
         self._setting = False
         self.bar.stepShown.setText(self._step_of(s))
         now = time.perf_counter()
@@ -435,7 +437,7 @@ class TimeTravel(QObject):
             v.values.setText("")
         else:
             step = self.shown_step
-            data = self.past if self.shown is not None else self.c.nodes
+            data = self.past if self.shown is not None else self.nodes_shown.data
             v.title.setText(
                 self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name
             )
