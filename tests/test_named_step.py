@@ -9,8 +9,12 @@ import re
 
 import pytest
 
+import standin
 from conftest import wait_state
 from gradviz.model.presets import load_preset
+from gradviz.ui import language
+from gradviz.ui.main_window import MainWindow
+from gradviz.ui.screenshot import take_screenshot
 from reference import replay
 from test_presentation import _settle, open_on  # noqa: F401 (a fixture)
 
@@ -89,3 +93,64 @@ def test_every_part_names_the_step_the_nodes_show_while_training(qtbot, open_on)
     assert w.stepLabel.text() == f"step {STEPS} (parameters after {STEPS - 1} updates)"
     assert w.plots.heat_caption.text == f"step {STEPS}<br>(parameters after {STEPS - 1} updates)"
     assert w.timeTravel.bar.stepShown.text() == f"step {STEPS} of {STEPS}"
+
+
+def _finished_texts(w) -> dict:
+    return {**_texts(w), "state": w.stateLabel.text(), "shownStep": w.graphView.property("shownStep")}
+
+
+ENDED = {  # preset: (learning rate, the state it ends in, the caption over the graph then)
+    # 60 steps: the plots' last step, its numbers asked for (time travel)
+    "tutorial": (None, "finished", "Nodes: step 60 (parameters after 59 updates), the plots' last step"),
+    # the history holds a large tensor's summary only: the live nodes say what they are
+    "digits": (None, "finished", "Nodes: live, after step 60's update (the plots' last step)"),
+    # diverged at step n, with a summary only of w: no past step's numbers to ask for, the live
+    # nodes are step n's (its update was not kept); it used to wait for them until the timeout
+    "big": (50.0, "stopped: not finite", "Nodes: step {n} (parameters after {u} updates), the plots' last step"),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(ENDED))
+def test_a_screenshot_shows_the_state_the_window_reaches_when_the_run_ends(qtbot, open_on, tmp_path, preset):  # noqa: F811
+    """`gradviz screenshot --steps 60` waits for what the window shows once the run ended (not
+    the live nodes of the moment it ended), and says it in the window's words."""
+    lr, state, caption = ENDED[preset]
+    s = load_preset(preset)
+    s.options.steps, s.options.until_loss = 60, None  # as the command sets them for --steps 60
+    if lr is not None:
+        s.options.lr = lr
+    seen = []
+    real_close = MainWindow.close
+
+    def close(self):  # the picture is written: what the window said in it
+        seen.append(_finished_texts(self))
+        return real_close(self)
+
+    try:
+        MainWindow.close = close
+        out = tmp_path / "shot.png"
+        code = take_screenshot(
+            s.copy(), 60, str(out), "png", size=(1280, 720), lang="en", timeout_s=30, make_client=standin.client
+        )
+    finally:
+        MainWindow.close = real_close
+        language.set_language(language.SOURCE)
+    shot = seen[0]
+    assert code == 0 and out.stat().st_size > 0, shot
+    n = _num(re.match(r"step ([\d,]+)", shot["status"]).group(1))  # the last step computed
+    assert (n == 60) == (lr is None) and shot["state"] == state, shot
+    assert shot["caption"] == caption.format(n=n, u=n - 1), shot
+    assert shot["status"] == f"step {n} (parameters after {n - 1} updates)" and shot["loss"].startswith(
+        f"loss at step {n}: "
+    )
+    assert shot["heat"] == f"step {n}<br>(parameters after {n - 1} updates)" and shot["history"] == f"step {n} of {n}"
+    # the real window, trained the same, comes to the same state and says the same
+    w = open_on("1280x720", s.copy(), ready=True)
+    w.controls.startButton.click()
+    wait_state(qtbot, w, "finished", "diverged")
+    c, tt = w.controller, w.timeTravel
+    u = 60 if lr is None else n - 1  # the updates the run kept
+    qtbot.waitUntil(lambda: c.nodes is not None and c.nodes.updates == u)
+    qtbot.waitUntil(lambda: tt.shown is None or tt.past is not None)
+    w.plots.refresh(force=True)
+    assert _finished_texts(w) == shot

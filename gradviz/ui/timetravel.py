@@ -273,6 +273,19 @@ class TimeTravel(QObject):
         self.bar.coachBox.setVisible(self.c.state == Phase.DIVERGED and bool(self.bar.coachLabel.text()))
         self._update_view()
 
+    def settled(self) -> bool:
+        """Whether the nodes show what the window shows in this state by default, with their
+        numbers: a step shown (paused or finished the plots' last, diverged the last finite one)
+        once the engine sent them, or else the run's latest live nodes (after the updates it kept).
+        `gradviz screenshot` waits for this, so the picture is what the window comes to show."""
+        c = self.c
+        if self.shown is not None:
+            return self.past is not None or not c.holds_params(self.shown)
+        if self._default_last() is not None:
+            return False  # the plots' last step is about to be shown (_sync)
+        n = c.nodes
+        return c.recorded or (n is not None and n.updates == c.updates and self.nodes_shown.held is None)
+
     def _default_last(self) -> int | None:
         """The plots' last step, where the nodes show it by default but the live nodes are past it
         (paused or finished with that step's update kept); None where the live nodes are it, or
@@ -383,8 +396,10 @@ class TimeTravel(QObject):
             self.bar.coachFactor.setValue(default.factor)
         self._coach_button_text()
         last = last_finite_step(h)
-        if last is not None:  # the nodes keep the last finite values
+        if last is not None and self.c.holds_params(last):  # the nodes keep the last finite values
             self.show_step(last)
+        # (where the history holds a large tensor's summary only, that step's numbers cannot be
+        # asked for: the live nodes stay, and the caption says which step they are)
 
     def _coach_button_text(self, *_args) -> None:
         self.bar.coachButton.setText(
