@@ -1,4 +1,4 @@
-"""One step named everywhere, while training too (issue 24, item 8): the caption over the graph,
+"""One step named everywhere, while training too: the caption over the graph,
 the status bar, the heat maps' caption and the History label name the same step at every moment of
 a run, in model.steps' words, and the nodes really show that step (its loss, float64 numpy's).
 
@@ -105,7 +105,7 @@ ENDED = {  # preset: (learning rate, the state it ends in, the caption over the 
     # the history holds a large tensor's summary only: the live nodes say what they are
     "digits": (None, "finished", "Nodes: live, after step 60's update (the plots' last step)"),
     # diverged at step n, with a summary only of w: no past step's numbers to ask for, the live
-    # nodes are step n's (its update was not kept); it used to wait for them until the timeout
+    # nodes are step n's (its update was not kept), and the picture waits for no past step's numbers
     "big": (50.0, "stopped: not finite", "Nodes: step {n} (parameters after {u} updates), the plots' last step"),
 }
 
