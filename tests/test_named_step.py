@@ -19,7 +19,7 @@ from reference import replay
 from test_presentation import _settle, open_on  # noqa: F401 (a fixture)
 
 STEPS = 400
-SPEED = 300  # steps a second: faster than the engine sends nodes after every step (NODES_EVERY_STEP_SPEED)
+SPEED = 200  # steps a second: faster than the engine sends nodes after every step (NODES_EVERY_STEP_SPEED)
 
 
 def _texts(w) -> dict:
