@@ -140,6 +140,10 @@ def test_the_history_never_passes_its_budget_and_thins_old_steps():
     np.testing.assert_allclose(h.grad_norm, h.steps * 4.0, rtol=1e-6)  # sqrt(16 * s^2)
     x, y = h.view(max_points=200)
     assert x[0] >= 1 and x[-1] <= 40_000 and x[-1] > 39_000 and np.nanmax(y[:, 0]) == 20_000
+    # a step thinned away: the labels name the last step held before it (index_at_or_before)
+    odd = int(h.steps[-2]) + 1
+    assert h.index(odd) is None and h.steps[h.index_at_or_before(odd)] == h.steps[-2]
+    assert h.index_at_or_before(int(h.steps[-1])) == h.n - 1 and h.index_at_or_before(0) is None
 
 
 def test_lowering_the_budget_thins_at_once_and_frees_the_buffers():

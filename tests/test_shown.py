@@ -88,3 +88,35 @@ def test_the_caption_says_what_the_numbers_are():
     assert shown.caption(True, False, 20, 20) == "Nodes: fix the problems to see values"  # problems first
     shown.show_past(20, at_last=True)  # the plots' last step, shown by default
     assert shown.caption(False, False, 20, 20) == "Nodes: step 20 (parameters after 19 updates), the plots' last step"
+
+
+def test_while_training_live_nodes_wait_for_their_step_and_every_label_names_it():
+    """Live nodes arrive after step n's update, usually with step n itself: held until the history
+    has step n + 1, so the nodes and named_step (the status bar, heat maps, History label) agree."""
+    shown, seen = _watched()
+    shown.run_moved(0, False)
+    assert shown.live_arrived(_nodes(0)) and shown.named_step == 0  # built: no steps yet
+    shown.run_moved(0, True)
+    shown.run_moved(64, True)  # the first batch: steps 1 to 64; the nodes show step 1
+    assert shown.named_step == 1 and shown.step_shown == 1
+    assert not shown.live_arrived(_nodes(64))  # after step 64's update: step 65 is not in the history
+    assert shown.held is not None and shown.updates == 0 and shown.named_step == 1 and len(seen) == 1
+    shown.run_moved(64, True)  # nothing new: still held
+    assert shown.updates == 0
+    shown.run_moved(100, True)  # step 65 arrived: the nodes, and every label, are step 65's
+    assert shown.held is None and shown.updates == 64 and shown.named_step == 65 and len(seen) == 2
+    assert shown.caption(False, False, shown.updates, 100) == "Nodes: step 65 (parameters after 64 updates), live"
+    assert shown.live_arrived(_nodes(80))  # its step is in the history: shown at once
+    assert shown.named_step == 81
+    assert not shown.live_arrived(_nodes(100))
+    shown.run_moved(100, False)  # paused (or ended) at step 100: shown, and the labels name the plots' last
+    assert shown.updates == 100 and shown.held is None and shown.named_step == 100
+    shown.show_past(100, at_last=True)
+    shown.past_arrived(100, _nodes(99))
+    shown.run_moved(100, True)  # trained on: the last step's numbers stay until the next is in the history
+    shown.show_live(_nodes(100))
+    assert shown.updates == 99 and shown.named_step == 100 and shown.held is not None
+    shown.run_moved(120, True)
+    assert shown.updates == 100 and shown.named_step == 101
+    shown.clear()
+    assert shown.held is None and shown.named_step == 120  # nothing shown: the plots' last step

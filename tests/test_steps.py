@@ -52,6 +52,9 @@ def test_the_node_caption_says_how_it_relates_to_the_plots():
     assert "13" not in nodes_caption(12, 12)
     # ended by stop-at-loss at step 12: its update was not kept, the nodes show step 12 itself
     assert nodes_caption(11, 12) == "Nodes: step 12 (parameters after 11 updates), the plots' last step"
+    # while training, live nodes whose step the history has are named as the status bar names it
+    assert nodes_caption(11, 30, training=True) == "Nodes: step 12 (parameters after 11 updates), live"
+    assert nodes_caption(12, 12, training=True) == "Nodes: live, after step 12's update (the plots' last step)"
 
 
 def test_end_messages_count_the_updates_kept():

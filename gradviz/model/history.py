@@ -224,6 +224,12 @@ class History:
         i = int(np.searchsorted(self._step[: self.n], step))
         return i if i < self.n and self._step[i] == step else None
 
+    def index_at_or_before(self, step: int) -> int | None:
+        """The row of `step`, or of the last step held before it (a thinned history may not hold
+        `step` itself); None if it holds none that early."""
+        i = int(np.searchsorted(self._step[: self.n], step, side="right")) - 1
+        return i if i >= 0 else None
+
     # views of the filled part (no copies)
     @property
     def steps(self) -> np.ndarray:

@@ -8,6 +8,12 @@ numbers and heat maps on the nodes), the graph's caption and time travel's own v
 past step is shown, live nodes that arrive are not shown: the model, not a flag in each writer,
 decides.
 
+It also says which step every label names (named_step, model.steps): paused or finished the plots'
+last step; while training the step the live nodes show. Live nodes arrive throttled, after some
+step n's update, usually in the same moment as step n itself; they are held until the history has
+step n+1 (run_moved), so the nodes, the caption, the status bar, the heat maps and the History label
+all name step n+1, whose loss and parameters the history holds.
+
 Steps and updates as in model.steps: step k is computed at the parameters after k - 1 updates."""
 
 from __future__ import annotations
@@ -46,6 +52,9 @@ class ShownNodes:
         self.past: NodeData | None = None  # the past step's numbers, once the engine sent them
         self.data: NodeData | None = None
         self.updates = -1  # how many updates the parameters on the nodes have had (-1: none shown)
+        self.last_step = 0  # the history's last step (the plots'), as run_moved last said
+        self.training = False  # whether the run trains, as run_moved last said
+        self.held: NodeData | None = None  # live nodes whose step the history does not have yet
         self._observers: list[Callable[[ShownNodes], None]] = []
 
     def observe(self, fn: Callable[[ShownNodes], None]) -> None:
@@ -67,18 +76,49 @@ class ShownNodes:
             return self.step
         return self.updates + 1 if self.updates >= 0 else 0
 
+    @property
+    def named_step(self) -> int:
+        """The step the status bar, the heat maps and the History label name (model.steps): while
+        training, the step of the live nodes shown where the history has it; else (and before the
+        first live nodes) the plots' last step. 0: no steps yet."""
+        k = self.updates + 1
+        if self.training and self.step is None and self.data is not None and 0 < k <= self.last_step:
+            return k
+        return self.last_step
+
+    def _too_new(self, nodes: NodeData) -> bool:
+        """While training: live nodes whose step (updates + 1) the history does not have yet."""
+        return self.training and nodes.updates >= self.last_step
+
     # -- the writers -------------------------------------------------------------------------
+    def run_moved(self, last_step: int, training: bool) -> None:
+        """The history's last step now, and whether the run trains (the window says so on every
+        tick and change of state, before anything reads named_step): held live nodes are shown
+        once the history has their step, or once training stops."""
+        self.last_step, self.training = last_step, training
+        held = self.held
+        if held is not None and not self._too_new(held):
+            self.held = None
+            if self.step is None:
+                self.data, self.updates = held, held.updates
+                self._changed()
+
     def live_arrived(self, nodes: NodeData) -> bool:
-        """New live nodes: shown unless a past step is; True if they are."""
+        """New live nodes: shown unless a past step is, or (held) while their step is not in the
+        history yet; True if they are shown now."""
         if self.step is not None:
             return False
+        if self._too_new(nodes):
+            self.held = nodes
+            return False
+        self.held = None
         self.data, self.updates = nodes, nodes.updates
         self._changed()
         return True
 
     def clear(self) -> None:
         """Nothing on the nodes (a new run, or a graph with problems); the step shown stays."""
-        self.data, self.updates = None, -1
+        self.data, self.updates, self.held = None, -1, None
         self._changed()
 
     def show_past(self, step: int, at_last: bool = False) -> None:
@@ -89,9 +129,15 @@ class ShownNodes:
         self._changed()
 
     def show_live(self, nodes: NodeData | None) -> None:
-        """Back to the live nodes (`nodes`: the latest, None where there are none)."""
+        """Back to the live nodes (`nodes`: the latest, None where there are none). Training on from
+        the plots' last step shown, those numbers stay until the history has the live nodes' step."""
         self.step, self.past, self.at_last = None, None, False
-        self.data, self.updates = nodes, nodes.updates if nodes is not None else -1
+        keep = self.data is not None and self.updates + 1 == self.last_step
+        if nodes is not None and keep and self._too_new(nodes):
+            self.held = nodes
+        else:
+            self.held = None
+            self.data, self.updates = nodes, nodes.updates if nodes is not None else -1
         self._changed()
 
     def past_arrived(self, step: int, nodes: NodeData) -> bool:
@@ -120,8 +166,8 @@ class ShownNodes:
 
     def caption(self, problems: bool, recorded: bool, live: int | None, last_step: int) -> Msg:
         """The caption's first line: what the numbers on the nodes are. `live`: the updates of the
-        run's latest live nodes (None: none yet); `last_step`: the plots' last step; `recorded`: a
-        run read from a file."""
+        live nodes shown (None: none yet); `last_step`: the plots' last step; `recorded`: a run
+        read from a file. While training, named as named_step names them."""
         if problems:
             return _PROBLEMS
         past = self.past_caption()
@@ -131,4 +177,4 @@ class ShownNodes:
             return _SAVED_RUN
         if live is None:
             return _NOT_YET
-        return nodes_caption(live, last_step)
+        return nodes_caption(live, last_step, self.training)

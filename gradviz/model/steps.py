@@ -17,11 +17,14 @@ parameters after its last step's update, e * steps_per_epoch updates (epoch_end)
 
 The node values and gradients are a side pass at the current parameters. After n updates that is
 exactly what step n+1 computes (or computed, when the run ended at step n+1 without its update).
-The window names one step everywhere: the last step computed, its loss and its parameters before
-its update, 'step n (parameters after n-1 updates)' in the status bar, the caption, the heat maps
-and the History label. Paused or finished, the nodes show it too (ui/timetravel.py asks for that
-step's nodes where its update was kept); live nodes after step n's update (while training, or
-where the history keeps only summaries) are captioned 'live, after step n's update'. Everything that
+The window names one step everywhere: 'step n (parameters after n-1 updates)' in the status bar,
+the caption, the heat maps and the History label (model/shown.py's ShownNodes.named_step says which).
+Paused or finished it is the last step computed, its loss and its parameters before its update,
+and the nodes show it too (ui/timetravel.py asks for that step's nodes where its update was kept);
+live nodes after step n's update where the history keeps only summaries are captioned 'live, after
+step n's update'. While training it is the step the live nodes show: they arrive throttled, after
+some step n's update, and are held until step n+1 is in the history, so the nodes, the labels and
+the loss they name are step n+1's; the plots' curves may run a little ahead of it. Everything that
 shows a step or a count of updates uses these functions, so the words never disagree."""
 
 from __future__ import annotations
@@ -98,9 +101,12 @@ def loss_at(step: int, loss: str) -> str:
     return Msg("Steps", "loss at step {step:,}: {loss}").format(step=step, loss=loss)
 
 
-def nodes_caption(updates: int, last_step: int) -> str:
-    """What the numbers on the nodes are, and how they relate to the plots' last step."""
+def nodes_caption(updates: int, last_step: int, training: bool = False) -> str:
+    """What the numbers on the nodes are, and how they relate to the plots' last step. While
+    training, live nodes whose step the history has are that step's, named as the labels name it."""
     k = step_of_parameters(updates)
+    if training and 0 < k <= last_step:
+        return Msg("Steps", "Nodes: {state}, live").format(state=state_at(k))
     if last_step == k:
         return Msg("Steps", "Nodes: {state}, the plots' last step").format(state=state_at(k))
     if last_step == 0:

@@ -420,12 +420,14 @@ class LessonPanel(QWidget):
         loss = h.loss[: h.n] if h is not None else np.zeros(0)
         if shown.at_last and shown.past is not None:  # the numbers the nodes show: the plots' last step
             n = shown.past
+        elif shown.live and shown.data is not None:  # live: those shown (model.shown may hold newer ones)
+            n = shown.data
         spec = self.document.graph.data_spec()
         last = steps[-1] if len(steps) else 0
         return plan.Observed(
             n.values if n is not None else None,
             n.grads if n is not None else None,
-            n.parts if n is not None else {},
+            (n.parts or {}) if n is not None else {},
             steps,
             loss,
             self.document.options,

@@ -128,6 +128,10 @@ class MainWindow(QMainWindow):
         self._build_status_bar()  # first: the parts' messages go to it (parts.Feedback)
         self.feedback = Feedback(self.statusBar(), self.show_error, self.dismiss_error)
         self.shown = ShownNodes()  # what the nodes show (model/shown.py): the graph and its caption follow it
+        # first of all the controller's listeners: the step every label names follows the run
+        # before any part reads it (Qt calls a signal's slots in the order they were connected)
+        for signal in (self.controller.ticked, self.controller.stateChanged, self.controller.built):
+            signal.connect(self._run_moved)
         self.files = self._session_files(store, ask, startup_problems)  # the File menu's work
         self._build_centre()  # the banner, the program's call, the graph editor; the palette in the menu bar's row
         self._build_docks()  # left: training, node, problems, lesson; bottom: plots, lessons, the program
@@ -252,6 +256,7 @@ class MainWindow(QMainWindow):
         )  # editable: Apply (Ctrl+Enter), code_in.py
         self._dock(self.tr("MindSpore program"), self.programEditor.panel, BOTTOM, "codeDock")
         self.plots = PlotPanel()
+        self.plots.named_step = self.named_step  # the heat maps show the step the labels name
         # the history slider above the plots, the update table in the inspector
         self.timeTravel = TimeTravel(
             self.controller,
@@ -771,8 +776,19 @@ class MainWindow(QMainWindow):
         # second (the graph costs the training most of all); it follows the nodes instead
         self._update_status(caption=False)
 
+    def _run_moved(self, *_args) -> None:
+        """Tell model.shown the run's last step and whether it trains (see ShownNodes.named_step)."""
+        c = self.controller
+        self.shown.run_moved(c.step_count, c.state in (Phase.TRAINING, Phase.COMPILING))
+
+    def named_step(self) -> int:
+        """The step the status bar, the caption, the heat maps and the History label name."""
+        return self.shown.named_step
+
     def _on_nodes(self, nodes) -> None:
-        # shown unless the nodes show a past step; the caption follows what they show
+        # shown unless the nodes show a past step (or are held until the history has their
+        # step); the caption follows what they show
+        self._run_moved()
         shown = self.shown.live_arrived(live_data(nodes))
         self._update_status(caption=not shown)
 
@@ -839,12 +855,14 @@ class MainWindow(QMainWindow):
     def _update_status(self, caption: bool = True) -> None:
         c = self.controller
         h = c.history
-        self.stepLabel.setText(tr_msg(progress(c.step_count)))
+        step = self.named_step()
+        self.stepLabel.setText(tr_msg(progress(step)))
         self.stepLabel.setToolTip(tr_msg(kept(c.updates)))
         rate = self.tr("{rate:,.0f} steps/s").format(rate=c.steps_per_second)
         self.rateLabel.setText(rate if c.state == Phase.TRAINING else "")
-        if h is not None and h.n:
-            self.lossLabel.setText(tr_msg(loss_at(int(h.steps[-1]), fmt_number(h.loss[-1]))))
+        i = h.index_at_or_before(step) if h is not None and step > 0 else None
+        if i is not None:
+            self.lossLabel.setText(tr_msg(loss_at(int(h.steps[i]), fmt_number(h.loss[i]))))
         else:
             self.lossLabel.setText(self.tr("loss —"))
         o = self.document.options
@@ -862,9 +880,9 @@ class MainWindow(QMainWindow):
 
     def _update_caption(self) -> None:
         """Say what the numbers on the nodes are, and what L means with the current options."""
-        c, o = self.controller, self.document.options
-        live = c.nodes.updates if c.nodes is not None else None
-        first = tr_msg(self.shown.caption(bool(self.document.session.problems()), c.recorded, live, c.step_count))
+        c, o, shown = self.controller, self.document.options, self.shown
+        live = shown.updates if shown.data is not None else None
+        first = tr_msg(shown.caption(bool(self.document.session.problems()), c.recorded, live, c.step_count))
         second = tr_msg(objective_caption(self.document.graph, o))
         self.graphView.set_caption(f"{first}\n{second}")
 

@@ -8,6 +8,7 @@ about a thousand points otherwise, so a million-step run redraws as fast as a sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import html
 import time
 
@@ -480,6 +481,9 @@ class PlotPanel(QWidget):
         self.heat_caption: pg.LabelItem | None = None  # the step the heat maps show
         self.heat_step = 0  # the step the heat maps show (the history's last), 0 before any
         self.shown_step: int | None = None  # time travel: the step shown (None: the last)
+        # the step the window's labels name (model.shown's named_step; None: the history's last):
+        # with no step chosen in time travel the heat maps show it, so they name it too
+        self.named_step: Callable[[], int | None] = lambda: None
         self.cursors: list[pg.InfiniteLine] = []
         self.branch_curves: list = []  # faint loss curves of futures abandoned by a rewind
         self.branch_marks: list = []  # where an abandoned future stopped being finite
@@ -856,10 +860,16 @@ class PlotPanel(QWidget):
         if self.follow and len(x):
             self._follow(x, Y)
         now = time.perf_counter()
-        if h.n and (force or now - self._heat_time > HEAT_SECONDS):
+        named = self.named_step() if self.shown_step is None else None
+        if self.shown_step is not None:
+            i = h.index(self.shown_step)
+        else:
+            i = h.index_at_or_before(named) if named else None
+        i = h.n - 1 if i is None else i
+        # the latest row a few times a second; the step the labels name whenever it moves
+        moved = named is not None and h.n and int(h.steps[i]) != self.heat_step
+        if h.n and (force or moved or (named is None and now - self._heat_time > HEAT_SECONDS)):
             self._heat_time = now
-            i = h.index(self.shown_step) if self.shown_step is not None else None
-            i = h.n - 1 if i is None else i
             scales = []
             for (img, kind, off, shape), bar in zip(self.images, self.heat_bars):
                 src = (h.params if kind == "params" else h.grads)[:, off : off + shape[0] * shape[1]]

@@ -60,7 +60,9 @@ def take_screenshot(
     frames: int = 20,
     timeout_s: float = 120.0,
     tab: str | None = None,
+    make_client=None,
 ) -> int:
+    """`make_client`: the engine client's factory (MainWindow's; the tests' stand-in)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
     from PySide6.QtGui import QAction
@@ -75,7 +77,7 @@ def take_screenshot(
     app = _application(size)
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
     language.install(_language(lang))  # --lang, else the system's; and the bundled Chinese font
-    w = MainWindow(session)
+    w = MainWindow(session, make_client=make_client)
     w.show()
     w.resize(*size)  # after show, which fits the window to the (offscreen) screen
     w.size_docks()
@@ -103,9 +105,9 @@ def take_screenshot(
     if ok and steps > 0:
         c.start()
         ok = wait(lambda: c.state in (Phase.FINISHED, Phase.DIVERGED))
-        ok = ok and wait(lambda: c.nodes is not None and c.nodes.updates == c.updates)
-        tt = w.timeTravel  # the nodes show the last step: wait for its values where they are asked for
-        ok = ok and wait(lambda: tt.shown is None or tt.past is not None)
+        # what the window comes to show once the run ended: its last nodes, or the step time
+        # travel shows by default with its numbers (TimeTravel.settled)
+        ok = ok and wait(w.timeTravel.settled)
     elif ok:
         ok = wait(lambda: c.nodes is not None)
     if not ok:

@@ -234,10 +234,12 @@ class TimeTravel(QObject):
     @property
     def shown_step(self) -> int:
         """The step the nodes show: the slider's, or the live nodes' (model.steps)."""
-        if self.shown is not None:
-            return self.shown
-        n = self.c.nodes
-        return n.updates + 1 if n is not None else 0
+        return self.nodes_shown.step_shown
+
+    def _live_value(self, s) -> int:
+        """Where the slider stands with no step chosen: the step the labels name (model.shown:
+        the plots' last, or while training the live nodes' step)."""
+        return min(max(self.nodes_shown.named_step, s.minimum()), s.maximum())
 
     def _sync(self) -> None:
         """Slider range and permissions after new steps or a new state."""
@@ -250,7 +252,7 @@ class TimeTravel(QObject):
             if self.shown is None or not perms.ok(Control.SCRUB):
                 if self.shown is not None:
                     self._show(None)
-                s.setValue(s.maximum())
+                s.setValue(self._live_value(s))
             last = self._default_last()
             if (last is not None and (self.shown is None or self.at_last) and self.shown != last) or (
                 last is None and self.at_last
@@ -270,6 +272,19 @@ class TimeTravel(QObject):
         # the coach belongs to the diverged run: shown in that state only (its text is the run's)
         self.bar.coachBox.setVisible(self.c.state == Phase.DIVERGED and bool(self.bar.coachLabel.text()))
         self._update_view()
+
+    def settled(self) -> bool:
+        """Whether the nodes show what the window shows in this state by default, with their
+        numbers: a step shown (paused or finished the plots' last, diverged the last finite one)
+        once the engine sent them, or else the run's latest live nodes (after the updates it kept).
+        `gradviz screenshot` waits for this, so the picture is what the window comes to show."""
+        c = self.c
+        if self.shown is not None:
+            return self.past is not None or not c.holds_params(self.shown)
+        if self._default_last() is not None:
+            return False  # the plots' last step is about to be shown (_sync)
+        n = c.nodes
+        return c.recorded or (n is not None and n.updates == c.updates and self.nodes_shown.held is None)
 
     def _default_last(self) -> int | None:
         """The plots' last step, where the nodes show it by default but the live nodes are past it
@@ -291,7 +306,7 @@ class TimeTravel(QObject):
             return
         self._setting = True
         s.setRange(int(h.steps[0]), int(h.steps[-1]))
-        s.setValue(s.maximum())
+        s.setValue(self._live_value(s))
         self._setting = False
         self.bar.stepShown.setText(self._step_of(s))
         now = time.perf_counter()
@@ -381,8 +396,10 @@ class TimeTravel(QObject):
             self.bar.coachFactor.setValue(default.factor)
         self._coach_button_text()
         last = last_finite_step(h)
-        if last is not None:  # the nodes keep the last finite values
+        if last is not None and self.c.holds_params(last):  # the nodes keep the last finite values
             self.show_step(last)
+        # (where the history holds a large tensor's summary only, that step's numbers cannot be
+        # asked for: the live nodes stay, and the caption says which step they are)
 
     def _coach_button_text(self, *_args) -> None:
         self.bar.coachButton.setText(
@@ -435,7 +452,7 @@ class TimeTravel(QObject):
             v.values.setText("")
         else:
             step = self.shown_step
-            data = self.past if self.shown is not None else self.c.nodes
+            data = self.past if self.shown is not None else self.nodes_shown.data
             v.title.setText(
                 self.tr("{name} at {state}").format(name=name, state=tr_msg(state_at(step))) if step else name
             )
