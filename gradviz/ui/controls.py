@@ -3,14 +3,13 @@ permissions (model/runstate.py): a disabled control says why in its tooltip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -73,6 +72,19 @@ def _form() -> QFormLayout:
     return f
 
 
+# the options a lesson step or the teacher's guide names (lesson_plan.Step.controls; the guide
+# asks to switch Mode to Graph): the dock shows them first, above its fold (fit_options)
+LESSON_OPTIONS = (
+    "auxOutputCheck",
+    "stopGradientCheck",
+    "hasAuxCheck",
+    "apiCombo",
+    "modeCombo",
+    "lrSpin",
+    "untilLossSpin",
+)
+
+
 class ControlPanel(QWidget):
     presetChosen = Signal(str)
     startClicked = Signal()
@@ -108,13 +120,19 @@ class ControlPanel(QWidget):
         top.addRow(self.tr("Preset"), self.presetCombo)
         lay.addLayout(top)
 
-        box = QGroupBox()
+        # a heading over three check boxes, no frame around them: compact, so that the options
+        # the lessons name (these, API, Mode, learning rate, stop at loss) stay above the dock's
+        # fold at 1024x768 and 1280x720 (a group box's frame wrapped the heading to two lines)
+        box = QWidget()
+        box.setObjectName("differentiatesBox")
         bl = QVBoxLayout(box)
+        bl.setContentsMargins(0, 2, 0, 2)
+        bl.setSpacing(0)
         # the heading is a label, not the box's title: a label wraps in a narrow dock, a title cannot
         heading = QLabel(self.tr("What MindSpore differentiates"))
         heading.setObjectName("differentiatesHeading")
         heading.setWordWrap(True)
-        heading.setFont(theme.font(theme.BASE_POINT_SIZE, bold=True))
+        heading.setFont(theme.font(10, bold=True))  # one line in the narrowest dock (11 pt wrapped)
         bl.addWidget(heading)
         self.auxOutputCheck = QCheckBox(self.tr("Return z too"))  # the call above the graph shows `return loss, z`
         self.auxOutputCheck.setObjectName("auxOutputCheck")
@@ -161,14 +179,16 @@ class ControlPanel(QWidget):
         self.speedSpin.setSpecialValueText(self.tr("as fast as possible"))
         self.speedSpin.setSuffix(self.tr(" steps/s"))
         self.speedSpin.setToolTip(self.tr("Slow training down to watch it; 0 = as fast as possible"))
+        # the options a lesson or the teacher's guide names first (LESSON_OPTIONS: kept above
+        # the fold by fit_options), then the rest
         form.addRow("API", self.apiCombo)
-        form.addRow(self.tr("Device"), self.deviceCombo)
         form.addRow(self.tr("Mode"), self.modeCombo)
-        form.addRow(self.tr("Optimizer"), self.optimizerCombo)
         form.addRow(self.tr("Learning rate"), self.lrSpin)
-        form.addRow(self.tr("Seed"), self.seedSpin)
         form.addRow(self.tr("Stop at loss"), self.untilLossSpin)
+        form.addRow(self.tr("Optimizer"), self.optimizerCombo)
+        form.addRow(self.tr("Seed"), self.seedSpin)
         form.addRow(self.tr("Max steps"), self.maxStepsSpin)
+        form.addRow(self.tr("Device"), self.deviceCombo)
         self.budgetSpin = SpinBox()
         self.budgetSpin.setObjectName("historyBudgetSpin")
         self.budgetSpin.setRange(MIN_BUDGET_MB, MAX_BUDGET_MB)
@@ -263,9 +283,22 @@ class ControlPanel(QWidget):
         bar = self._scroll.verticalScrollBar().sizeHint().width()
         return self._options.minimumSizeHint().width() + bar + 2 * self._scroll.frameWidth() + 8  # (rounding)
 
-    def fit_options(self, max_height: int) -> None:
-        """Show every option without scrolling when there is room (at most max_height)."""
-        self._scroll.setMinimumHeight(min(self._options.sizeHint().height(), max_height))
+    def lesson_options_height(self, width: int) -> int:
+        """The options' height down to the last of LESSON_OPTIONS when the dock is `width` wide
+        (a narrower dock wraps the form's rows: labels above their fields)."""
+        lay = self._options.layout()
+        bar = self._scroll.verticalScrollBar().sizeHint().width()
+        inner = max(self._options.minimumSizeHint().width(), width - bar - 2 * self._scroll.frameWidth())
+        lay.setGeometry(QRect(0, 0, inner, max(self._options.sizeHint().height(), lay.minimumSize().height())))
+        # in the options widget's coordinates (the form's fields are its children)
+        bottom = max(self.findChild(QWidget, n).geometry().bottom() + 1 for n in LESSON_OPTIONS)
+        return bottom + lay.contentsMargins().bottom()
+
+    def fit_options(self, max_height: int, width: int) -> None:
+        """Show the options a lesson names without scrolling in a dock `width` wide, and every
+        option when there is room (at most max_height, but never fewer than the lesson's need)."""
+        need = self.lesson_options_height(width)
+        self._scroll.setMinimumHeight(max(need, min(self._options.sizeHint().height(), max_height)))
 
     def _aux_toggled(self, on: bool) -> None:
         if self._updating:

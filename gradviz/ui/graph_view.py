@@ -13,7 +13,7 @@ import math
 import html
 
 import numpy as np
-from PySide6.QtCore import Property, QCoreApplication, QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import Property, QCoreApplication, QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QGuiApplication, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -44,7 +44,7 @@ from . import theme
 from .heatmap import to_qimage
 from .unit_maps import UnitMapsItem
 from .language import tr_msg
-from .spotlight import SpotlightCard
+from .spotlight import MARGIN, SpotlightCard
 
 # Node geometry, in scene units (the view's zoom fits the whole graph to the room it has). The
 # numbers are the largest text on a node: a small label sits above each one (not beside it), so
@@ -1062,6 +1062,9 @@ class GraphView(QGraphicsView):
         self._backprop_stage = ""
         self.auto_fit = True  # refit when the view is resized or the graph outgrows it; off once zoomed by hand
         self.top_room = 0.0  # px kept free above the graph, below the caption (the chain-rule card's)
+        # px kept free on the viewport's right and bottom: the spotlight card's room in presentation
+        # mode, where no free spot beside the fitted graph holds it (the card never covers a node)
+        self.card_room = (0, 0)
         self.setObjectName("graphView")
         self._show_scroll_bars(False)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -1079,8 +1082,77 @@ class GraphView(QGraphicsView):
         if len(sel) != 1 or not sel[0].compact() or self._backprop_stage:  # stepping: its own card
             if self.spotlight.node_name:
                 self.spotlight.show_node(None)
+            self._set_card_room((0, 0))
             return
         self.spotlight.show_node(sel[0])
+
+    def _node_rects(self) -> list[QRect]:
+        """Every node's rect in viewport coordinates."""
+        return [self.mapFromScene(i.sceneBoundingRect()).boundingRect() for i in self.scene().items_by_name.values()]
+
+    def place_spotlight(self, item, size: QSize) -> QPoint:
+        """Where the card of `size` for `item` goes, in viewport coordinates. A spot free of every
+        node (a bottom corner first, away from the node, then the top corners and the edges'
+        middles, below the caption); in presentation mode, where none is free and the view is
+        fitted, room kept for the card on the right or at the bottom, whichever leaves the graph
+        the larger zoom (the graph refits to the rest); else the bottom corner that covers less
+        of the node."""
+        vp = self.viewport().rect()
+        node = self.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        top = int(self._caption_height() + self.top_room) if self.caption else MARGIN
+        left, right = MARGIN, max(MARGIN, vp.width() - size.width() - MARGIN)
+        low, mid = max(top, vp.height() - size.height() - MARGIN), (left + right) // 2
+        away = [left, right] if node.center().x() > vp.center().x() else [right, left]
+        spots = [QPoint(x, low) for x in away] + [QPoint(x, top) for x in away]
+        spots += [QPoint(mid, low), QPoint(mid, top), QPoint(left, (top + low) // 2), QPoint(right, (top + low) // 2)]
+        if not (theme.LOOK.presenting and self.auto_fit):
+            self._set_card_room((0, 0))  # out of presentation mode, or zoomed by hand: no room kept
+        nodes = self._node_rects()
+        room_before = self.card_room
+        if theme.LOOK.presenting and self.auto_fit and room_before != (0, 0):
+            same = item.name == self._room_for
+            room = self._card_room_for(size, keep=room_before if same else None)
+            if room != room_before:
+                self._room_for = item.name
+                self._set_card_room(room)
+            if room[0]:  # the right column: beside the graph, below the caption where it fits
+                return QPoint(max(0, vp.width() - size.width() - MARGIN), max(0, min(top, vp.height() - size.height())))
+            return QPoint(away[0], max(0, vp.height() - size.height() - MARGIN))  # the bottom band
+        for at in spots:
+            if not any(QRect(at, size).intersects(n) for n in nodes):
+                return at
+        if theme.LOOK.presenting and self.auto_fit:
+            if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+                self._room_after_press = True  # not under the mouse: once the button is released
+            else:
+                self._room_for = item.name
+                self._set_card_room(self._card_room_for(size))
+                return self.place_spotlight(item, size)
+
+        def covered(at: QPoint) -> int:
+            r = QRect(at, size).intersected(node)
+            return r.width() * r.height() if r.isValid() else 0
+
+        return min(spots[:2], key=covered)
+
+    _room_for = ""  # the node whose card the room was kept for
+    _room_after_press = False
+
+    def _card_room_for(self, size: QSize, keep: tuple[int, int] | None = None) -> tuple[int, int]:
+        """The room (right, bottom) in px for a card of `size`: a column on the right or a band at
+        the bottom, whichever leaves the graph the larger zoom. `keep`: the room kept for the same
+        node's card, kept while the card still fits it (its numbers change while training: the
+        graph does not jump at every step)."""
+        if keep is not None and (keep[0] >= size.width() + 2 * MARGIN or keep[1] >= size.height() + 2 * MARGIN):
+            return keep
+        right, bottom = (size.width() + 2 * MARGIN, 0), (0, size.height() + 2 * MARGIN)
+        return max((right, bottom), key=lambda room: self._fit_zoom(room)[0])
+
+    def _set_card_room(self, room: tuple[int, int]) -> None:
+        if room != self.card_room:
+            self.card_room = room
+            if self.auto_fit:
+                self.fit()
 
     @property
     def zoom(self) -> float:
@@ -1094,17 +1166,26 @@ class GraphView(QGraphicsView):
         ever at some sizes."""
         self.auto_fit = True
         self._show_scroll_bars(False)
-        r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10 + room, 10)
-        vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
-        cap = min(self._caption_height() + self.top_room, vh * 0.6)
-        top = min(vw / max(r.width(), 1.0), (vh - cap) / max(r.height(), 1.0), self.MAX_ZOOM * theme.LOOK.scale)
-        s = max(top, 0.01)
-        self.setSceneRect(r.adjusted(0, -cap / s, 0, 0))  # the caption's band above the graph
+        s, r, cap = self._fit_zoom(self.card_room, room)
+        right, bottom = self.card_room
+        # the caption's band above the graph, the card's room right of it or below it
+        self.setSceneRect(r.adjusted(0, -cap / s, right / s, bottom / s))
         self.resetTransform()
         self.scale(s, s)
         self.scene().set_zoom(s)
-        self.centerOn(r.center().x(), r.top() + (vh / 2 - cap) / s)
+        vh = max(self.viewport().height(), 1)
+        self.centerOn(r.center().x() + right / 2 / s, r.top() + (vh / 2 - cap) / s)
         self._update_spotlight()  # the nodes may have become compact, or full
+
+    def _fit_zoom(self, card_room: tuple[int, int], room: float = 0.0) -> tuple[float, QRectF, float]:
+        """(the zoom fit gives, the graph's rect it fits, the caption's band) with `card_room`
+        px kept free on the right and at the bottom."""
+        r = self.scene().itemsBoundingRect().adjusted(-10, -10, 10 + room, 10)
+        vw, vh = max(self.viewport().width(), 1), max(self.viewport().height(), 1)
+        cap = min(self._caption_height() + self.top_room, vh * 0.6)
+        w, h = max(vw - card_room[0], 1), max(vh - cap - card_room[1], 1)
+        top = min(w / max(r.width(), 1.0), h / max(r.height(), 1.0), self.MAX_ZOOM * theme.LOOK.scale)
+        return max(top, 0.01), r, cap
 
     def set_top_room(self, px: float) -> None:
         """Keep `px` free above the graph (0: none), refitting it below."""
@@ -1145,6 +1226,9 @@ class GraphView(QGraphicsView):
 
     def mouseReleaseEvent(self, e) -> None:
         super().mouseReleaseEvent(e)
+        if self._room_after_press:
+            self._room_after_press = False
+            QTimer.singleShot(0, self._update_spotlight)  # the card's room, now the node is let go
         if self._fit_after_drag:
             self._fit_after_drag = False
             QTimer.singleShot(0, self._graph_rebuilt)  # after the edit the release makes

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -183,7 +183,6 @@ class LessonPanel(QWidget):
             self.linkRow.addWidget(b)
         lay.addWidget(self.titleLabel)
         lay.addWidget(self.textLabel)
-        lay.addLayout(self.linkRow)
         lay.addWidget(self.noteLabel)
         self.codeTitle = self._label("lessonCodeTitle", 11, bold=True)
         lay.addWidget(self.codeTitle)
@@ -204,6 +203,8 @@ class LessonPanel(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumHeight(40)
         outer.addWidget(scroll, 1)
+        # the step's links under the text, outside its scroll: in view whatever the text's length
+        outer.addLayout(self.linkRow)
 
         self.prevButton.clicked.connect(self.previous)
         self.nextButton.clicked.connect(self.next)
@@ -342,15 +343,19 @@ class LessonPanel(QWidget):
         return True
 
     def show_controls(self) -> None:
-        """Scroll every control the step's text names into view (the learning rate sat below the
-        Training dock's fold at 1280x720)."""
+        """The last resort for a dock made smaller than the window lays it out (the Training
+        dock keeps the options the lessons name above its fold): scroll each control the step's
+        text names into view, where its scroll area has the room to show all of it."""
         for name in self.step.controls:
             widget = self._find(QWidget, name)
             area = widget.parentWidget() if widget is not None else None
             while area is not None and not isinstance(area, QScrollArea):
                 area = area.parentWidget()
-            if area is not None:
-                area.ensureWidgetVisible(widget, 0, 12)
+            if area is None or widget.height() > area.viewport().height():
+                continue
+            seen = QRect(widget.mapTo(area.viewport(), QPoint(0, 0)), widget.size())
+            if not area.viewport().rect().contains(seen):
+                area.ensureWidgetVisible(widget, 0, min(12, (area.viewport().height() - widget.height()) // 2))
 
     _setting_up = False
 

@@ -103,7 +103,7 @@ def _scrolled(widget: QWidget) -> QScrollArea:
 
 # saved with the window's dock layout; raised when the docks are arranged or named otherwise, so
 # that a layout saved before is not restored
-DOCK_LAYOUT_VERSION = 4
+DOCK_LAYOUT_VERSION = 5  # 5: the Training dock's lesson options first, above its fold
 
 
 class MainWindow(QMainWindow):
@@ -435,6 +435,7 @@ class MainWindow(QMainWindow):
             self.fit_to_screen()
 
     _frame_fitted = None  # the frame size the window last fitted the screen with
+    _options_fitted = False  # the Training dock's minimum height set (at the first show)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -462,10 +463,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.fit_to_screen()
-        if not self._docks_sized:  # the training options get the room they need, if the screen has it
-            self._docks_sized = True
+        if not self._options_fitted:  # the training options get the room they need, if the screen has it
+            self._options_fitted = True
             screen = self.screen().availableGeometry().height() if self.screen() else 1000
-            self.controls.fit_options(max(150, min(screen, self.height()) - 560))
+            # a minimum, also under a restored layout: the options the lessons name stay in view
+            self.controls.fit_options(max(150, min(screen, self.height()) - 560), self._controls_width())
+        if not self._docks_sized:
+            self._docks_sized = True
             self.size_docks()
 
     def size_docks(self) -> None:
@@ -476,10 +480,13 @@ class MainWindow(QMainWindow):
         bottom = [self.findChild(QDockWidget, n) for n in ("plotsDock", "experimentsDock")]  # tabbed: both
         self.resizeDocks(bottom, [h, h], Qt.Orientation.Vertical)
         self.resizeDocks(
-            [self.findChild(QDockWidget, "controlsDock")],
-            [max(self.controls.preferred_width(), min(380, self.width() * 0.22))],
-            Qt.Orientation.Horizontal,
+            [self.findChild(QDockWidget, "controlsDock")], [self._controls_width()], Qt.Orientation.Horizontal
         )
+
+    def _controls_width(self) -> int:
+        """The Training dock's width for this window size (size_docks; fit_options lays its
+        options out at it)."""
+        return int(max(self.controls.preferred_width(), min(380, self.width() * 0.22)))
 
     # -- presentation mode and themes ------------------------------------------------------------
     @property

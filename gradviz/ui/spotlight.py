@@ -10,15 +10,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QPoint, QRect, Qt
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
 
-from ..model.gradflow import fmt_values
+from ..model.gradflow import fmt_values, short_forms
 from . import theme
 
 SPOT_DIGIT_PX = 28.0  # the card's numbers: a digit at least this tall on screen (presentation mode)
 SPOT_NORMAL_PX = 16.0  # and in normal mode, where the nodes are compact at a small zoom
 MARGIN = 10  # px between the card and the view's edges
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's: no maximum width
+MAX_WIDTH = 0.7  # of the view's width: the card's widest
+LABEL_WIDTH = 220  # px at the normal look's scale: a longer row label wraps
 
 
 def _tr(text: str) -> str:
@@ -99,10 +103,17 @@ class SpotlightCard(QFrame):
             a.setFont(small)
             a.setStyleSheet(f"color: {theme.LABEL};")
             a.setText(label)
+            # "∂L/∂x: not requested by grad_position=(2, 3)": two lines, a narrower card
+            most = int(LABEL_WIDTH * theme.LOOK.scale)
+            long = QFontMetrics(small).horizontalAdvance(label) > most
+            a.setWordWrap(long)
+            a.setMinimumWidth(most if long else 0)  # a wrapped label would take fewer, taller lines
+            a.setMaximumWidth(most if long else QWIDGETSIZE_MAX)
             b.setFont(big)
             bad = v is not None and not np.all(np.isfinite(v))
             b.setStyleSheet(f"color: {theme.ERROR_COLOR if bad else colour};")
             b.setText(fmt_values(v) if v is not None else _tr("not computed"))
+            b.setToolTip("")
             a.show()
             b.show()
         for a, b in self._rows[len(rows) :]:
@@ -111,22 +122,33 @@ class SpotlightCard(QFrame):
         self.setStyleSheet(
             f"#spotlightCard {{ background: {theme.CARD}; border: 2px solid #f59e0b; border-radius: 8px; }}"
         )
+        self._narrow([v for _label, v, _colour in rows])
         self.adjustSize()
         self.place(item)
         self.show()
         self.raise_()
 
+    def _narrow(self, values: list) -> None:
+        """At most MAX_WIDTH of the view wide: a number too long for it (a batch's matrix) is
+        written shorter (gradflow.short_forms: fewer decimals, then its first element), the
+        whole of it in its tooltip, so that the graph keeps room beside the card."""
+        m = self._grid.contentsMargins()
+        n = len(values)
+        labels = max((a.sizeHint().width() for a, _ in self._rows[:n]), default=0)
+        room = int(self.view.viewport().width() * MAX_WIDTH) - labels - m.left() - m.right() - 14
+        for (_a, b), v in zip(self._rows[:n], values):
+            fm = QFontMetrics(b.font())
+            text = b.text()
+            if v is None or fm.horizontalAdvance(text) <= room:
+                continue
+            forms = short_forms(v)
+            b.setToolTip(text)
+            b.setText(next((f for f in forms if fm.horizontalAdvance(f) <= room), forms[-1]))
+
     def place(self, item) -> None:
-        """In the bottom corner of the viewport that covers less of the node, inside the view."""
+        """Where the view puts it (GraphView.place_spotlight: never over a node, in presentation
+        mode), inside the view."""
         vp = self.view.viewport()
-        node = self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
         size = self.sizeHint().boundedTo(vp.size())
         self.resize(size)
-        y = max(0, vp.height() - size.height() - MARGIN)
-
-        def covered(x: int) -> int:
-            r = QRect(QPoint(x, y), size).intersected(node)
-            return r.width() * r.height() if r.isValid() else 0
-
-        x = min((MARGIN, max(0, vp.width() - size.width() - MARGIN)), key=covered)
-        self.move(vp.mapTo(self.view, QPoint(x, y)))
+        self.move(vp.mapTo(self.view, self.view.place_spotlight(item, size)))
