@@ -294,11 +294,12 @@ class ControlPanel(QWidget):
         bottom = max(self.findChild(QWidget, n).geometry().bottom() + 1 for n in LESSON_OPTIONS)
         return bottom + lay.contentsMargins().bottom()
 
-    def fit_options(self, max_height: int, width: int) -> None:
+    def fit_options(self, max_height: int, width: int, most: int = 1 << 20) -> None:
         """Show the options a lesson names without scrolling in a dock `width` wide, and every
-        option when there is room (at most max_height, but never fewer than the lesson's need)."""
+        option when there is room (at most max_height, but never fewer than the lesson's need);
+        never more than `most` (the screen's room: the window would be taller than the screen)."""
         need = self.lesson_options_height(width)
-        self._scroll.setMinimumHeight(max(need, min(self._options.sizeHint().height(), max_height)))
+        self._scroll.setMinimumHeight(min(most, max(need, min(self._options.sizeHint().height(), max_height))))
 
     def _aux_toggled(self, on: bool) -> None:
         if self._updating:

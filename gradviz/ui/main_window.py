@@ -103,6 +103,7 @@ def _scrolled(widget: QWidget) -> QScrollArea:
 
 # saved with the window's dock layout; raised when the docks are arranged or named otherwise, so
 # that a layout saved before is not restored
+MIN_OPTIONS_HEIGHT = 150  # px: the training options' scroll area, at the least
 DOCK_LAYOUT_VERSION = 5  # 5: the Training dock's lesson options first, above its fold
 
 
@@ -466,8 +467,13 @@ class MainWindow(QMainWindow):
         if not self._options_fitted:  # the training options get the room they need, if the screen has it
             self._options_fitted = True
             screen = self.screen().availableGeometry().height() if self.screen() else 1000
-            # a minimum, also under a restored layout: the options the lessons name stay in view
-            self.controls.fit_options(max(150, min(screen, self.height()) - 560), self._controls_width())
+            # a minimum, also under a restored layout: the options the lessons name stay in view,
+            # as far as the screen has room for them (the window's minimum height within it)
+            room = min(screen, self.height())
+            self.controls.fit_options(0, self._controls_width(), most=MIN_OPTIONS_HEIGHT)
+            frame = self.frameGeometry().height() - self.geometry().height()
+            most = MIN_OPTIONS_HEIGHT + max(0, room - frame - self.minimumSizeHint().height())
+            self.controls.fit_options(max(MIN_OPTIONS_HEIGHT, room - 560), self._controls_width(), most)
         if not self._docks_sized:
             self._docks_sized = True
             self.size_docks()

@@ -113,7 +113,6 @@ class SpotlightCard(QFrame):
             bad = v is not None and not np.all(np.isfinite(v))
             b.setStyleSheet(f"color: {theme.ERROR_COLOR if bad else colour};")
             b.setText(fmt_values(v) if v is not None else _tr("not computed"))
-            b.setToolTip("")
             a.show()
             b.show()
         for a, b in self._rows[len(rows) :]:
@@ -130,8 +129,8 @@ class SpotlightCard(QFrame):
 
     def _narrow(self, values: list) -> None:
         """At most MAX_WIDTH of the view wide: a number too long for it (a batch's matrix) is
-        written shorter (gradflow.short_forms: fewer decimals, then its first element), the
-        whole of it in its tooltip, so that the graph keeps room beside the card."""
+        written shorter (gradflow.short_forms: fewer decimals, then its first element; the
+        node's tooltip has all of it), so that the graph keeps room beside the card."""
         m = self._grid.contentsMargins()
         n = len(values)
         labels = max((a.sizeHint().width() for a, _ in self._rows[:n]), default=0)
@@ -142,7 +141,6 @@ class SpotlightCard(QFrame):
             if v is None or fm.horizontalAdvance(text) <= room:
                 continue
             forms = short_forms(v)
-            b.setToolTip(text)
             b.setText(next((f for f in forms if fm.horizontalAdvance(f) <= room), forms[-1]))
 
     def place(self, item) -> None:
