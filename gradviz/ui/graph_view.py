@@ -100,6 +100,21 @@ def _digit_per_pt() -> float:
     return theme.digit_height(_font(100, bold=True, mono=True)) / 100
 
 
+def number_px(pt: float, zoom: float) -> float:
+    """How tall the digits of the nodes' number font at `pt` are on screen at `zoom`."""
+    return theme.digit_height(_font(pt, bold=True, mono=True)) * zoom
+
+
+def number_pt_for(zoom: float) -> float:
+    """The compact nodes' number size at `zoom`: PRESENT_DIGIT_PX (presentation mode) or
+    READABLE_DIGIT_PX tall on screen."""
+    target = PRESENT_DIGIT_PX if theme.LOOK.presenting else READABLE_DIGIT_PX
+    pt = target / max(zoom, 1e-3) / _digit_per_pt()
+    while number_px(pt, zoom) < target:
+        pt += 0.25  # hinted digits do not grow in proportion to the size
+    return pt
+
+
 FIT_MIN_PT = 8  # a node's text shrinks to fit down to this size, then is cut with "…"
 COLORBAR_H = 26  # a matrix's colour bar and its numbers, under its heat map
 
@@ -369,11 +384,14 @@ class NodeItem(QGraphicsObject):
         if not self.compact() or self.scene() is None:
             return _font(VALUE_PT, bold=True, mono=True)
         pt = max(VALUE_PT, self.scene().number_pt)
-        band = (self.height() - BOTTOM - HEADER - (INFO if self.node.kind == "Output" else 0)) / len(
+        pt = min(pt, self.number_band() / _digit_per_pt())  # the lines do not run into each other
+        return _font(max(VALUE_PT, pt), bold=True, mono=True)
+
+    def number_band(self) -> float:
+        """A compact line's height in scene units: its number's digits are at most this tall."""
+        return (self.height() - BOTTOM - HEADER - (INFO if self.node.kind == "Output" else 0)) / len(
             self.compact_lines()
         )
-        pt = min(pt, band / _digit_per_pt())  # the lines do not run into each other
-        return _font(max(VALUE_PT, pt), bold=True, mono=True)
 
     def name_pt(self) -> float:
         """A compact node's name: as large as fills the header's height."""
@@ -868,10 +886,7 @@ class GraphScene(QGraphicsScene):
         smaller than READABLE_DIGIT_PX, the nodes are compact (level of detail)."""
         self.zoom = zoom
         per_pt = _digit_per_pt()
-        target = PRESENT_DIGIT_PX if theme.LOOK.presenting else READABLE_DIGIT_PX
-        number_pt = target / max(zoom, 1e-3) / per_pt
-        while theme.digit_height(_font(number_pt, bold=True, mono=True)) * zoom < target:
-            number_pt += 0.25  # hinted digits do not grow in proportion to the size
+        number_pt = number_pt_for(zoom)
         lod = per_pt * VALUE_PT * zoom < READABLE_DIGIT_PX - 1e-6 and not self.stepping
         if abs(number_pt - self.number_pt) > 1e-3 or lod != self.lod:
             self.number_pt, self.lod = number_pt, lod
@@ -1121,7 +1136,8 @@ class GraphView(QGraphicsView):
         for at in spots:
             if not any(QRect(at, size).intersects(n) for n in nodes):
                 return at
-        if theme.LOOK.presenting and self.auto_fit:
+        keeps = theme.LOOK.presenting and self.auto_fit and self._numbers_keep_size(self._card_room_for(size))
+        if keeps:
             if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
                 self._room_after_press = True  # not under the mouse: once the button is released
             else:
@@ -1129,11 +1145,37 @@ class GraphView(QGraphicsView):
                 self._set_card_room(self._card_room_for(size))
                 return self.place_spotlight(item, size)
 
-        def covered(at: QPoint) -> int:
-            r = QRect(at, size).intersected(node)
-            return r.width() * r.height() if r.isValid() else 0
+        def covered(at: QPoint) -> tuple[int, int]:
+            """(how much of the selected node, how much of the others) a card at `at` covers."""
+            card = QRect(at, size)
 
-        return min(spots[:2], key=covered)
+            def area(r: QRect) -> int:
+                r = card.intersected(r)
+                return r.width() * r.height() if r.isValid() else 0
+
+            return area(node), sum(area(n) for n in nodes)
+
+        # no room that keeps every number at its size (a large card at 1024x768): over the fewest
+        # nodes, never over the selected one where a spot avoids it; inside the view
+        spots += [QPoint(x, MARGIN) for x in (*away, mid)]  # over the caption, as a last resort
+        inside = [QPoint(max(0, at.x()), max(0, min(at.y(), vp.height() - size.height()))) for at in spots]
+        return min(inside, key=covered)
+
+    def _numbers_keep_size(self, card_room: tuple[int, int]) -> bool:
+        """Whether the graph fitted beside `card_room` draws every compact node's numbers as tall
+        as the whole view does (a node's lines hold its numbers up to their band's height)."""
+
+        def smallest(zoom: float) -> float:
+            pt = number_pt_for(zoom)
+            return min(
+                (number_px(max(VALUE_PT, min(pt, i.number_band() / _digit_per_pt())), zoom) for i in items),
+                default=PRESENT_DIGIT_PX,
+            )
+
+        items = list(self.scene().items_by_name.values())
+        return (
+            smallest(self._fit_zoom(card_room)[0]) >= min(PRESENT_DIGIT_PX, smallest(self._fit_zoom((0, 0))[0])) - 0.05
+        )
 
     _room_for = ""  # the node whose card the room was kept for
     _room_after_press = False
