@@ -3551,6 +3551,10 @@ MindSpore 会对每个输出求导：梯度中包含 sum(z) 的梯度。</transl
         <translation>第 {step:,} 步的损失：{loss}</translation>
     </message>
     <message>
+        <source>Nodes: {state}, live</source>
+        <translation>节点：{state}，实时</translation>
+    </message>
+    <message>
         <source>Nodes: {state}, the plots&apos; last step</source>
         <translation>节点：{state}，即曲线的最后一步</translation>
     </message>
