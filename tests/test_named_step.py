@@ -5,31 +5,24 @@ a run, in model.steps' words, and the nodes really show that step (its loss, flo
 Live nodes arrive throttled, after some step's update; model.shown holds them until the history
 has the step they are the state of, so nothing names an earlier step than another part."""
 
+import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-import standin
 from conftest import wait_state
 from gradviz.model.presets import load_preset
-from gradviz.ui import language
-from gradviz.ui.main_window import MainWindow
-from gradviz.ui.screenshot import take_screenshot
+from screenshot_texts import texts
 from reference import replay
 from test_presentation import _settle, open_on  # noqa: F401 (a fixture)
 
+HERE = Path(__file__).parent
 STEPS = 400
 SPEED = 200  # steps a second: faster than the engine sends nodes after every step (NODES_EVERY_STEP_SPEED)
-
-
-def _texts(w) -> dict:
-    return {
-        "caption": w.graphView.caption.split("\n")[0],
-        "status": w.stepLabel.text(),
-        "loss": w.lossLabel.text(),
-        "heat": w.plots.heat_caption.text,
-        "history": w.timeTravel.bar.stepShown.text(),
-    }
 
 
 def _num(text: str) -> int:
@@ -68,7 +61,7 @@ def test_every_part_names_the_step_the_nodes_show_while_training(qtbot, open_on)
         qtbot.waitUntil(lambda t=target: c.step_count >= t, timeout=30_000)
         if c.state != "training":
             break
-        t, n = _texts(w), c.step_count
+        t, n = texts(w), c.step_count
         named = _named(t)
         k = named["caption"][0]
         # one step everywhere: the state the nodes show, said in the same words
@@ -95,10 +88,6 @@ def test_every_part_names_the_step_the_nodes_show_while_training(qtbot, open_on)
     assert w.timeTravel.bar.stepShown.text() == f"step {STEPS} of {STEPS}"
 
 
-def _finished_texts(w) -> dict:
-    return {**_texts(w), "state": w.stateLabel.text(), "shownStep": w.graphView.property("shownStep")}
-
-
 ENDED = {  # preset: (learning rate, the state it ends in, the caption over the graph then)
     # 60 steps: the plots' last step, its numbers asked for (time travel)
     "tutorial": (None, "finished", "Nodes: step 60 (parameters after 59 updates), the plots' last step"),
@@ -119,24 +108,19 @@ def test_a_screenshot_shows_the_state_the_window_reaches_when_the_run_ends(qtbot
     s.options.steps, s.options.until_loss = 60, None  # as the command sets them for --steps 60
     if lr is not None:
         s.options.lr = lr
-    seen = []
-    real_close = MainWindow.close
-
-    def close(self):  # the picture is written: what the window said in it
-        seen.append(_finished_texts(self))
-        return real_close(self)
-
-    try:
-        MainWindow.close = close
-        out = tmp_path / "shot.png"
-        code = take_screenshot(
-            s.copy(), 60, str(out), "png", size=(1280, 720), lang="en", timeout_s=30, make_client=standin.client
-        )
-    finally:
-        MainWindow.close = real_close
-        language.set_language(language.SOURCE)
-    shot = seen[0]
-    assert code == 0 and out.stat().st_size > 0, shot
+    path = tmp_path / "session.json"
+    path.write_text(s.to_json())
+    out = tmp_path / "shot.png"
+    r = subprocess.run(
+        [sys.executable, str(HERE / "screenshot_texts.py"), str(path), "60", str(out)],
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(HERE.parent), "QT_QPA_PLATFORM": "offscreen"},
+    )
+    shot = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
+    assert r.returncode == 0 and out.stat().st_size > 0, (shot, r.stderr[-2000:])
     n = _num(re.match(r"step ([\d,]+)", shot["status"]).group(1))  # the last step computed
     assert (n == 60) == (lr is None) and shot["state"] == state, shot
     assert shot["caption"] == caption.format(n=n, u=n - 1), shot
@@ -153,4 +137,4 @@ def test_a_screenshot_shows_the_state_the_window_reaches_when_the_run_ends(qtbot
     qtbot.waitUntil(lambda: c.nodes is not None and c.nodes.updates == u)
     qtbot.waitUntil(lambda: tt.shown is None or tt.past is not None)
     w.plots.refresh(force=True)
-    assert _finished_texts(w) == shot
+    assert texts(w) == shot

@@ -109,9 +109,16 @@ def test_while_training_live_nodes_wait_for_their_step_and_every_label_names_it(
     assert shown.live_arrived(_nodes(80))  # its step is in the history: shown at once
     assert shown.named_step == 81
     assert not shown.live_arrived(_nodes(100))
-    shown.run_moved(100, False)  # paused (or ended) at step 100: shown, and the labels name the plots' last
+    shown.run_moved(100, False)  # paused (or ended) at step 100: the labels name the plots' last
+    assert shown.named_step == 100 and shown.updates == 80
+    shown.stopped()  # and the held nodes are shown, where time travel shows no past step
     assert shown.updates == 100 and shown.held is None and shown.named_step == 100
-    shown.show_past(100, at_last=True)
+    shown.run_moved(100, True)
+    assert not shown.live_arrived(_nodes(100))
+    shown.run_moved(100, False)
+    shown.show_past(100, at_last=True)  # paused where the last step can be asked for: shown instead
+    shown.stopped()
+    assert shown.held is None and shown.updates == 99 and shown.step == 100
     shown.past_arrived(100, _nodes(99))
     shown.run_moved(100, True)  # trained on: the last step's numbers stay until the next is in the history
     shown.show_live(_nodes(100))

@@ -93,9 +93,20 @@ class ShownNodes:
     # -- the writers -------------------------------------------------------------------------
     def run_moved(self, last_step: int, training: bool) -> None:
         """The history's last step now, and whether the run trains (the window says so on every
-        tick and change of state, before anything reads named_step): held live nodes are shown
-        once the history has their step, or once training stops."""
+        tick and change of state, before anything reads named_step): while training, held live
+        nodes are shown once the history has their step."""
         self.last_step, self.training = last_step, training
+        if training:
+            self._show_held()
+
+    def stopped(self) -> None:
+        """Training stopped (the window says so after time travel chose what to show): held live
+        nodes are shown unless a past step is (the plots' last step, by default), so the nodes
+        go from the last step's numbers to that step's again without the live ones between."""
+        if not self.training:
+            self._show_held()
+
+    def _show_held(self) -> None:
         held = self.held
         if held is not None and not self._too_new(held):
             self.held = None
@@ -124,7 +135,7 @@ class ShownNodes:
     def show_past(self, step: int, at_last: bool = False) -> None:
         """Show `step` (the engine is asked for its numbers: past_arrived); the nodes keep the
         numbers they have until they come."""
-        self.step, self.past, self.at_last = step, None, at_last
+        self.step, self.past, self.at_last, self.held = step, None, at_last, None
         self.updates = step - 1
         self._changed()
 

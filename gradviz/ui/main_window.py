@@ -824,6 +824,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _state_changed(self, run: RunState) -> None:
+        self.shown.stopped()  # after time travel's own listener: it may show the last step instead
         if run.phase in (Phase.PAUSED, Phase.FINISHED, Phase.DIVERGED):
             self.plots.refresh(force=True)  # everything, heat maps included, at the last step
         if run.phase == Phase.NOT_ANSWERING:
