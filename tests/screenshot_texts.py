@@ -28,6 +28,7 @@ def texts(w) -> dict:
 def main(session_path: str, steps: int, out: str) -> int:
     sys.path.insert(0, str(Path(__file__).parent))
     import standin
+    from gradviz.model import datasets
     from gradviz.model.session import Session
     from gradviz.ui.main_window import MainWindow
     from gradviz.ui.screenshot import take_screenshot
@@ -41,6 +42,9 @@ def main(session_path: str, steps: int, out: str) -> int:
 
     MainWindow.close = close
     session = Session.from_json(Path(session_path).read_text())
+    spec = session.graph.data_spec()
+    if spec is not None:  # read here first: scikit-learn's first import on the stand-in's thread could hang
+        datasets.prepare(spec)
     code = take_screenshot(
         session, steps, out, "png", size=(1280, 720), lang="en", timeout_s=30, make_client=standin.client
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import wait_state
+from gradviz.model import datasets
 from gradviz.model.presets import load_preset
 from screenshot_texts import texts
 from reference import replay
@@ -128,7 +129,12 @@ def test_a_screenshot_shows_the_state_the_window_reaches_when_the_run_ends(qtbot
         f"loss at step {n}: "
     )
     assert shot["heat"] == f"step {n}<br>(parameters after {n - 1} updates)" and shot["history"] == f"step {n} of {n}"
-    # the real window, trained the same, comes to the same state and says the same
+    # the real window, trained the same, comes to the same state and says the same; its data
+    # set read here first (scikit-learn's first import on the stand-in's thread, while the GUI
+    # thread runs Qt's event loop, could hang that import)
+    spec = s.graph.data_spec()
+    if spec is not None:
+        datasets.prepare(spec)
     w = open_on("1280x720", s.copy(), ready=True)
     w.controls.startButton.click()
     wait_state(qtbot, w, "finished", "diverged")
