@@ -77,7 +77,14 @@ def _named(w: MainWindow, step: plan.Step) -> list[QWidget]:
 def first_launch(qtbot, tmp_path):
     """Opens a MainWindow as at first launch (an empty store) on the screen of a size ("1024x768"),
     in a language."""
+    from PySide6.QtWidgets import QApplication
+
+    from gradviz.ui import theme
+
     windows = []
+    app = QApplication.instance()
+    font = app.font()
+    app.setFont(theme.font(theme.BASE_POINT_SIZE))  # the application's font, as gradviz.app sets it
 
     def opener(size: str, lang: str, again: bool = False) -> MainWindow:
         """`again`: the store of the last window opened at this size and language (its saved
@@ -102,6 +109,7 @@ def first_launch(qtbot, tmp_path):
         for w in windows:
             w.close()
         language.set_language(language.SOURCE)
+        app.setFont(font)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

@@ -53,6 +53,7 @@ def test_open_window_hands_over_from_the_start_screen_to_a_window_that_gets_read
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    font = QApplication.instance().font()
     _app, w = open_window([])
     qtbot.addWidget(w)
     screens = [t for t in QApplication.topLevelWidgets() if t.objectName() == "startScreen"]
@@ -60,6 +61,7 @@ def test_open_window_hands_over_from_the_start_screen_to_a_window_that_gets_read
     assert w.isVisible()
     qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
     w.close()
+    QApplication.instance().setFont(font)  # the rest of this process's tests keep Qt's default font
 
 
 def test_the_start_screen_says_what_is_loading_in_the_chosen_language(qtbot):

@@ -339,13 +339,17 @@ class LessonPanel(QWidget):
             self._setting_up = False
         self._set_note("restarted" if was_busy and new_run else "paused" if was_busy else "")
         self.retranslate()
-        QTimer.singleShot(0, self.show_controls)  # once the docks are laid out for the step
+        # once the docks are laid out for the step (a pass later: the first finds the Training dock
+        # squeezed while the Lesson dock takes the new step's text)
+        QTimer.singleShot(0, lambda: QTimer.singleShot(0, self.show_controls))
         return True
 
     def show_controls(self) -> None:
         """The last resort for a dock made smaller than the window lays it out (the Training
         dock keeps the options the lessons name above its fold): scroll each control the step's
         text names into view, where its scroll area has the room to show all of it."""
+        # the docks as the step's session lays them out, not a viewport caught in between
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         for name in self.step.controls:
             widget = self._find(QWidget, name)
             area = widget.parentWidget() if widget is not None else None
