@@ -29,9 +29,7 @@ def _node_rects(w) -> dict:
 
 @pytest.mark.parametrize("size", ["1024x768", "1280x720"])
 @pytest.mark.parametrize("preset, aux", [("tutorial", True), ("tutorial", False), ("moons", False)])
-def test_the_spotlight_card_keeps_the_numbers_size_and_covers_no_node_beside_the_graph(
-    qtbot, open_on, size, preset, aux
-):  # noqa: F811
+def test_the_card_keeps_the_numbers_size(qtbot, open_on, size, preset, aux):  # noqa: F811
     w = open_on(size, load_preset(preset), ready=True)
     if aux:  # z returned: the card's tallest, a row for each part of ∂L/∂b
         w.document.set_option("aux_output", True)
