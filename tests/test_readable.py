@@ -91,9 +91,14 @@ def test_every_resize_of_the_graph_view_settles(qtbot, both_languages):
 @pytest.fixture
 def presenting(qtbot, open_on):  # noqa: F811
     """A window on the 1024x768 projector, z returned, one step trained, in presentation mode."""
-    w = open_on("1024x768", ready=True)
-    w.document.set_option("aux_output", True)
-    wait_state(qtbot, w, "ready")
+    return present_after_a_step(qtbot, open_on("1024x768", ready=True), aux=True)
+
+
+def present_after_a_step(qtbot, w, aux: bool = False):
+    """`w` (z returned with `aux`) after one step trained, in presentation mode."""
+    if aux:
+        w.document.set_option("aux_output", True)
+        wait_state(qtbot, w, "ready")
     w.controller.step()
     qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
     w.set_presentation(True)
@@ -353,9 +358,7 @@ def test_the_plots_row_folds_what_does_not_fit_and_cuts_no_title(qtbot, open_on,
             at = x.mapTo(w, QPoint(0, 0))
             assert w.rect().contains(QRect(at, x.size())), (name, at, x.size(), w.size())
             if name != "heatMaps":  # the bold title on one line, in the room beside its y axis
-                head = f"<span style='font-size:{plots_mod.TITLE_PT}pt; font-weight:bold'>"
-                head += x.gv_titles[0] + "</span>"
-                assert plots_mod._html_width(x, head) <= plots_mod._fit_room(x), name
+                assert plots_mod._html_width(x, plots_mod._head_html(x)) <= plots_mod._fit_room(x), name
         folded = set(panels) - shown
         button = p.foldedPlotsButton
         assert button.isVisible() == (bool(folded) and not presenting)  # for the desk, as the plots' options

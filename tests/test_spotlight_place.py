@@ -9,10 +9,9 @@ import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QFrame
 
-from conftest import wait_state
 from gradviz.model.presets import load_preset
 from test_presentation import _graph_in_view, _settle, open_on  # noqa: F401 (a fixture)
-from test_readable import _value_px
+from test_readable import _value_px, present_after_a_step
 
 
 def _card_rect(w) -> QRect:
@@ -30,14 +29,8 @@ def _node_rects(w) -> dict:
 @pytest.mark.parametrize("size", ["1024x768", "1280x720"])
 @pytest.mark.parametrize("preset, aux", [("tutorial", True), ("tutorial", False), ("moons", False)])
 def test_the_card_keeps_the_numbers_size(qtbot, open_on, size, preset, aux):  # noqa: F811
-    w = open_on(size, load_preset(preset), ready=True)
-    if aux:  # z returned: the card's tallest, a row for each part of ∂L/∂b
-        w.document.set_option("aux_output", True)
-        wait_state(qtbot, w, "ready")
-    w.controller.step()
-    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
-    w.set_presentation(True)
-    _settle(qtbot, w)
+    # z returned: the card's tallest, a row for each part of ∂L/∂b
+    w = present_after_a_step(qtbot, open_on(size, load_preset(preset), ready=True), aux=aux)
     v = w.graphView
     zoom = v.zoom
     card = v.findChild(QFrame, "spotlightCard")

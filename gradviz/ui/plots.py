@@ -114,8 +114,7 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
     shown, own_line, note_line, first = getattr(w, "gv_fit", None) or (len(key), False, note, "")
     small = "<br>" + _note_html(note_line) if note_line else ""
     text = (
-        f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>"
-        f"{QCoreApplication.translate('PlotPanel', title)}</span>"
+        _head_html(w)
         + ("<br>" if own_line and key else "")
         + _key_html(key, shown, lead=not own_line, first=first)
         + small
@@ -136,6 +135,12 @@ def _title(w: pg.PlotWidget, title: str, ylabel: str, note: str = "") -> None:
 TITLE_PT, KEY_MARK_PT, KEY_NAME_PT, NOTE_PT = 13, 12, 11, 9  # the title row's sizes (x the look's scale)
 TITLE_SHARE = 0.4  # of a plot's height at most for its title row with the note under it
 SHORT_PLOT = 180  # px (x the look's scale): a plot shorter than this keeps its key on the title's line
+
+
+def _head_html(w: pg.PlotWidget) -> str:
+    """The plot's title as its title row writes it, bold, in the current language."""
+    title = QCoreApplication.translate("PlotPanel", w.gv_titles[0])
+    return f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>{title}</span>"
 
 
 def _short(w: pg.PlotWidget) -> bool:
@@ -181,8 +186,7 @@ def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
     or where the plot is short (a line of its own would take the lines' room: the lines keep
     their nodes' colours); else it takes one line of its own. The entries that do not fit are
     "+n"."""
-    key, title = getattr(w, "gv_key", ()), QCoreApplication.translate("PlotPanel", w.gv_titles[0])
-    head = f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>{title}</span>"
+    key, head = getattr(w, "gv_key", ()), _head_html(w)
     room -= 4  # not to the last pixel: the label's own rounding
 
     def fits(n: int, beside: bool) -> bool:
@@ -614,10 +618,9 @@ class PlotPanel(QWidget):
         if name == "heatMaps":
             return HEAT_COLUMN * k
         w = self.panels[name]
-        title = QCoreApplication.translate("PlotPanel", w.gv_titles[0])
-        head = _html_width(w, f"<span style='font-size:{TITLE_PT}pt; font-weight:bold'>{title}</span>")
         left, _top, right, _bottom = w.plotItem.layout.getContentsMargins()
-        return max(head + 8, PLOT_BODY * k) + AXIS_ALLOWANCE * k + left + right + 2 * w.frameWidth() + 4
+        axis = max(getattr(w, "gv_axis", 0.0), AXIS_ALLOWANCE * k)  # as _fit_room counts it
+        return max(_html_width(w, _head_html(w)) + 8, PLOT_BODY * k) + axis + left + right + 2 * w.frameWidth() + 4
 
     def arrange(self) -> None:
         """Shows the wanted panels the row's width has room for, in ROW_ORDER (the one chosen on
