@@ -3,13 +3,13 @@ scroll bars that would resize it and refit it again), and presentation mode give
 numbers, the selected node's spotlight card, the caption and the Lesson panel the room they need."""
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget
 
 from conftest import wait_state
 from gradviz.model.presets import load_preset
-from gradviz.ui import language
+from gradviz.ui import language, theme
 from gradviz.ui.document import SessionDocument
 from gradviz.ui.graph_view import GraphScene, GraphView
 from test_presentation import _graph_in_view, _settle, open_on  # noqa: F401 (a fixture)
@@ -347,7 +347,7 @@ def test_the_plots_row_folds_what_does_not_fit_and_cuts_no_title(qtbot, open_on,
     w.plots.refresh(force=True)
     _settle(qtbot, w)
     p = w.plots
-    panels = {"lossPlot": p.lossPlot, "paramPlot": p.paramPlot, "gradPlot": p.gradPlot, "heatMaps": p.heat}
+    panels = {"lossPlot": p.lossPlot, "paramPlot": p.paramPlot, "gradPlot": p.gradPlot, "heatMaps": p.heatPanel}
     panels["accuracyPlot"] = p.accuracyPlot
 
     def check() -> set:
@@ -407,12 +407,12 @@ def test_a_plot_s_key_is_drawn_inside_its_title_in_chinese_at_1024x768(qtbot, op
         language.set_language("en")
 
 
-def _tick_label_rects(plot):
-    """The y axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
+def _tick_label_rects(plot, side: str = "left"):
+    """An axis's tick labels as pyqtgraph draws them (AxisItem.paint: a QPicture painter with
     the tick font): their rectangles, in px."""
     from PySide6.QtGui import QPainter, QPicture
 
-    axis = plot.getPlotItem().getAxis("left")
+    axis = plot.getPlotItem().getAxis(side)
     picture = QPicture()
     p = QPainter(picture)
     try:
@@ -457,6 +457,110 @@ def test_presentation_mode_s_plots_have_room_and_their_tick_labels_do_not_overla
                 for b, tb in rects[i + 1 :]:
                     assert not a.intersects(b), (plot.objectName(), lo, hi, ta, tb)
     w.set_presentation(False)
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+@pytest.mark.parametrize("presenting", [False, True], ids=["window", "presenting"])
+def test_the_step_axis_labels_stand_apart(qtbot, open_on, size, presenting):  # noqa: F811
+    """The plots' x axes over the step ranges a run of 300 to 100,000 steps follows: every two
+    tick labels at least a digit's width apart, and at least two of them (at 1024x768 the loss
+    plot read "100200300", its labels run together)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gradviz.ui.plots import _nice_ceil
+
+    w = open_on(size, load_preset("moons"), ready=True)
+    if presenting:
+        w.set_presentation(True)
+    _settle(qtbot, w)
+    w.plots.set_follow(False)
+    for steps in (300, 1000, 2000, 30_000, 100_000):
+        hi = _nice_ceil(1.1 * steps)  # the range the plots follow a run with
+        for plot in (w.plots.lossPlot, w.plots.paramPlot, w.plots.gradPlot):
+            plot.getPlotItem().vb.setXRange(0, hi, padding=0)
+            _settle(qtbot, w)
+            axis = plot.getPlotItem().getAxis("bottom")
+            digit = QFontMetricsF(axis.style["tickFont"]).horizontalAdvance("0")
+            rects = sorted(_tick_label_rects(plot, "bottom"), key=lambda r: r[0].left())
+            assert len(rects) >= 2, (plot.objectName(), hi, rects)
+            for r, t in rects:  # inside the plot's widget, where nothing cuts it
+                at = axis.mapRectToScene(r)
+                assert plot.viewport().rect().contains(at.toAlignedRect()), (plot.objectName(), hi, t, at)
+            for (a, ta), (b, tb) in zip(rects, rects[1:]):
+                assert b.left() - a.right() >= digit, (plot.objectName(), size, hi, ta, tb, a, b)
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_heat_maps_show_whole_titles_and_scroll_when_the_row_is_short(qtbot, open_on, size, lang):  # noqa: F811
+    """moons' three matrices, the heat maps chosen on the "Also" button: each map's title is its
+    tensor's whole name ("∂L/∂" may stand on a line of its own; "∂L/∂fc1_w" was cut at the
+    column's edge), inside the column and clear of its neighbour's; the caption inside the
+    column on two lines at most; each map at least HEAT_MAP_MIN high (squeezed, they were lines a
+    pixel high), the column scrolling with a visible bar where it is taller than its room."""
+    from gradviz.ui import plots as plots_mod
+
+    language.set_language(lang)
+    try:
+        w = open_on(size, load_preset("moons"), ready=True)
+        w.controller.step()
+        qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+        p = w.plots
+        if "heatMaps" in p.folded:
+            p.unfold("heatMaps")
+        _settle(qtbot, w)
+        w.plots.refresh(force=True)
+        _settle(qtbot, w)
+        assert p.heatPanel.isVisible()
+        view = p.heatPanel.viewport().rect()
+        names = {n for _l, n, _g in p.heat_titles}
+        assert names == {"fc1_weight", "fc2_weight", "logits_weight"}
+        rects = {}
+        for label, name, grads in p.heat_titles:
+            text = label.text.replace("<br>", "")
+            assert text == ("∂L/∂" if grads else "") + name, (label.text, name)
+            assert label.text.count("<br>") <= 1 and (not grads or label.text.startswith("∂L/∂"))
+            doc = label.item.document()
+            m = doc.documentMargin()
+            r = label.item.mapRectToScene(label.item.boundingRect().adjusted(m, m, -m, -m))
+            r = QRectF(r.left(), r.top(), doc.idealWidth() - 2 * m, r.height())  # the lines as drawn
+            assert r.left() >= 0 and r.right() <= view.width() + 1, (label.text, r, view)
+            rects[(name, grads)] = r
+        for name in names:
+            assert not rects[(name, False)].intersects(rects[(name, True)]), name
+        cap = p.heat_caption
+        assert cap.item.document().lineCount() <= 2 or cap.text.count("<br>") == 1
+        m = cap.item.document().documentMargin()
+        assert cap.item.mapRectToScene(cap.item.boundingRect()).right() - m <= view.width() + 1, cap.text
+        k = theme.LOOK.scale
+        for img, _kind, _at, _shape in p.images:
+            vb = img.getViewBox()
+            assert vb.height() >= plots_mod.HEAT_MAP_MIN * k - 1, (vb.height(), p.heat.height(), view)
+        if p.heat.height() > p.heatPanel.viewport().height():
+            assert p.heatPanel.verticalScrollBar().isVisible()
+    finally:
+        language.set_language("en")
+
+
+def test_a_plot_s_key_names_a_line_or_is_left_out(qtbot, open_on):  # noqa: F811
+    """At 1024x768 in both languages each plot's key names one line at least, or there is no
+    key: never a bare "+2" after the title (Chinese's short "参数" left room for "+2" and for
+    no name); the plot's tooltip names the lines."""
+    try:
+        for lang in ("en", "zh_CN"):
+            language.set_language(lang)
+            w = open_on("1024x768", load_preset("tutorial"), ready=True)
+            _settle(qtbot, w)
+            for plot in (w.plots.paramPlot, w.plots.gradPlot):
+                shown, _own_line, _note, _first = plot.gv_fit
+                assert shown != 0, (lang, plot.objectName(), plot.getPlotItem().titleLabel.text)
+                text = plot.getPlotItem().titleLabel.text
+                if shown < 0:
+                    assert "+" not in text.split("</span>", 1)[1], (lang, text)
+                assert all(n in plot.toolTip() for n, _c, _d in plot.gv_key if n != "‖grad‖")
+            w.close()
+    finally:
+        language.set_language("en")
 
 
 def test_compact_nodes_draw_large_tensors_as_heat_maps_and_the_dataset_as_its_split(qtbot, open_on):  # noqa: F811

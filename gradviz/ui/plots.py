@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import html
+import re
 import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QTextDocument
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QFrame,
     QMenu,
+    QScrollArea,
     QSizePolicy,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,29 +46,62 @@ from .presentation import _scale_pt
 
 pg.setConfigOptions(antialias=False, background="w", foreground="k")
 TICK_GAP = 1.1  # a y axis's labelled ticks at least this many text heights apart
+TICK_GAP_X = 1.0  # an x axis's labels at least this many digits' width apart, besides their own widths
 
 
-class LogAxis(pg.AxisItem):
-    """A y axis whose labels never overlap, also in a short plot: on a linear scale labelled
-    ticks 1, 2 or 5 x 10^k apart, at least TICK_GAP text heights (fewer ticks for a short plot;
-    pyqtgraph's own spacing put "0.6", "0.4", "0.2" over each other in a 70-pixel plot); on a
-    log scale the decades, then 2 and 5 x 10^k, then every 1-9 x 10^k, the finest set whose
-    labels are all apart by two text heights."""
+def _nice_spacing(want: float) -> float:
+    """The finest 1, 2 or 5 x 10^k at least `want`."""
+    major = 10.0 ** np.floor(np.log10(want))
+    for m in (1.0, 2.0, 5.0):
+        if m * major >= want * (1 - 1e-9):
+            return m * major
+    return 10 * major
+
+
+class SpacedAxis(pg.AxisItem):
+    """An axis whose labels never overlap or run together, also in a short or narrow plot:
+    on a linear scale labelled ticks 1, 2 or 5 x 10^k apart, at least TICK_GAP text heights on
+    a y axis (pyqtgraph's own spacing put "0.6", "0.4", "0.2" over each other in a 70-pixel
+    plot) and the widest label plus TICK_GAP_X digits on an x axis (it wrote "100200300" in a
+    narrow plot); on a log scale the decades, then 2 and 5 x 10^k, then every 1-9 x 10^k, the
+    finest set whose labels are all apart by two text heights."""
 
     def tickSpacing(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph's names)
         span = abs(maxVal - minVal)
         if self.logMode or self._tickSpacing is not None or not np.isfinite(span) or span <= 0 or size <= 0:
             return super().tickSpacing(minVal, maxVal, size)
-        # a label's height as pyqtgraph lays the labels out (its ascent: the leading is not drawn)
-        room = TICK_GAP * QFontMetricsF(self.style["tickFont"] or theme.font(10)).ascent()
-        most = max(1, int(size // room))  # labelled ticks that fit the axis's length
-        want = span / most
-        major = 10.0 ** np.floor(np.log10(want))
-        for m in (1.0, 2.0, 5.0, 10.0):
-            if m * major >= want * (1 - 1e-9):
-                major *= m
-                break
+        fm = QFontMetricsF(self.style["tickFont"] or theme.font(10))
+        if self.orientation in ("left", "right"):
+            # a label's height as pyqtgraph lays the labels out (its ascent: the leading is not drawn)
+            most = max(1, int(size // (TICK_GAP * fm.ascent())))  # labelled ticks that fit the axis's length
+            major = _nice_spacing(span / most)
+        else:  # the widest label at the spacing chosen, which sets the decimals: twice settles it
+            major = _nice_spacing(span * fm.horizontalAdvance("0") * (TICK_GAP_X + 1) / size)
+            for _ in range(2):
+                ends = self.tickStrings([minVal, maxVal], self.scale, major)
+                box = QRectF(0, 0, 100, 100)  # as pyqtgraph measures a label (a little wider than its advance)
+                widest = max(fm.boundingRect(box, Qt.AlignmentFlag.AlignCenter, t).width() for t in ends)
+                room = widest + TICK_GAP_X * fm.horizontalAdvance("0")
+                # neighbours' centres `room` px apart; pyqtgraph's `size` runs a pixel or two past the line's ends
+                major = _nice_spacing(span * room / max(size - 4, 1))
         return [(major, 0.0)]  # one level: pyqtgraph labels its minor levels too where they seem to fit
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+        """An x axis's thousands as "5k", "100k": the long "100000" left no room for a second label."""
+        if self.orientation in ("top", "bottom") and spacing * scale >= 1000 and not self.logMode:
+            return [f"{v * scale / 1000:g}k" if v else "0" for v in values]
+        return super().tickStrings(values, scale, spacing)
+
+    def boundingRect(self):  # noqa: N802 (Qt's name)
+        """An x axis's labels may stand past the ends of its line up to the plot's own edges
+        (pyqtgraph drops a label not inside: a narrow plot's "0" and last step went, leaving one
+        label); no further, where the plot widget would cut them."""
+        rect = super().boundingRect()
+        if self.orientation in ("top", "bottom") and self.parentItem() is not None:
+            outer = self.mapRectFromParent(self.parentItem().boundingRect())
+            rect.setLeft(min(rect.left(), outer.left()))
+            rect.setRight(max(rect.right(), outer.right()))
+        return rect
 
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802, N803 (pyqtgraph's names)
         if not (np.isfinite(minVal) and np.isfinite(maxVal)) or maxVal <= minVal or size <= 0:
@@ -85,7 +122,7 @@ class LogAxis(pg.AxisItem):
 
 
 def _plot(name: str, title: str, ylabel: str) -> pg.PlotWidget:
-    w = pg.PlotWidget(axisItems={"left": LogAxis("left")})
+    w = pg.PlotWidget(axisItems={"left": SpacedAxis("left"), "bottom": SpacedAxis("bottom")})
     w.setObjectName(name)
     _title(w, title, ylabel)
     w.showGrid(x=True, y=True, alpha=0.25)
@@ -182,10 +219,10 @@ def _html_width(w: pg.PlotWidget, text: str) -> float:
 
 def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
     """How much of the title row fits `room` px: (entries of the key shown, on a line of their
-    own, the note cut to one line, the first name cut with "…" where no whole one fits). The key shares the title's line where it fits there whole,
-    or where the plot is short (a line of its own would take the lines' room: the lines keep
+    own, the note cut to one line, the first name cut with "…" where no whole one fits). The key
+    shares the title's line where it fits there whole, or where the plot is short (a line of its own would take the lines' room: the lines keep
     their nodes' colours); else it takes one line of its own. The entries that do not fit are
-    "+n"."""
+    "+n"; with no name shown there is no key (-1)."""
     key, head = getattr(w, "gv_key", ()), _head_html(w)
     room -= 4  # not to the last pixel: the label's own rounding
 
@@ -193,8 +230,9 @@ def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
         line = (head if beside else "") + _key_html(key, n, lead=beside)
         return _html_width(w, line) <= room  # on one line
 
-    same = next((n for n in range(len(key), -1, -1) if fits(n, True)), -1)  # -1: not even "+n"
-    alone = next((n for n in range(len(key), -1, -1) if fits(n, False)), 0)
+    # "+n" follows a name, never stands alone ("参数 +2" said nothing the tooltip does not): -1, no key
+    same = next((n for n in range(len(key), 0, -1) if fits(n, True)), -1 if key else 0)
+    alone = next((n for n in range(len(key), 0, -1) if fits(n, False)), 0)
     short = _short(w)
     if same == len(key) or alone <= same or short:
         shown, own_line = same, False
@@ -207,6 +245,8 @@ def _key_fit(w: pg.PlotWidget, room: float) -> tuple[int, bool, str, str]:
             if _html_width(w, _key_html(key, 1, lead=False, first=name[:k] + "…")) <= room:
                 shown, first = 1, name[:k] + "…"
                 break
+        else:
+            shown, own_line = -1, False
     fm, cut = QFontMetricsF(theme.font(NOTE_PT)), room
     note = w.gv_note
     rows = QFontMetricsF(theme.font(TITLE_PT, bold=True)).height() * (2 if own_line and key else 1)
@@ -261,6 +301,28 @@ def _wrap_title(w: pg.PlotWidget) -> float:
 
 
 HEAT_COLUMN = 200  # px: the heat maps' column at least (x the look's scale)
+HEAT_MAP_MIN = 48  # px (x the look's scale): a heat map's height at least; the column scrolls for more
+HEAT_TITLE_PT = 11  # a heat map's title (x the look's scale)
+HEAT_MARGIN, HEAT_SPACING = 4, 6  # px: around the heat maps' column, and between its rows
+
+
+def _label_metrics(label: pg.LabelItem) -> QFontMetricsF:
+    """The metrics of a pyqtgraph label's text as drawn: its font at the size it was given."""
+    f = QFont(label.item.font())
+    f.setPointSizeF(float(str(label.opts.get("size", f"{HEAT_TITLE_PT}pt")).rstrip("pt")))
+    return QFontMetricsF(f)
+
+
+def _heat_title(name: str, grads: bool, fm: QFontMetricsF, room: float) -> str:
+    """A heat map's title as it fits `room` px: on one line; else broken after "∂L/∂"; else
+    the name cut with "…"."""
+    head = "∂L/∂" if grads else ""
+    if fm.horizontalAdvance(head + name) <= room:
+        return html.escape(head + name)
+    cut = name if fm.horizontalAdvance(name) <= room else fm.elidedText(name, Qt.TextElideMode.ElideRight, room)
+    return f"{head}<br>{html.escape(cut)}" if head else html.escape(cut)
+
+
 PLOT_BODY = 100  # px (x the look's scale): a plot's lines at least, beside its y axis
 # The row's panels, most wanted first: where the row is too narrow for all of them, the last
 # ones fold into its "more" button (a 1024-pixel screen, presentation mode's larger type).
@@ -370,8 +432,18 @@ class PlotPanel(QWidget):
         self.readout.setFont(theme.font(11, mono=True))
         self.heat = pg.GraphicsLayoutWidget()
         self.heat.setObjectName("heatMaps")
-        self.heat.setMinimumWidth(HEAT_COLUMN)
-        self.heat.setVisible(False)
+        # the maps scroll (a visible bar) where the row is too short for each at HEAT_MAP_MIN:
+        # squeezed, three matrices' maps were lines a pixel high
+        self.heatPanel = QScrollArea()
+        self.heatPanel.setObjectName("heatPanel")
+        self.heatPanel.setWidget(self.heat)
+        self.heatPanel.setWidgetResizable(True)
+        self.heatPanel.setFrameShape(QFrame.Shape.NoFrame)
+        self.heatPanel.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.heatPanel.setMinimumWidth(HEAT_COLUMN)
+        self.heatPanel.setVisible(False)
+        self.heatPanel.viewport().installEventFilter(self)
+        self._heat_rows: dict[str, int] = {}  # each matrix's title row in the heat maps' layout
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
@@ -396,7 +468,7 @@ class PlotPanel(QWidget):
             "lossPlot": self.lossPlot,
             "paramPlot": self.paramPlot,
             "gradPlot": self.gradPlot,
-            "heatMaps": self.heat,
+            "heatMaps": self.heatPanel,
             "accuracyPlot": self.accuracyPlot,
         }
         for c, panel in enumerate(self.panels.values()):
@@ -508,7 +580,10 @@ class PlotPanel(QWidget):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.Resize:
-            self.fit_titles()
+            if obj is self.heatPanel.viewport():  # its scroll bar came or went
+                self.fit_heat_maps()
+            else:
+                self.fit_titles()
         return False
 
     def _retranslate(self) -> None:
@@ -600,23 +675,52 @@ class PlotPanel(QWidget):
         if new_look:
             for w in (self.lossPlot, self.paramPlot, self.gradPlot, self.accuracyPlot):
                 w.gv_axis = 0.0
-        self.heat.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
+        self.heatPanel.setMinimumWidth(round(HEAT_COLUMN * theme.LOOK.scale))
         self.arrange()
         self.fit_titles()
-        # the heat maps' state line wraps to their column instead of running off its edge
-        if self.heat_caption is not None:
-            width = max(80.0, self.heat.width() - 16.0)
-            if self.heat_caption.item.textWidth() != width:
-                self.heat_caption.item.setTextWidth(width)
-                self.heat_caption.setText(self.heat_caption.text)
+        self.fit_heat_maps()
+
+    def fit_heat_maps(self) -> None:
+        """The heat maps' state line wrapped to their column, each map's title whole (a long
+        "∂L/∂fc1_weight" on two lines, broken after "∂L/∂", never inside the name; a name too
+        long even alone cut with "…", its tooltip says it all), and each map at least
+        HEAT_MAP_MIN high: the column scrolls where the row is shorter."""
+        if self.heat_caption is None:
+            return
+        k = theme.LOOK.scale
+        inner = self.heatPanel.viewport().width() - 2 * HEAT_MARGIN
+        width = max(80.0, inner - 8.0)
+        if self.heat_caption.item.textWidth() != width:
+            self.heat_caption.item.setTextWidth(width)
+            self.heat_caption.setText(self.heat_caption.text)
+        bar = max((b.getAxis("right").width() + 10 for b in self.heat_bars), default=0)
+        column = max(20.0, inner / 2 - bar - 8)  # a map's title over the map and its colour bar
+        height = self.heat_caption.itemRect().height() + HEAT_MARGIN * 2
+        for label, name, grads in self.heat_titles:
+            text = _heat_title(name, grads, _label_metrics(label), column + bar)
+            if text != label.text:
+                label.setText(text)
+        rows: dict[str, float] = {}
+        for label, name, _grads in self.heat_titles:  # a tensor's row: its taller title, then the maps
+            rows[name] = max(rows.get(name, 0.0), label.itemRect().height())
+        layout = self.heat.ci.layout
+        # the text rows as tall as their text, the maps the rest (shared alike, they were as tall)
+        for row, h in [(0, self.heat_caption.itemRect().height())] + [(self._heat_rows[n], t) for n, t in rows.items()]:
+            if layout.rowMaximumHeight(row) != h:
+                layout.setRowFixedHeight(row, h)
+        height += sum(t + HEAT_MAP_MIN * k + 2 * HEAT_SPACING for t in rows.values())
+        if self.heat.minimumHeight() != round(height):
+            self.heat.setMinimumHeight(round(height))
 
     # -- which panels the row shows ---------------------------------------------------------------
     def _need(self, name: str) -> float:
         """The width a panel needs, in px: a plot's bold title on one line beside its y axis (and
         lines at least PLOT_BODY wide); the heat maps their column."""
         k = theme.LOOK.scale
-        if name == "heatMaps":
-            return HEAT_COLUMN * k
+        if name == "heatMaps":  # room for each tensor's name whole, over its map and colour bar
+            widest = max((_label_metrics(t).horizontalAdvance(n) for t, n, _g in self.heat_titles), default=0.0)
+            bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+            return max(HEAT_COLUMN * k, 2 * (widest + 8) + 2 * HEAT_MARGIN + bar + 4)
         w = self.panels[name]
         left, _top, right, _bottom = w.plotItem.layout.getContentsMargins()
         axis = max(getattr(w, "gv_axis", 0.0), AXIS_ALLOWANCE * k)  # as _fit_room counts it
@@ -719,7 +823,7 @@ class PlotPanel(QWidget):
         self.images = []
         self.heat_bars = []
         self.heat_scales = []
-        self.heat_titles = []
+        self.heat_titles, self._heat_rows = [], {}
         self.heat_caption = None
         self.heat_step = 0
         self._ranges = {}
@@ -739,7 +843,8 @@ class PlotPanel(QWidget):
         # gradient, each a name over the map and its colour bar (value and gradient side by side:
         # the plots dock is short on a projector)
         self.heat_caption = self.heat.addLabel("", row=0, col=0, colspan=4, size="10pt")
-        self.heat.ci.layout.setVerticalSpacing(6)
+        self.heat.ci.layout.setVerticalSpacing(HEAT_SPACING)
+        self.heat.ci.layout.setContentsMargins(*(HEAT_MARGIN,) * 4)
         for col in (0, 2):  # the maps take the width the colour bars leave
             self.heat.ci.layout.setColumnStretchFactor(col, 3)
         grad_off = dict(zip(gl.names, np.cumsum([0, *gl.sizes[:-1]]).tolist()))
@@ -754,10 +859,11 @@ class PlotPanel(QWidget):
                         row=row,
                         col=col,
                         colspan=2,
-                        size="11pt",
+                        size=f"{HEAT_TITLE_PT}pt",
                         color=theme.GRAD_COLOR if kind == "grads" else theme.VALUE_COLOR,
                     )
                     self.heat_titles.append((title_item, name, kind == "grads"))
+                    self._heat_rows[name] = row
                     vb = self.heat.addViewBox(row=row + 1, col=col, lockAspect=True, enableMouse=False)
                     img = pg.ImageItem(axisOrder="row-major")
                     vb.addItem(img)
@@ -998,9 +1104,11 @@ class PlotPanel(QWidget):
         if step == self.heat_step:
             return
         self.heat_step = step
-        self.heat_caption.setText(tr_msg(state_at(step)).replace(" (", "<br>(", 1))
+        # "step 300 (parameters after 299 updates)": the parenthesis on a line of its own
+        self.heat_caption.setText(re.sub(r" ?([(（])", r"<br>\1", tr_msg(state_at(step)), count=1))
         for label, name, grads in self.heat_titles:
             label.setToolTip(tr_msg(heatmap_title(name, step, grads)))
+        self.fit_heat_maps()  # the caption's lines may have changed
 
     def _follow(self, x: np.ndarray, Y: np.ndarray) -> None:
         """Keep everything in view with ranges that change rarely: redrawing axes is the costly
