@@ -144,3 +144,34 @@ def test_a_screenshot_shows_the_state_the_window_reaches_when_the_run_ends(qtbot
     qtbot.waitUntil(lambda: tt.shown is None or tt.past is not None)
     w.plots.refresh(force=True)
     assert texts(w) == shot
+
+
+def test_the_heat_maps_follow_the_named_step_between_history_changes(qtbot):
+    """Live nodes of a step the history already has arrive between two of its changes: the heat
+    maps move to that step on the next tick (they stayed at the step named when the history last
+    changed, a block of steps behind the caption), and show that step's row."""
+    import numpy as np
+
+    from gradviz.model.history import History
+    from gradviz.model.layout import Layout
+    from gradviz.ui.plots import PlotPanel
+
+    pl = Layout(["w"], [(2, 3)])
+    h = History(pl, pl, Layout([], []))
+    rng = np.random.default_rng(0)
+    params, grads = rng.standard_normal((10, 6)), rng.standard_normal((10, 6))
+    h.append(np.arange(1, 11), rng.random(10), params, grads, np.zeros((10, 0)), np.ones(10))
+    panel = PlotPanel()
+    qtbot.addWidget(panel)
+    panel.resize(1000, 300)
+    panel.set_history(h)
+    named = {"step": 4}
+    panel.named_step = lambda: named["step"]
+    panel.refresh()
+    assert panel.heat_step == 4
+    named["step"] = 9  # the nodes of step 9 came; the history is as it was
+    version = h.version
+    panel.refresh()
+    assert h.version == version and panel.heat_step == 9
+    img = panel.images[0][0]
+    assert np.allclose(img.image, params[8].reshape(2, 3))  # step 9's row: the values before its update

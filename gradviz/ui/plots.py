@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from ..i18n import QT_TRANSLATE_NOOP
 from ..model.colorscale import bar_labels, bar_span, row_scale
 from ..model.formatting import fmt_number
+from ..model.history import History
 from ..model.layout import Layout
 from ..model.recording import STATS, numel
 from ..model.steps import heatmap_title, last_eval, state_at
@@ -483,7 +484,7 @@ class PlotPanel(QWidget):
         self._version = -1
         self._range_dirty = False
         self._connect_cache: dict = {}
-        self._heat_time = 0.0
+        self._heat_time, self._heat_version = 0.0, -1  # when the heat maps were drawn, of which history
         self.follow = True
         self._ranges: dict = {}
         for w in (self.paramPlot, self.gradPlot, self.accuracyPlot):
@@ -950,8 +951,13 @@ class PlotPanel(QWidget):
     def refresh(self, force: bool = False) -> None:
         """Redraw from the history if it (or the visible range) changed; called on the GUI timer."""
         h = self.history
-        if h is None or (h.version == self._version and not force and not self._range_dirty):
+        if h is None:
             return
+        if h.version != self._version or force or self._range_dirty:
+            self._redraw_curves(h)
+        self._refresh_heat_maps(h, force)
+
+    def _redraw_curves(self, h: History) -> None:
         self._version, self._range_dirty = h.version, False
         self._note_thinning()
         vb = self.lossPlot.getPlotItem().vb
@@ -968,6 +974,11 @@ class PlotPanel(QWidget):
         self._mark_non_finite(h)
         if self.follow and len(x):
             self._follow(x, Y)
+
+    def _refresh_heat_maps(self, h: History, force: bool) -> None:
+        """The heat maps at the step the labels name whenever it moves, also between two of the
+        history's changes (live nodes of a step the history has come later: the maps stayed a
+        block of steps behind the caption); else the latest row a few times a second."""
         now = time.perf_counter()
         named = self.named_step() if self.shown_step is None else None
         if self.shown_step is not None:
@@ -975,10 +986,10 @@ class PlotPanel(QWidget):
         else:
             i = h.index_at_or_before(named) if named else None
         i = h.n - 1 if i is None else i
-        # the latest row a few times a second; the step the labels name whenever it moves
         moved = named is not None and h.n and int(h.steps[i]) != self.heat_step
-        if h.n and (force or moved or (named is None and now - self._heat_time > HEAT_SECONDS)):
-            self._heat_time = now
+        latest = named is None and h.version != self._heat_version and now - self._heat_time > HEAT_SECONDS
+        if h.n and (force or moved or latest):
+            self._heat_time, self._heat_version = now, h.version
             scales = []
             for (img, kind, off, shape), bar in zip(self.images, self.heat_bars):
                 src = (h.params if kind == "params" else h.grads)[:, off : off + shape[0] * shape[1]]
