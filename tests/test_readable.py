@@ -87,6 +87,28 @@ def test_every_resize_of_the_graph_view_settles(qtbot, both_languages):
             view.close()
 
 
+def test_a_chinese_caption_s_box_holds_its_whole_line(qtbot, both_languages):
+    """The caption's box is as tall as its line is laid out: in Chinese the line takes the
+    fallback font's taller height, and at the Latin font's height the underscores fell outside
+    the box and were cut ("has aux=True")."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF
+
+    from gradviz.ui import graph_view, theme
+
+    language.set_language("zh_CN")  # the bundled Chinese font, the Latin fonts' fallback
+    scene = GraphScene(SessionDocument(load_preset("tutorial")))
+    view = GraphView(scene)
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.set_caption("节点：第 1 步\nL = loss：z 作为辅助数据返回（has_aux=True）")
+    box, flags = view._caption_box()
+    fm = QFontMetricsF(theme.font(graph_view.CAPTION_PT))
+    line = fm.boundingRect(QRectF(0, 0, 1e5, 1e5), flags, view.shown_caption())
+    assert line.height() > fm.height() + 1  # the Chinese line is taller than the Latin font's
+    assert box.height() - 10 >= line.height() - 0.5, (box, line)  # 5 px above and below the text
+
+
 # -- presentation mode at 1024x768 --------------------------------------------------------------------
 @pytest.fixture
 def presenting(qtbot, open_on):  # noqa: F811

@@ -671,7 +671,8 @@ def _fit_text(
     fm = QFontMetricsF(f)
     if fm.horizontalAdvance(text) > r.width():  # still too long: cut with "…", never mid-glyph
         text = fm.elidedText(text, Qt.TextElideMode.ElideRight, r.width())
-    p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+    # not clipped: Chinese takes the fallback font's taller line, whose underscores fell outside r
+    p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextDontClip, text)
 
 
 def _fitted_font(text: str, width: float, size: float, bold: bool = False, mono: bool = False, italic: bool = False):
@@ -1325,10 +1326,13 @@ class GraphView(QGraphicsView):
         return fm.elidedText(CAPTION_SEP.join(parts[:-1]), Qt.TextElideMode.ElideRight, first_room) + last
 
     def _caption_box(self) -> tuple[QRectF, int]:
-        """The caption's box in viewport coordinates: one line."""
+        """The caption's box in viewport coordinates: one line, as tall as it is laid out (a
+        Chinese caption takes the taller fallback font's line: at the Latin font's height its
+        underscores were cut off, "has aux")."""
         fm = QFontMetricsF(theme.font(CAPTION_PT))
-        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        return QRectF(8, 8, fm.horizontalAdvance(self.shown_caption()) + 20, fm.height() + 10), flags
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip)
+        line = fm.boundingRect(QRectF(0, 0, 1e5, 1e5), flags, self.shown_caption())
+        return QRectF(8, 8, line.width() + 20, max(fm.height(), line.height()) + 10), flags
 
     def viewportEvent(self, e) -> bool:
         if e.type() == QEvent.Type.ToolTip and self.caption and self._caption_box()[0].contains(QPointF(e.pos())):
