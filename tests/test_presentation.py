@@ -598,3 +598,22 @@ def test_space_pauses_after_start_disabled_the_focused_option(qtbot, win):
     qtbot.keyClick(QGuiApplication.focusObject(), Qt.Key.Key_Space)
     wait_state(qtbot, win, "paused")
     assert c.lrSpin.value() == pytest.approx(0.01)
+
+
+def test_a_combo_box_too_narrow_for_its_text_cuts_it_with_an_ellipsis(qtbot):
+    """At 1024x768 the API box read "mindspore.grac" (clipped mid-letter): a narrow box draws
+    its text cut with "…", exactly as a box whose text is the cut one; a wide box draws it whole."""
+    from gradviz.ui.fields import ComboBox
+
+    box = ComboBox()
+    qtbot.addWidget(box)
+    box.addItem("mindspore.value_and_grad")
+    box.show()
+    for width, cut in ((130, True), (400, False)):
+        box.resize(width, box.sizeHint().height())
+        drawn = box.shown_text()
+        assert drawn.endswith("…") == cut and box.fontMetrics().horizontalAdvance(drawn) <= width, drawn
+        picture = box.grab().toImage()
+        box.setItemText(0, drawn)  # what the box should look like
+        assert box.grab().toImage() == picture, (width, drawn)
+        box.setItemText(0, "mindspore.value_and_grad")

@@ -1,11 +1,12 @@
 """The window's spin boxes and combo boxes: the mouse wheel changes one only while it has the
 focus (a click or Tab gives it), so that scrolling a panel over them never changes the
-experiment. Unfocused, the wheel goes on to the panel behind (its scroll area scrolls)."""
+experiment. Unfocused, the wheel goes on to the panel behind (its scroll area scrolls). A combo
+box narrower than its text cuts the text with "…" (Qt clipped it mid-letter: "mindspore.grac")."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QStyle, QStyleOptionComboBox, QStylePainter, QToolTip
 
 
 class _WheelWhenFocused:
@@ -32,4 +33,29 @@ class DoubleSpinBox(_WheelWhenFocused, QDoubleSpinBox):
 
 
 class ComboBox(_WheelWhenFocused, QComboBox):
-    pass
+    def shown_text(self) -> str:
+        """The current text as drawn: cut with "…" to the box's text field."""
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        return self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, field.width())
+
+    def paintEvent(self, e) -> None:  # noqa: N802 (Qt's name)
+        if self.isEditable():
+            super().paintEvent(e)
+            return
+        p = QStylePainter(self)  # as QComboBox paints itself, with the text elided
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        p.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        opt.currentText = self.shown_text()
+        p.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
+
+    def event(self, e) -> bool:
+        # a cut text is said whole on hover (where the box has no tooltip of its own)
+        if e.type() == QEvent.Type.ToolTip and not self.toolTip() and self.shown_text() != self.currentText():
+            QToolTip.showText(e.globalPos(), self.currentText(), self)
+            return True
+        return super().event(e)
