@@ -140,3 +140,21 @@ def test_the_node_tab_starts_at_the_top_for_another_node(qtbot, win):
     win.scene.clearSelection()
     win.scene.items_by_name["b"].setSelected(True)
     assert win.inspector.name == "b" and bar.value() == 0
+
+
+def test_file_new_while_training_pauses_the_run_and_shows_none_of_it(qtbot, win):
+    """File > New in the middle of a run: the old run stops training (it went on in the engine
+    behind an empty graph), and nothing of it stays shown: no curves, no plot keys, no heat maps,
+    no History steps, no nodes; the preset box names no preset. The graph built next trains from
+    its own step 1."""
+    win.controls.speedSpin.setValue(50)
+    win.controls.startButton.click()
+    qtbot.waitUntil(lambda: win.controller.step_count >= 5, timeout=30_000)
+    win.newAction.trigger()
+    wait_state(qtbot, win, "paused", "ready")
+    c, p = win.controller, win.plots
+    assert c.history is None and p.history is None and not p.param_curves and not p.heat_titles
+    assert not p.paramPlot.gv_key and not p.gradPlot.gv_key  # the titles name no tensor
+    assert win.timeTravel.bar.stepShown.text() == "no steps yet"
+    assert win.stepLabel.text() == "no steps yet" and win.controls.presetCombo.currentIndex() == -1
+    assert not win.controls.startButton.isEnabled()

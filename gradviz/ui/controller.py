@@ -159,6 +159,16 @@ class TrainingController(QObject):
         elif self.state != Phase.STARTING:  # else the Devices reply triggers the build
             self._build()
 
+    def drop_run(self) -> None:
+        """No run to show: File > New, a preset or a file replaced the session with a graph that
+        has problems. A run still training is paused; its history, nodes and program are
+        dropped (the plots, the History slider and the tabs show none); the next load builds anew."""
+        self.pause()
+        self.session = self.info = self.history = self.nodes = None
+        self.abandoned, self.evals, self.predictions = [], (), ()
+        self._pending_history = None
+        self.built.emit()
+
     def restart(self) -> None:
         """Restart an engine that does not answer: the session is kept, and so is the history,
         shown as a saved run (Reset trains anew)."""
@@ -424,8 +434,8 @@ class TrainingController(QObject):
         return True  # redrawn with the next tick
 
     def _on_nodes(self, m: msg.Nodes) -> None:
-        if self.recorded:
-            return  # the engine's values are not those of the recorded run
+        if self.recorded or self.history is None:
+            return  # the engine's values are not those of the recorded run, or of a dropped one
         self.nodes = m
         self.nodesChanged.emit(m)
 

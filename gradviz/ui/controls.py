@@ -114,6 +114,7 @@ class ControlPanel(QWidget):
         self.presetCombo = ComboBox()
         self.presetCombo.setObjectName("presetCombo")
         self.presetCombo.addItems(preset_names())
+        self.presetCombo.setPlaceholderText("—")
         self.presetCombo.setToolTip(self.tr("Load a ready-made graph (replaces the current one)"))
         _shrinkable(self.presetCombo)
         top = _form()
@@ -318,8 +319,8 @@ class ControlPanel(QWidget):
         o = self.doc.options
         self._updating = True
         try:
-            if self.presetCombo.findText(self.doc.session.name) >= 0:
-                self.presetCombo.setCurrentText(self.doc.session.name)
+            # none chosen (the placeholder) for a graph that is no preset: File > New, a file
+            self.presetCombo.setCurrentIndex(self.presetCombo.findText(self.doc.session.name))
             self.auxOutputCheck.setChecked(o.aux_output)
             self.stopGradientCheck.setChecked(o.stop_gradient)
             self.hasAuxCheck.setChecked(o.has_aux)

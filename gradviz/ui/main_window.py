@@ -707,9 +707,12 @@ class MainWindow(QMainWindow):
             self.controller.set_live_option(name, getattr(self.document.options, name))
             self._update_buttons()
             return
+        forgotten, self._run_forgotten = self._run_forgotten, False
         problems = self.document.session.problems()
         if problems:
             self._built_key = None
+            if forgotten:  # a new session (File > New): nothing of the last run stays shown
+                self.controller.drop_run()
             self._show_no_program(problems)
             self.shown.clear()
             self._update_buttons()
@@ -752,11 +755,14 @@ class MainWindow(QMainWindow):
         )
 
     _problem_count = 0
+    _run_forgotten = False  # forget_run was called: the next session change is a new session
 
     def forget_run(self) -> None:
         """The next session change builds a new run even if it equals the one built (choosing the
-        same preset again, opening the same file: a fresh start)."""
+        same preset again, opening the same file: a fresh start), or drops the run if the new
+        session's graph has problems."""
         self._built_key = None
+        self._run_forgotten = True
 
     def reset(self) -> None:
         self.dismiss_error()
