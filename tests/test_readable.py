@@ -609,3 +609,34 @@ def test_compact_nodes_draw_large_tensors_as_heat_maps_and_the_dataset_as_its_sp
     px = [QColor(img.pixel(x, y)) for x in range(img.width()) for y in range(30, img.height() - 10)]
     blue = sum(c.blue() - c.red() > 60 for c in px)  # the heat maps' negative cells (the text is dark or orange)
     assert blue > 30, blue
+
+
+@pytest.mark.parametrize("size", ["1280x720", "1024x768"])
+@pytest.mark.parametrize("presenting", [False, True], ids=["window", "presenting"])
+def test_the_colour_bars_numbers_are_inside_the_heat_maps_column(qtbot, open_on, size, presenting):  # noqa: F811
+    """Every number of every colour bar is drawn inside the heat maps' column, the last bar's
+    "-S" too (centred on the bar's end, it stood half a line below the column and was cut in
+    presentation mode at 1280x720), before any step and after one."""
+    from test_display import _bar_texts
+
+    w = open_on(size, load_preset("tutorial"), ready=True)
+    if presenting:
+        w.set_presentation(True)
+    p = w.plots
+    if "heatMaps" in p.folded:  # chosen on the "Also" button where the row has no room for them
+        p.unfold("heatMaps")
+    for stepped in (False, True):
+        if stepped:
+            w.controller.step()
+            qtbot.waitUntil(lambda: w.controller.step_count == 1, timeout=30_000)
+        w.plots.refresh(force=True)
+        _settle(qtbot, w)
+        assert p.heatPanel.isVisible() and p.heat_bars
+        inside = QRectF(p.heat.rect())
+        for bar in p.heat_bars:
+            axis = bar.getAxis("right")
+            for rect, text in _bar_texts(bar):
+                at = p.heat.mapFromScene(axis.mapRectToScene(rect)).boundingRect()
+                assert inside.contains(QRectF(at).adjusted(1, 1, -1, -1)), (stepped, text, at, inside)
+        if p.heat.height() > p.heatPanel.viewport().height():
+            assert p.heatPanel.verticalScrollBar().isVisible()

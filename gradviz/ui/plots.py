@@ -710,6 +710,12 @@ class PlotPanel(QWidget):
             if layout.rowMaximumHeight(row) != h:
                 layout.setRowFixedHeight(row, h)
         height += sum(t + HEAT_MAP_MIN * k + 2 * HEAT_SPACING for t in rows.values())
+        # the last colour bar's "-S" is centred on the bar's end: half a line below the maps
+        axis = self.heat_bars[-1].getAxis("right") if self.heat_bars else None
+        below = QFontMetricsF(axis.style["tickFont"] or theme.font(10)).height() / 2 if axis else 0.0
+        if layout.getContentsMargins()[3] != HEAT_MARGIN + below:
+            layout.setContentsMargins(HEAT_MARGIN, HEAT_MARGIN, HEAT_MARGIN, HEAT_MARGIN + below)
+        height += below
         if self.heat.minimumHeight() != round(height):
             self.heat.setMinimumHeight(round(height))
 
