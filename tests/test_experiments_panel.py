@@ -317,3 +317,52 @@ def test_the_parity_view_reads_the_lessons_parity_as_it_travels(qtbot):
     tab.show_result(msg.ParityResult(1, 2, p))
     assert "ended by max_steps at step 3" in tab.summary.text() and "difference 3e-06" in tab.summary.text()
     assert "they agree" in tab.summary.text() and len(tab.curves["loss"].getData()[0]) == 3
+
+
+def test_the_variants_table_cuts_no_name_in_its_code(qtbot):
+    """No engine: the four variants of the Cell API's long call, as experiments.variants makes
+    them, in a table 700 px wide. Each column's code wraps between words only and is at least
+    as wide as its widest word ("mindspore.value_and_grad(" was cut off at the column's edge);
+    the table claims that width, and the scroll area around it scrolls sideways."""
+    from PySide6.QtGui import QTextDocument, QTextOption
+    from PySide6.QtWidgets import QLabel, QScrollArea
+
+    from gradviz.experiments.variants import Variant
+    from gradviz.ui.controller import TrainingController
+    from gradviz.ui.experiments_panel import VariantsTab
+
+    call = "mindspore.value_and_grad(forward_fn, None, weights=network.trainable_params(), has_aux={aux})"
+    g = {"w": np.zeros((5, 3)), "b": np.zeros(3)}
+    rows = [
+        ("loss", "return loss", "False", "loss"),
+        ("return_z", "return loss, z", "False", "loss + sum(z)"),
+        ("stop_gradient", "return loss, ops.stop_gradient(z)", "False", "loss"),
+        ("has_aux", "return loss, z", "True", "loss"),
+    ]
+    variants = tuple(Variant(n, call.format(aux=a), "(loss, (dw, db))", f, g, d, ("z",)) for n, f, a, d in rows)
+    tab = VariantsTab(TrainingController())
+    area = QScrollArea()
+    area.setWidget(tab)
+    area.setWidgetResizable(True)
+    qtbot.addWidget(area)
+    area.resize(700, 400)
+    area.show()
+    tab.show_result(msg.VariantsResult(1, 2, variants, "why"))
+
+    def widest_word(head) -> float:
+        doc = QTextDocument()
+        doc.setDefaultFont(head.font())
+        doc.setDocumentMargin(0)
+        opt = doc.defaultTextOption()
+        opt.setWrapMode(QTextOption.WrapMode.WordWrap)  # as a QLabel wraps: between words
+        doc.setDefaultTextOption(opt)
+        doc.setHtml(head.text())
+        doc.setTextWidth(1)  # its lines as short as wrapping between words makes them
+        return doc.idealWidth()
+
+    heads = [tab.findChild(QLabel, f"variantHead_{name}") for name, *_ in rows]
+    assert all("weights=network.trainable_params()," in h.text() for h in heads)
+    # no layout makes a column narrower than its widest word: the table (and the dock) scrolls
+    assert all(h.minimumWidth() >= widest_word(h) > 250 for h in heads), [h.minimumWidth() for h in heads]
+    qtbot.waitUntil(lambda: area.minimumWidth() > 0, timeout=5000)  # the table claimed its width
+    assert all(h.width() >= widest_word(h) for h in heads)

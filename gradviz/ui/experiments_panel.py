@@ -9,10 +9,12 @@ LessonTask: the id of its latest request, its progress bar and Cancel; replies w
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
@@ -53,6 +55,20 @@ _CODE = "font-family: 'DejaVu Sans Mono'; font-size: 10pt"
 def fmt_grad(v: float) -> str:
     """3 decimals, so that 0.016 and 1.016 line up; other magnitudes as fmt_number."""
     return f"{v:.3f}" if 1e-3 <= abs(v) < 1e4 or v == 0 else fmt_number(v, 4)
+
+
+def _widest_word(label: QLabel) -> int:
+    """The width of a rich-text label's widest word as laid out: its text wraps only between
+    words, so narrower it cuts a long one off mid-name ("mindspore.value_and_grad(")."""
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    opt = doc.defaultTextOption()
+    opt.setWrapMode(QTextOption.WrapMode.WordWrap)  # as QLabel wraps: between words, never inside one
+    doc.setDefaultTextOption(opt)
+    doc.setHtml(label.text())
+    doc.setTextWidth(1)  # every line as short as it can be: its widest word
+    return math.ceil(doc.idealWidth()) + 2
 
 
 def _label(text: str = "", size: float = 11, bold: bool = False, name: str = "") -> QLabel:
@@ -215,7 +231,7 @@ class VariantsTab(QWidget):
                 f'<span style="{_CODE}">{html.escape(v.function_returns)}<br>'
                 f"grad_fn = {html.escape(v.call)}<br>→ {html.escape(v.returns)}</span>"
             )
-            head.setMinimumWidth(170)
+            head.setMinimumWidth(max(170, _widest_word(head)))  # the table scrolls sideways instead
             self.grid.addWidget(head, 0, c, Qt.AlignmentFlag.AlignTop)
         # the smallest tensors first: the tutorial's +1 (in db) is in view without scrolling
         for r, p in enumerate(sorted(base.grads, key=lambda k: np.size(base.grads[k])), start=1):
@@ -241,7 +257,7 @@ class VariantsTab(QWidget):
         self.whyLabel.setText(tr_msg(m.why))
         self.whyLabel.setVisible(True)
         self.stale = False
-        QTimer.singleShot(0, self._claim_width)  # once the new cells are laid out
+        QTimer.singleShot(0, self, self._claim_width)  # once the new cells are laid out (not after the tab is gone)
 
     def _claim_width(self) -> None:
         """The scroll area around the table is as wide as the table needs: a narrower dock then
