@@ -157,4 +157,5 @@ def test_file_new_while_training_pauses_the_run_and_shows_none_of_it(qtbot, win)
     assert not p.paramPlot.gv_key and not p.gradPlot.gv_key  # the titles name no tensor
     assert win.timeTravel.bar.stepShown.text() == "no steps yet"
     assert win.stepLabel.text() == "no steps yet" and win.controls.presetCombo.currentIndex() == -1
+    assert win.controls.presetCombo.shown_text() == "—"  # no preset named
     assert not win.controls.startButton.isEnabled()

@@ -366,3 +366,5 @@ def test_the_variants_table_cuts_no_name_in_its_code(qtbot):
     assert all(h.minimumWidth() >= widest_word(h) > 250 for h in heads), [h.minimumWidth() for h in heads]
     qtbot.waitUntil(lambda: area.minimumWidth() > 0, timeout=5000)  # the table claimed its width
     assert all(h.width() >= widest_word(h) for h in heads)
+    tab.graph_changed()  # the controller has no run (as after File > New): the old table goes
+    assert tab.result is None and not tab.cells and tab.grid.count() == 0

@@ -617,3 +617,17 @@ def test_a_combo_box_too_narrow_for_its_text_cuts_it_with_an_ellipsis(qtbot):
         box.setItemText(0, drawn)  # what the box should look like
         assert box.grab().toImage() == picture, (width, drawn)
         box.setItemText(0, "mindspore.value_and_grad")
+    # wide enough, it looks exactly as Qt's own box: with an item chosen, and with none (the
+    # placeholder, muted, as the preset box shows after File > New)
+    plain = QComboBox()
+    qtbot.addWidget(plain)
+    plain.addItem("mindspore.value_and_grad")
+    plain.show()
+    for b in (box, plain):
+        b.setPlaceholderText("—")
+        b.resize(400, box.sizeHint().height())
+    for index in (0, -1):
+        box.setCurrentIndex(index)
+        plain.setCurrentIndex(index)
+        assert box.grab().toImage() == plain.grab().toImage(), index
+    assert box.shown_text() == "—"

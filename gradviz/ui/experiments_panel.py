@@ -197,8 +197,13 @@ class VariantsTab(QWidget):
         self.stale = not self.task.start()
 
     def graph_changed(self) -> None:
-        """A new build (graph, seed or options): recompute now if shown, else when shown."""
+        """A new build (graph, seed or options): recompute now if shown, else when shown. With
+        no run (File > New), the last graph's table goes."""
         self.stale = True
+        if self.controller.session is None:
+            self.result = None
+            self._clear()
+            self.whyLabel.setVisible(False)
         if self.isVisible():
             self.compute()
 
