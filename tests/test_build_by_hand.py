@@ -151,11 +151,12 @@ def test_file_new_while_training_pauses_the_run_and_shows_none_of_it(qtbot, win)
     win.controls.startButton.click()
     qtbot.waitUntil(lambda: win.controller.step_count >= 5, timeout=30_000)
     win.newAction.trigger()
-    wait_state(qtbot, win, "paused", "ready")
+    wait_state(qtbot, win, "ready")  # paused, then dropped: nothing trained, nothing to go on from
     c, p = win.controller, win.plots
     assert c.history is None and p.history is None and not p.param_curves and not p.heat_titles
     assert not p.paramPlot.gv_key and not p.gradPlot.gv_key  # the titles name no tensor
     assert win.timeTravel.bar.stepShown.text() == "no steps yet"
     assert win.stepLabel.text() == "no steps yet" and win.controls.presetCombo.currentIndex() == -1
     assert win.controls.presetCombo.shown_text() == "—"  # no preset named
+    assert win.stateLabel.text() == "ready"  # not the dropped run's "paused" or "finished"
     assert not win.controls.startButton.isEnabled()

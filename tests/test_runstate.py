@@ -45,22 +45,23 @@ COLUMNS = [
     E.REWIND,
     E.QUEUE_START,
     E.UNQUEUE,
+    E.DROP,
 ]
 TABLE = """
-      launch stop lose build built review compile train pause stepped end fail silence answer rewind queue unqueue
-ST    SG     ST   .    .     .     .      .       .     .     .       .   .    .       .      . .     .
-SG    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   .       .      . SG    .
-BD    SG     ST   LO   BD    RD    RV     .       .     .     .       .   ER   NA      .      . BD    .
-RD    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
-CP    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
-TR    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .
-PS    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .
-FN    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .
-DV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      PS .     .
-RV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .
-ER    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .
-NA    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       *      . .     .
-LO    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       .      . .     .
+      launch stop lose build built review compile train pause stepped end fail silence answer rewind queue unqueue drop
+ST    SG     ST   .    .     .     .      .       .     .     .       .   .    .       .      . .     .     .
+SG    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   .       .      . SG    .     .
+BD    SG     ST   LO   BD    RD    RV     .       .     .     .       .   ER   NA      .      . BD    .     .
+RD    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .     RD
+CP    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .     .
+TR    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      . .     .     .
+PS    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .     RD
+FN    SG     ST   LO   BD    .     .      CP      TR    PS    PS      FN  ER   NA      .      PS .     .     RD
+DV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      PS .     .     RD
+RV    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .     RD
+ER    SG     ST   LO   BD    .     .      .       .     .     .       .   ER   NA      .      . .     .     RD
+NA    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       *      . .     .     .
+LO    SG     ST   LO   .     .     .      .       .     .     .       .   .    .       .      . .     .     .
 """
 ROWS = [line.split() for line in TABLE.strip().splitlines()[1:]]
 CASES = [(ABBR[row[0]], event, cell) for row in ROWS for event, cell in zip(COLUMNS, row[1:])]

@@ -49,6 +49,7 @@ class Event(StrEnum):
     REWIND = "rewind"  # the engine went back to an earlier step (time travel); it waits there
     QUEUE_START = "queue_start"  # Start pressed while MindSpore starts or the run builds
     UNQUEUE = "unqueue"  # that Start taken back (Pause pressed) before training began
+    DROP = "drop"  # the run was dropped (File > New with an unfinished graph): none is left to go on
 
 
 class Control(StrEnum):
@@ -93,6 +94,8 @@ TRANSITIONS: dict[Event, dict[Phase, Phase]] = {
     Event.REWIND: {p: P.PAUSED for p in (P.PAUSED, P.FINISHED, P.DIVERGED)},
     Event.QUEUE_START: {p: p for p in (P.STARTING, P.BUILDING)},
     Event.UNQUEUE: {p: p for p in (P.STARTING, P.BUILDING, P.READY)},
+    # a training run is paused first: the controller drops it again once the engine has paused
+    Event.DROP: {p: P.READY for p in (P.READY, P.PAUSED, P.FINISHED, P.DIVERGED, P.REVIEWING, P.ERROR)},
 }
 # a queued Start waits through these events (the engine coming up, a build, the run ready); the
 # controller sends it on READY, and any other event drops it

@@ -168,6 +168,12 @@ class TrainingController(QObject):
         self.abandoned, self.evals, self.predictions = [], (), ()
         self._pending_history = None
         self.built.emit()
+        self._apply(Event.DROP)  # "ready": nothing trained, nothing to go on from
+
+    @property
+    def dropped(self) -> bool:
+        """No run: dropped (drop_run), or none loaded yet."""
+        return self.session is None
 
     def restart(self) -> None:
         """Restart an engine that does not answer: the session is kept, and so is the history,
@@ -410,6 +416,8 @@ class TrainingController(QObject):
             self._stepping = False
         if event is not None:
             self._apply(event)
+            if event is Event.PAUSE and self.dropped:  # the dropped run's training has stopped
+                self._apply(Event.DROP)
 
     def _on_batch(self, m: msg.Batch) -> bool:
         h = self.history
