@@ -92,6 +92,8 @@ class TrainingController(QObject):
 
     def _apply(self, event: Event, reason: EndReason | None = None, step: int | None = None) -> None:
         new = self.run.on(event, reason, step)
+        if event in (Event.PAUSE, Event.END) and self.dropped:  # a dropped run's training stopped
+            new = new.on(Event.DROP)
         if new != self.run:
             self.run = new
             if new.phase != Phase.TRAINING:
@@ -416,8 +418,6 @@ class TrainingController(QObject):
             self._stepping = False
         if event is not None:
             self._apply(event)
-            if event is Event.PAUSE and self.dropped:  # the dropped run's training has stopped
-                self._apply(Event.DROP)
 
     def _on_batch(self, m: msg.Batch) -> bool:
         h = self.history
@@ -450,7 +450,8 @@ class TrainingController(QObject):
     def _on_ended(self, m: msg.Ended) -> None:
         self._stepping = False
         self._apply(Event.END, m.reason, m.step)
-        self.ended.emit(m.reason, m.step)
+        if not self.dropped:  # a dropped run's end is nobody's news
+            self.ended.emit(m.reason, m.step)
 
     def _on_error(self, m: msg.Error) -> None:
         self._error(m.message, m.detail)

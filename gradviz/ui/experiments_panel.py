@@ -200,7 +200,7 @@ class VariantsTab(QWidget):
         """A new build (graph, seed or options): recompute now if shown, else when shown. With
         no run (File > New), the last graph's table goes."""
         self.stale = True
-        if self.controller.session is None:
+        if self.controller.dropped:
             self.result = None
             self._clear()
             self.whyLabel.setVisible(False)
