@@ -78,7 +78,10 @@ def engine_pool():
 def no_leftover_threads_or_processes(request):
     before = {t.ident for t in threading.enumerate()}
     yield
-    _delete_closed_widgets()
+    # only a Qt test (its widgets made with Qt's fixtures) leaves windows to delete: a full
+    # collection of a worker's heap after every test cost a third of the suite's time
+    if {"qtbot", "qapp"} & set(request.fixturenames):
+        _delete_closed_widgets()
     leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
     kids = [p for p in multiprocessing.active_children() if not POOL.owns(p)]
     for p in kids:

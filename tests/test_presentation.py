@@ -274,14 +274,11 @@ def test_presentation_mode_enlarges_the_graph_on_a_large_screen(qtbot, open_on):
     assert _digit_px(w) >= 1.4 * normal, (_digit_px(w), normal)
 
 
-def test_compact_presets_have_no_overlapping_nodes():
+def test_compact_presets_have_no_overlapping_nodes(qapp):
     """The presets' layouts leave room for the widest and tallest state of every node."""
-    from PySide6.QtWidgets import QApplication
-
     from gradviz.ui.document import SessionDocument
     from gradviz.ui.graph_view import GraphScene
 
-    assert QApplication.instance() is not None or QApplication([])
     for name in ("tutorial", "linreg", "linreg_seed", "mlp"):
         for aux in (False, True):
             s = load_preset(name)
