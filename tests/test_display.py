@@ -188,6 +188,9 @@ def test_the_plot_readout_never_widens_the_window_and_starts_empty_for_a_new_run
     p = win.plots
     qtbot.mouseClick(win.controls.stepButton, Qt.MouseButton.LeftButton)
     wait_nodes_at(qtbot, win, 1)
+    # the status bar names step 1 and has widened for it before the width is taken
+    qtbot.waitUntil(lambda: win.stepLabel.text() == "step 1 (parameters after 0 updates)", timeout=5_000)
+    QCoreApplication.processEvents()
     before = win.minimumSizeHint().width(), win.width()
     # hovering the gradient plot writes every element's value in the readout
     vb = p.gradPlot.getPlotItem().vb
