@@ -151,3 +151,31 @@ def test_the_controls_stay_in_view_at_the_next_launch(qtbot, first_launch):
     assert w.lesson.step.id == "pytorch"
     problems = _problems(qtbot, _named(w, w.lesson.step))
     assert not problems, "\n".join(problems)
+
+
+def test_a_dock_squeezed_while_the_step_opened_shows_the_controls_from_the_top_once_it_has_room(qtbot, first_launch):
+    """The step's controls were scrolled into a squeezed Training dock; once the dock has its room
+    again they are shown from the top, unless the user has scrolled it since."""
+    from PySide6.QtCore import Qt
+
+    w = first_launch("1024x768", "zh_CN")
+    dock, bar = w.findChild(QDockWidget, "controlsDock"), w.controls._scroll.verticalScrollBar()
+    full = dock.height()
+    assert w.lesson.go(plan.index_of("pytorch"))
+    _settle(qtbot)
+    assert not _problems(qtbot, _named(w, w.lesson.step))
+    w.resizeDocks([dock], [full // 2], Qt.Orientation.Vertical)  # another dock takes half its room
+    _settle(qtbot)
+    w.lesson.show_controls()  # as when the step opened in that state
+    assert bar.value() > 0 and all("outside" not in not_in_view(c) for c in _named(w, w.lesson.step))
+    w.resizeDocks([dock], [full], Qt.Orientation.Vertical)
+    _settle(qtbot)
+    qtbot.waitUntil(lambda: bar.value() == 0, timeout=3000)
+    assert not _problems(qtbot, _named(w, w.lesson.step))
+    # scrolled by the user: a resize leaves it where the user put it
+    bar.setValue(bar.maximum())
+    kept = bar.value()
+    assert kept > 0
+    w.resizeDocks([dock], [full - 40], Qt.Orientation.Vertical)
+    _settle(qtbot)
+    assert bar.value() == kept

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QClipboard, QFont, QFontMetricsF, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -132,6 +132,9 @@ class LessonPanel(QWidget):
         self.experiments = experiments
         self._may_discard, self._fit_graph, self._find = may_discard, fit_graph, find
         self.numbers: dict = {}
+        self._placed: dict[QScrollArea, int] = {}  # area -> the scroll show_controls left it at
+        self._watched: set[QWidget] = set()  # the viewports whose resizes place the controls again
+        self._placing = False
         self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
         stored = store.text(STORE_KEY) if store is not None else ""
         # the lesson of the step remembered, else the session's; the tutorial's by default
@@ -240,6 +243,11 @@ class LessonPanel(QWidget):
             label.setText(shown)
 
     def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Resize and obj in self._watched:
+            if not self._placing:  # once, after the area's contents are laid out too
+                self._placing = True
+                QTimer.singleShot(0, self, self._place_again)
+            return False
         if event.type() == QEvent.Type.Resize and event.size().width() != event.oldSize().width():
             text = self._unwrapped.get(obj.objectName())
             if text is not None:
@@ -344,22 +352,47 @@ class LessonPanel(QWidget):
         QTimer.singleShot(0, lambda: QTimer.singleShot(0, self.show_controls))
         return True
 
-    def show_controls(self) -> None:
+    def show_controls(self, only: set | None = None) -> None:
         """The last resort for a dock made smaller than the window lays it out (the Training
-        dock keeps the options the lessons name above its fold): scroll each control the step's
-        text names into view, where its scroll area has the room to show all of it."""
+        dock keeps the options the lessons name above its fold): each scroll area that holds
+        controls the step's text names (those in `only`, if given) is scrolled to the top where
+        that shows them all, else just far enough to show them. Until the user scrolls it, an
+        area that is resized (its dock laid out anew, a pass later on a loaded machine) is
+        placed again."""
         # the docks as the step's session lays them out, not a viewport caught in between
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        spans: dict[QScrollArea, tuple[int, int]] = {}  # area -> (top, bottom) of its named controls
         for name in self.step.controls:
             widget = self._find(QWidget, name)
             area = widget.parentWidget() if widget is not None else None
             while area is not None and not isinstance(area, QScrollArea):
                 area = area.parentWidget()
-            if area is None or widget.height() > area.viewport().height():
+            if area is None or area.widget() is None or (only is not None and area not in only):
                 continue
-            seen = QRect(widget.mapTo(area.viewport(), QPoint(0, 0)), widget.size())
-            if not area.viewport().rect().contains(seen):
-                area.ensureWidgetVisible(widget, 0, min(12, (area.viewport().height() - widget.height()) // 2))
+            top = widget.mapTo(area.widget(), QPoint(0, 0)).y()
+            was = spans.get(area, (top, top + widget.height()))
+            spans[area] = (min(was[0], top), max(was[1], top + widget.height()))
+        if only is None:
+            self._placed.clear()
+        for area, (top, bottom) in spans.items():
+            bar, room = area.verticalScrollBar(), area.viewport().height()
+            pad = min(12, max(0, (room - (bottom - top)) // 2))
+            # the top where it shows them all; else the least scroll that shows the last of
+            # them, never past the first
+            value = 0 if bottom <= room else max(0, min(top - pad, bottom + pad - room))
+            bar.setValue(min(value, bar.maximum()))
+            if area.viewport() not in self._watched:
+                self._watched.add(area.viewport())
+                area.viewport().installEventFilter(self)
+            self._placed[area] = bar.value()
+
+    def _place_again(self) -> None:
+        """Areas were resized: place the step's controls again in those the user has not
+        scrolled since."""
+        self._placing = False
+        kept = {a for a, v in self._placed.items() if a.verticalScrollBar().value() == v}
+        if kept:
+            self.show_controls(kept)
 
     _setting_up = False
 
