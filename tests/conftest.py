@@ -74,14 +74,36 @@ def engine_pool():
     POOL.close()
 
 
+_collected = {"clean": False}  # no garbage made since the last full collection
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Garbage is collected at safe points only while a Qt test runs, as in the app (gradviz.app):
+    an automatic collection runs in whichever thread allocates (here also xdist's), and could
+    free a widget there or in the middle of Qt's work (a list of top-level widgets being
+    wrapped). A full collection of a worker's heap after every test cost a third of the suite's
+    time, so it runs around Qt tests only (their widgets made with Qt's fixtures): before one,
+    for the garbage of the tests since the last; after one, once pytest has let go of its
+    fixtures' values, for its closed windows."""
+    qt = bool({"qtbot", "qapp"} & set(getattr(item, "fixturenames", ())))
+    if qt:
+        if not _collected["clean"]:
+            _delete_closed_widgets()
+        gc.disable()
+    try:
+        yield
+    finally:
+        if qt:
+            _delete_closed_widgets()
+            gc.enable()
+        _collected["clean"] = qt
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_threads_or_processes(request):
     before = {t.ident for t in threading.enumerate()}
     yield
-    # only a Qt test (its widgets made with Qt's fixtures) leaves windows to delete: a full
-    # collection of a worker's heap after every test cost a third of the suite's time
-    if {"qtbot", "qapp"} & set(request.fixturenames):
-        _delete_closed_widgets()
     leftover = [t for t in threading.enumerate() if t.ident not in before and t.is_alive() and not t.daemon]
     kids = [p for p in multiprocessing.active_children() if not POOL.owns(p)]
     for p in kids:

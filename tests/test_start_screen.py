@@ -1,9 +1,11 @@
 """Start-up as `gradviz` launches: a start screen painted before the heavy imports,
 saying what is loading, then the main window, which takes over."""
 
+import gc
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
@@ -54,14 +56,32 @@ def test_open_window_hands_over_from_the_start_screen_to_a_window_that_gets_read
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     font = QApplication.instance().font()
-    _app, w = open_window([])
-    qtbot.addWidget(w)
-    screens = [t for t in QApplication.topLevelWidgets() if t.objectName() == "startScreen"]
-    assert not any(s.isVisible() for s in screens)  # closed once the window is shown
-    assert w.isVisible()
-    qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
-    w.close()
-    QApplication.instance().setFont(font)  # the rest of this process's tests keep Qt's default font
+    gc.enable()  # as in a fresh process (the tests' fixture turns it off in Qt tests, as the app does)
+    app, w = open_window([])
+    try:
+        qtbot.addWidget(w)
+        screens = [t for t in QApplication.topLevelWidgets() if t.objectName() == "startScreen"]
+        assert not any(s.isVisible() for s in screens)  # closed once the window is shown
+        assert w.isVisible()
+        qtbot.waitUntil(lambda: w.controller.state == "ready", timeout=READY)
+        # no automatic garbage collection (it could free a widget on the engine client's reader
+        # thread); cyclic garbage is collected from the GUI thread's event loop
+        assert not gc.isenabled()
+        cycle = _Cycle()
+        cycle.me, gone = cycle, weakref.ref(cycle)
+        del cycle
+        ballast = [[] for _ in range(2 * gc.get_threshold()[0])]  # allocations enough for a collection
+        qtbot.waitUntil(lambda: gone() is None, timeout=5_000)
+        del ballast
+        w.close()
+    finally:
+        app._gradviz_collector.timer.stop()
+        del app._gradviz_collector
+        QApplication.instance().setFont(font)  # the rest of this process's tests keep Qt's default font
+
+
+class _Cycle:
+    """An object that refers to itself: only a garbage collection frees it."""
 
 
 def test_the_start_screen_says_what_is_loading_in_the_chosen_language(qtbot):
