@@ -31,14 +31,14 @@ def open_window(argv: list[str] | None = None):
     from .ui.main_window import MainWindow
 
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    _collect_on_the_gui_thread(app)
+    collect_on_the_gui_thread(app)
     w = MainWindow(store=store)
     w.show()
     start_screen.hand_over(w)
     return app, w
 
 
-def _collect_on_the_gui_thread(app) -> None:
+def collect_on_the_gui_thread(app) -> None:
     """Python's automatic garbage collection runs in whichever thread allocates, and could free
     a closed window on the engine client's reader thread or in the middle of Qt's work; it is
     turned off, and pyqtgraph's collector collects from the GUI thread's event loop instead."""
