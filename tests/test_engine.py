@@ -253,8 +253,10 @@ def test_requires_grad_false_parameter_is_not_trained():
 def test_graph_mode_batches_match_single_steps_and_numpy():
     s = tutorial(mode="graph", aux_output=True)
     batched, single = Engine(s), Engine(s)
-    results = batched.block_results(*batched.steps_block())  # the steps trained while measuring
-    assert batched.batch_size in STEPS_PER_CALL and len(results) >= 3 * TUNE_CALLS
+    results = batched.block_results(*batched.steps_block())  # one step's call, compiled
+    assert len(results) == 1 and batched.needs_compile(batch=True)
+    results += batched.block_results(*batched.steps_block())  # the steps trained while measuring
+    assert batched.batch_size in STEPS_PER_CALL and len(results) >= 1 + 3 * TUNE_CALLS
     results += batched.block_results(*batched.steps_block())  # then batches of the chosen size
     for r in results:
         one = single.step()
@@ -295,8 +297,10 @@ def test_steps_per_call_are_chosen_by_measuring(monkeypatch, call_us, step_us, c
     monkeypatch.setattr(e, "_run_into", run_into)
     monkeypatch.setattr(engine_module, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     assert e.needs_compile(batch=True) and e.batch_size == 1
-    first, rows, _ = e.steps_block()
-    assert first == 1 and len(rows) == sum(calls) == e.updates
+    first, rows, _ = e.steps_block()  # the first block: one step's call (it compiles), shown at once
+    assert first == 1 and len(rows) == 1 and calls == [1] and e.needs_compile(batch=True)
+    first, rows, _ = e.steps_block()  # then the measurement
+    assert first == 2 and len(rows) == sum(calls) - 1 == e.updates - 1
     assert e.batch_size == chosen and not e.needs_compile(batch=True)
     tried = sorted(set(calls))
     assert tried == [k for k in STEPS_PER_CALL if k <= max(tried)] and max(tried) >= chosen
@@ -353,8 +357,10 @@ def test_a_batch_records_what_single_steps_record(make):
 
 def test_measuring_stops_at_the_limit_and_goes_on_next_time():
     e = Engine(tutorial(mode="graph"))
-    first, rows, _ = e.steps_block(limit=5)  # the run has 5 steps left: too few to measure
-    assert len(rows) == 5 == e.updates and e.needs_compile(batch=True) and e.batch_size == 1
+    first, rows, _ = e.steps_block(limit=5)  # one step's call, compiled
+    assert len(rows) == 1 == e.updates and e.needs_compile(batch=True)
+    first, rows, _ = e.steps_block(limit=4)  # the run has 4 steps left: too few to measure
+    assert len(rows) == 4 and e.updates == 5 and e.needs_compile(batch=True) and e.batch_size == 1
     first, rows, _ = e.steps_block()
     assert first == 6 and len(rows) >= 3 * TUNE_CALLS and e.batch_size in STEPS_PER_CALL
     single = Engine(tutorial(mode="graph"))

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from gradviz.engine import protocol as msg
+from gradviz.engine.engine import TUNE_CALLS
 from gradviz.engine.process import Outbox, Server
 from gradviz.experiments.gradcheck import GradCheck
 from gradviz.experiments.modecost import ModeCost
@@ -164,6 +165,35 @@ def test_flat_out_blocks_stop_where_the_seed_stops(server, mode):
     assert losses[-1] == pytest.approx(0.0009934219, rel=1e-3) and min(losses[:-1]) >= 0.001
     assert s.engine.updates == 299
     np.testing.assert_allclose(s.engine.current_params()["weight"], [83.50287], rtol=1e-4)
+
+
+def test_graph_modes_first_batch_is_the_first_step_alone_then_the_measured_calls(server):
+    """Start in Graph mode: the first slice compiles and trains one step's call and sends it (the
+    window shows step 1 while the larger calls compile); the next compiles and measures them.
+    Compiling is said before each, training after."""
+    from gradviz.model.presets import load_preset
+
+    s, conn = server
+    session = load_preset("tutorial")
+    session.options.mode, session.options.speed, session.options.until_loss = "graph", 0.0, None
+    s.handle(msg.Build(1, session.to_dict()))
+    s.handle(msg.Start())
+    seen = []
+    for _ in range(2):
+        s.train_slice()
+        while conn.poll():
+            m = conn.recv()
+            if isinstance(m, msg.Batch):
+                seen.append(("batch", m.steps.tolist()))
+            elif isinstance(m, msg.State):
+                seen.append(("state", m.state))
+            elif isinstance(m, msg.Error):
+                raise AssertionError(m.detail)
+    compiling, training = ("state", msg.EngineState.COMPILING), ("state", msg.EngineState.TRAINING)
+    at = seen.index(compiling)  # after Start's "training"
+    assert seen[at:-1] == [compiling, training, ("batch", [1]), compiling, training]
+    kind, steps = seen[-1]
+    assert kind == "batch" and steps[0] == 2 and len(steps) >= 3 * TUNE_CALLS
 
 
 def test_nodes_sent_while_training_come_from_the_compiled_side_pass(server):

@@ -295,7 +295,8 @@ class Engine:
         self.graph_mode = o.mode == "graph"
         # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps, columns)
         self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
-        self._steps_per_call = 0  # chosen by _tune on the first steps_block(); 0 until then
+        self._steps_per_call = 0  # chosen by _tune on the first steps_block()s; 0 until then
+        self._first_block = True  # no steps_block() yet: the first only compiles and trains one step
         if self.data is not None:  # a new batch each step: one step per call, the batch its arguments
             self._steps_per_call = 1
         self._copy_outputs: bool | None = None  # read outputs' storage directly (_run_into, _train_into)
@@ -517,7 +518,7 @@ class Engine:
     # -- training -------------------------------------------------------------------------------
     def needs_compile(self, batch: bool = False) -> bool:
         """Whether the next step (or batch) compiles first (Graph mode: the first step; the first
-        steps_block, which compiles and measures the candidate steps per call)."""
+        steps_blocks, which compile one step's call, then measure the other steps per call)."""
         if not self.graph_mode:
             return False
         return not self._steps_per_call if batch and self.data is None else 1 not in self._batches
@@ -525,7 +526,7 @@ class Engine:
     @property
     def batch_size(self) -> int:
         """Steps per call into MindSpore within a steps_block(): in Graph mode as measured by
-        the first steps_block() (Engine._tune; 1 until then, and in PyNative)."""
+        the first steps_block()s (Engine._tune; 1 until then, and in PyNative)."""
         return self._steps_per_call or 1
 
     def fix_steps_per_call(self, steps: int) -> None:
@@ -593,9 +594,12 @@ class Engine:
                 src += n
 
     def _tune(self, limit: float) -> np.ndarray:
-        """The first steps_block(): trains with each candidate number of steps per call
+        """The first steps_block()s: trains with each candidate number of steps per call
         (STEPS_PER_CALL, smallest first) against the best so far, their calls alternating, and
-        keeps a size while its step is TUNE_GAIN faster. Returns every row it trained.
+        keeps a size while its step is TUNE_GAIN faster. Returns every row it trained. The very
+        first block is only one step's call, which compiles: its step reaches the window while
+        the larger sizes compile in the next block (the first step of a run comes as soon as
+        MindSpore's own first call would).
 
         Why measure: MindSpore runs a compiled graph in the calling thread only while the graph
         has few kernels (about 100 actors with 2.10; the tutorial's step is ~20); beyond that it
@@ -621,6 +625,10 @@ class Engine:
             left -= steps
             return dt
 
+        first, self._first_block = self._first_block, False
+        if first and 1 not in self._batches:
+            call(1)
+            return np.concatenate(rows)
         best, measured = 1, False
         for steps in STEPS_PER_CALL[1:]:
             if steps * self._width > MAX_CALL_FLOATS:
@@ -734,7 +742,7 @@ class Engine:
 
     def steps_block(self, limit: int | None = None) -> tuple[int, np.ndarray, float]:
         """Flat out: a block of steps in one go, as (first step number, one row per step, ms per
-        step): calls of batch_size steps (Graph mode; the first block is the steps Engine._tune
+        step): calls of batch_size steps (Graph mode; the first blocks are the steps Engine._tune
         trains while it measures) or single steps (PyNative), until BLOCK_STEPS steps, calls
         begun within BLOCK_SECONDS, MAX_CALL_FLOATS or `limit` steps. The caller decides where
         the run ends (training.first_end) and calls undo_last_update on that step, which also
