@@ -297,12 +297,11 @@ def _app():
     from PySide6.QtWidgets import QApplication
 
     from gradviz.ui import theme
-
-    from gradviz.app import collect_on_the_gui_thread
+    from gradviz.ui.garbage import collect_on_the_gui_thread
 
     app = QApplication.instance() or QApplication([])
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
-    collect_on_the_gui_thread(app)  # the app's garbage collection, as gradviz.app sets it up
+    collect_on_the_gui_thread(app)  # the app's garbage collection
     return app
 
 

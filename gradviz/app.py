@@ -28,6 +28,7 @@ def open_window(argv: list[str] | None = None):
     # on screen before pyqtgraph and the window's modules are imported (they take a while)
     start_screen = StartScreen.show_now()
     from .ui import theme
+    from .ui.garbage import collect_on_the_gui_thread
     from .ui.main_window import MainWindow
 
     app.setFont(theme.font(theme.BASE_POINT_SIZE))
@@ -36,16 +37,6 @@ def open_window(argv: list[str] | None = None):
     w.show()
     start_screen.hand_over(w)
     return app, w
-
-
-def collect_on_the_gui_thread(app) -> None:
-    """Python's automatic garbage collection runs in whichever thread allocates, and could free
-    a closed window on the engine client's reader thread or in the middle of Qt's work; it is
-    turned off, and pyqtgraph's collector collects from the GUI thread's event loop instead."""
-    from pyqtgraph.util.garbage_collector import GarbageCollector
-
-    if not hasattr(app, "_gradviz_collector"):
-        app._gradviz_collector = GarbageCollector(interval=0.5)
 
 
 EXIT_NO_WINDOW = 1

@@ -79,7 +79,7 @@ _collected = {"clean": False}  # no garbage made since the last full collection
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Garbage is collected at safe points only while a Qt test runs, as in the app (gradviz.app):
+    """Garbage is collected at safe points only while a Qt test runs, as in the app (gradviz/ui/garbage.py):
     an automatic collection runs in whichever thread allocates (here also xdist's), and could
     free a widget there or in the middle of Qt's work (a list of top-level widgets being
     wrapped). A full collection of a worker's heap after every test cost a third of the suite's

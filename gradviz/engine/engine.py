@@ -296,7 +296,6 @@ class Engine:
         # Graph mode: steps per compiled call -> (batch module, its jitted gv_recorded_steps, columns)
         self._batches: dict[int, tuple[object, object, list[slice], int]] = {}
         self._steps_per_call = 0  # chosen by _tune on the first steps_block()s; 0 until then
-        self._first_block = True  # no steps_block() yet: the first only compiles and trains one step
         if self.data is not None:  # a new batch each step: one step per call, the batch its arguments
             self._steps_per_call = 1
         self._copy_outputs: bool | None = None  # read outputs' storage directly (_run_into, _train_into)
@@ -625,8 +624,7 @@ class Engine:
             left -= steps
             return dt
 
-        first, self._first_block = self._first_block, False
-        if first and 1 not in self._batches:
+        if 1 not in self._batches:  # not compiled yet (no step, no block before)
             call(1)
             return np.concatenate(rows)
         best, measured = 1, False

@@ -133,7 +133,6 @@ class LessonPanel(QWidget):
         self._may_discard, self._fit_graph, self._find = may_discard, fit_graph, find
         self.numbers: dict = {}
         self._placed: dict[QScrollArea, int] = {}  # area -> the scroll show_controls left it at
-        self._watched: set[QWidget] = set()  # the viewports whose resizes place the controls again
         self._placing = False
         self.note_kind = ""  # "paused", "restarted", "kept", "differs" or ""
         stored = store.text(STORE_KEY) if store is not None else ""
@@ -243,7 +242,7 @@ class LessonPanel(QWidget):
             label.setText(shown)
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Resize and obj in self._watched:
+        if event.type() == QEvent.Type.Resize and any(obj is a.viewport() for a in self._placed):
             if not self._placing:  # once, after the area's contents are laid out too
                 self._placing = True
                 QTimer.singleShot(0, self, self._place_again)
@@ -380,10 +379,8 @@ class LessonPanel(QWidget):
             # the top where it shows them all; else the least scroll that shows the last of
             # them, never past the first
             value = 0 if bottom <= room else max(0, min(top - pad, bottom + pad - room))
-            bar.setValue(min(value, bar.maximum()))
-            if area.viewport() not in self._watched:
-                self._watched.add(area.viewport())
-                area.viewport().installEventFilter(self)
+            bar.setValue(value)  # within the bar's range
+            area.viewport().installEventFilter(self)  # once: Qt keeps one filter per object
             self._placed[area] = bar.value()
 
     def _place_again(self) -> None:

@@ -27,19 +27,23 @@ def _application(size: tuple[int, int]):
     from PySide6.QtWidgets import QApplication
 
     from ..safe_io import atomic_write_text
+    from .garbage import collect_on_the_gui_thread
 
     app = QApplication.instance()
     if app is not None:
         return app
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if platform != "offscreen":
-        return QApplication(["gradviz"])
-    screen = {"name": "screenshot", "x": 0, "y": 0, "width": size[0], "height": size[1]}
-    screen.update(logicalDpi=SCREEN_DPI, logicalBaseDpi=SCREEN_DPI, dpr=1)
-    with tempfile.TemporaryDirectory(prefix="gradviz-") as folder:
-        config = os.path.join(folder, "screen.json")
-        atomic_write_text(config, json.dumps({"screens": [screen]}))
-        return QApplication(["gradviz", "-platform", f"offscreen:configfile={config}"])
+        app = QApplication(["gradviz"])
+    else:
+        screen = {"name": "screenshot", "x": 0, "y": 0, "width": size[0], "height": size[1]}
+        screen.update(logicalDpi=SCREEN_DPI, logicalBaseDpi=SCREEN_DPI, dpr=1)
+        with tempfile.TemporaryDirectory(prefix="gradviz-") as folder:
+            config = os.path.join(folder, "screen.json")
+            atomic_write_text(config, json.dumps({"screens": [screen]}))
+            app = QApplication(["gradviz", "-platform", f"offscreen:configfile={config}"])
+    collect_on_the_gui_thread(app)  # the window trains here as in the app
+    return app
 
 
 def _language(lang: str | None) -> str | None:
