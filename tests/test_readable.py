@@ -5,7 +5,7 @@ numbers, the selected node's spotlight card, the caption and the Lesson panel th
 import pytest
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QLabel
 
 from conftest import wait_state
 from gradviz.model.presets import load_preset
@@ -236,6 +236,31 @@ def test_the_selected_node_is_shown_large_in_a_spotlight_card(qtbot, presenting)
     assert w.scene.items_by_name["b"].isSelected()
     # normal mode at 1024x768: the nodes are still compact, and the card's numbers smaller
     assert card.isVisible() and all(_digits_px(n.font()) < 28.0 for n in card.number_labels())
+
+
+def test_a_spotlight_row_label_never_cuts_a_name(qtbot, open_on):  # noqa: F811
+    """With the Cell API, x's gradient row says it was not requested by
+    weights=network.trainable_params(): the label wraps between whole names and shows every
+    piece whole, out of presentation mode and in it."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QFrame
+
+    w = open_on("1024x768", ready=True)
+    w.document.set_option("api", "cell")
+    wait_state(qtbot, w, "ready")
+    w.controller.step()
+    qtbot.waitUntil(lambda: w.controller.step_count == 1 and w.controller.nodes is not None, timeout=30_000)
+    card = w.graphView.findChild(QFrame, "spotlightCard")
+    w.scene.items_by_name["x"].setSelected(True)
+    for presenting in (False, True):
+        w.set_presentation(presenting)
+        _settle(qtbot, w)
+        assert card.isVisible() and card.node_name == "x", presenting
+        label = card.findChild(QLabel, "spotlightLabel1")
+        shown = label.text().replace("\u200b", " ")
+        assert shown.endswith("= network.trainable_params()") and label.wordWrap()
+        fm = QFontMetrics(label.font())
+        assert all(fm.horizontalAdvance(piece) <= label.contentsRect().width() for piece in shown.split()), presenting
 
 
 def _value_px(w) -> dict:

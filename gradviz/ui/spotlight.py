@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
 
 from ..model.gradflow import fmt_values, short_forms
 from . import theme
+from .lesson_panel import BREAK
 
 SPOT_DIGIT_PX = 28.0  # the card's numbers: a digit at least this tall on screen (presentation mode)
 SPOT_NORMAL_PX = 16.0  # and in normal mode, where the nodes are compact at a small zoom
@@ -102,10 +103,11 @@ class SpotlightCard(QFrame):
             a, b = self._row(i)
             a.setFont(small)
             a.setStyleSheet(f"color: {theme.LABEL};")
-            a.setText(label)
             # "∂L/∂x: not requested by grad_position=(2, 3)": two lines, a narrower card
             most = int(LABEL_WIDTH * theme.LOOK.scale)
             long = QFontMetrics(small).horizontalAdvance(label) > most
+            # a line may break after "weights=", between two whole names, never inside one
+            a.setText(label.replace("=", "=" + BREAK) if long else label)
             a.setWordWrap(long)
             a.setMinimumWidth(most if long else 0)  # a wrapped label would take fewer, taller lines
             a.setMaximumWidth(most if long else QWIDGETSIZE_MAX)
